@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+/** Every error body of the API. */
+export const HTTPError = z.object({ detail: z.unknown() });
+export type HTTPError = z.infer<typeof HTTPError>;
+
+export const Message = z.object({ message: z.string() });
+export type Message = z.infer<typeof Message>;
+
+/** Path ids: positive integers that fit a 32-bit column on both databases. */
+export const IdParam = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+
+export const Pagination = z.object({
+  skip: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+
+/** Timestamps travel as ISO 8601 strings in UTC ("2026-11-21T12:00:00.000Z"). */
+export const IsoDateTime = z.iso.datetime({ offset: true });
+
+export const PASSWORD_MIN = 8;
+export const FULL_NAME_MAX = 30;
+export const PEOPLE_MIN = 1;
+export const PEOPLE_MAX = 8;
+export const DEFAULT_PRICE = 3500;
+export const DEFAULT_CAPACITY = 8;
+
+export const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), count: z.number().int() });
+
+/** A required, trimmed, non-empty string with a Russian message for forms and the API alike. */
+export const requiredText = (message: string, max = 500) => z.string().trim().min(1, message).max(max);

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { PEOPLE_MAX, PEOPLE_MIN, requiredText } from './common';
+import { TelegramId } from './users';
+import { AddressPublic } from './addresses';
+import { WorkshopPublic } from './workshops';
+
+export const RECORD_STATES = ['ACTIVE', 'QUEUED', 'CANCELLED'] as const;
+export const RecordState = z.enum(RECORD_STATES);
+export type RecordState = z.infer<typeof RecordState>;
+
+/** Where the customer heard of us: stored as a code, shown with its Russian label. */
+export const RECORD_SOURCES = {
+  instagram: 'Instagram',
+  telegram: 'Telegram',
+  friends: 'От друзей и знакомых',
+  certificate: 'Получил(а) подарочный сертификат',
+  events: 'На мероприятиях',
+  other: 'Другое',
+} as const;
+export const RecordSource = z.enum(Object.keys(RECORD_SOURCES) as [keyof typeof RECORD_SOURCES, ...(keyof typeof RECORD_SOURCES)[]]);
+export type RecordSource = z.infer<typeof RecordSource>;
+
+export const PeopleCount = z
+  .number()
+  .int('Количество человек должно быть целым числом')
+  .min(PEOPLE_MIN, `Количество человек: от ${PEOPLE_MIN} до ${PEOPLE_MAX}`)
+  .max(PEOPLE_MAX, `Количество человек: от ${PEOPLE_MIN} до ${PEOPLE_MAX}`);
+
+const optionalText = (max: number) => z.string().trim().max(max).nullable().optional();
+
+/** The booking create payload (spec §3). telegram_id/telegram_login are taken from the
+ * verified Telegram init data when the call comes from the mini-app. */
+export const RecordCreate = z.object({
+  schedule_id: z.number().int().positive().max(2_147_483_647),
+  name: requiredText('Укажите имя', 100),
+  last_name: optionalText(100),
+  people_count: PeopleCount.default(PEOPLE_MIN),
+  telegram_login: optionalText(64),
+  telegram_id: TelegramId.nullable().optional(),
+  comment: optionalText(1000),
+  has_allergy: z.boolean().default(false),
+  allergy_type: optionalText(500),
+  source: RecordSource.nullable().optional(),
+  is_first_time: z.boolean({ error: 'Укажите, впервые ли вы у нас' }),
+});
+export type RecordCreate = z.input<typeof RecordCreate>;
+
+export const RecordUpdate = z.object({ people_count: PeopleCount });
+export type RecordUpdate = z.infer<typeof RecordUpdate>;
+
+export const RecordCancel = z.object({ cancel_reason: requiredText('Укажите причину отмены', 1000) });
+export type RecordCancel = z.infer<typeof RecordCancel>;
+
+export const RecordPublic = z.object({
+  id: z.number().int(),
+  schedule_id: z.number().int(),
+  state: RecordState,
+  name: z.string(),
+  last_name: z.string().nullable(),
+  people_count: z.number().int(),
+  telegram_login: z.string().nullable(),
+  telegram_id: z.number().nullable(),
+  comment: z.string().nullable(),
+  has_allergy: z.boolean(),
+  allergy_type: z.string().nullable(),
+  source: z.string().nullable(),
+  is_first_time: z.boolean(),
+  cancel_reason: z.string().nullable(),
+  is_cancelled: z.boolean(),
+  created_at: z.string(),
+});
+export type RecordPublic = z.infer<typeof RecordPublic>;
+
+/** The session a record belongs to, as the booking page shows it. */
+export const RecordSchedule = z.object({
+  id: z.number().int(),
+  date: z.string(),
+  capacity: z.number().int(),
+  workshop: WorkshopPublic,
+  address: AddressPublic,
+});
+export type RecordSchedule = z.infer<typeof RecordSchedule>;
+
+export const RecordView = z.object({
+  record: RecordPublic.extend({ schedule: RecordSchedule }),
+  places_available: z.number().int().default(0),
+  /** 1-based place in the session's queue; null unless the record is QUEUED. */
+  queue_position: z.number().int().nullable(),
+});
+export type RecordView = z.infer<typeof RecordView>;

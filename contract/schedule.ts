@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { DEFAULT_CAPACITY, IsoDateTime, listOf } from './common';
+import { AddressPublic } from './addresses';
+import { WorkshopPublic } from './workshops';
+import { RecordPublic } from './records';
+
+const id = z.number({ error: 'Выберите значение' }).int().positive().max(2_147_483_647);
+const capacity = z.number().int().min(0, 'Минимум 0').max(10_000);
+const date = IsoDateTime.refine((d) => !Number.isNaN(Date.parse(d)), 'Укажите дату и время');
+
+export const ScheduleCreate = z.object({
+  date,
+  capacity: capacity.default(DEFAULT_CAPACITY),
+  workshop_id: id,
+  address_id: id,
+});
+export type ScheduleCreate = z.input<typeof ScheduleCreate>;
+
+export const ScheduleUpdate = z.object({
+  date: date.optional(),
+  capacity: capacity.optional(),
+  workshop_id: id.optional(),
+  address_id: id.optional(),
+});
+export type ScheduleUpdate = z.infer<typeof ScheduleUpdate>;
+
+/** A session as staff see it: everything, bookings included. */
+export const SchedulePublic = z.object({
+  id: z.number().int(),
+  date: z.string(),
+  capacity: z.number().int(),
+  workshop_id: z.number().int(),
+  address_id: z.number().int(),
+  workshop: WorkshopPublic,
+  address: AddressPublic,
+  records: z.array(RecordPublic),
+  places_available: z.number().int(),
+  is_notified: z.boolean(),
+});
+export type SchedulePublic = z.infer<typeof SchedulePublic>;
+
+export const SchedulesPublic = listOf(SchedulePublic);
+export type SchedulesPublic = z.infer<typeof SchedulesPublic>;
+
+/** A session as anyone may see it (the mini-app's step 1): nothing personal. */
+export const ScheduleOpen = z.object({
+  id: z.number().int(),
+  date: z.string(),
+  capacity: z.number().int(),
+  workshop: WorkshopPublic,
+  address: AddressPublic,
+  places_available: z.number().int(),
+});
+export type ScheduleOpen = z.infer<typeof ScheduleOpen>;
+
+export const SchedulesOpen = listOf(ScheduleOpen);
+export type SchedulesOpen = z.infer<typeof SchedulesOpen>;

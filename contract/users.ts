@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { FULL_NAME_MAX, PASSWORD_MIN, listOf } from './common';
+
+const email = z.string().trim().toLowerCase().pipe(z.email('Некорректный email адрес').max(255));
+const password = z.string().min(PASSWORD_MIN, `Длина пароля должна быть минимум ${PASSWORD_MIN} символов`).max(255);
+const fullName = z.string().trim().max(FULL_NAME_MAX).nullable();
+/** Telegram user ids are positive integers below 2^53. */
+export const TelegramId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+
+export const UserPublic = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  full_name: z.string().nullable(),
+  is_active: z.boolean(),
+  is_superuser: z.boolean(),
+  telegram_id: z.number().nullable(),
+  telegram_login: z.string().nullable(),
+});
+export type UserPublic = z.infer<typeof UserPublic>;
+
+export const UsersPublic = listOf(UserPublic);
+export type UsersPublic = z.infer<typeof UsersPublic>;
+
+/** Staff create payload; confirm_password is optional but, when sent, must match. */
+export const UserCreate = z
+  .object({
+    email,
+    full_name: fullName.optional(),
+    password,
+    confirm_password: z.string().max(255).optional(),
+    is_superuser: z.boolean().default(false),
+    is_active: z.boolean().default(false),
+  })
+  .refine((u) => u.confirm_password === undefined || u.confirm_password === u.password, {
+    message: 'Указанные пароли не совпадают',
+    path: ['confirm_password'],
+  });
+export type UserCreate = z.infer<typeof UserCreate>;
+
+export const UserUpdate = z
+  .object({
+    email: email.optional(),
+    full_name: fullName.optional(),
+    password: password.optional(),
+    confirm_password: z.string().max(255).optional(),
+    is_superuser: z.boolean().optional(),
+    is_active: z.boolean().optional(),
+  })
+  .refine((u) => u.confirm_password === undefined || u.password === undefined || u.confirm_password === u.password, {
+    message: 'Указанные пароли не совпадают',
+    path: ['confirm_password'],
+  });
+export type UserUpdate = z.infer<typeof UserUpdate>;
+
+export const UserUpdateMe = z.object({
+  email: email.optional(),
+  full_name: fullName.optional(),
+  telegram_id: TelegramId.nullable().optional(),
+});
+export type UserUpdateMe = z.infer<typeof UserUpdateMe>;
+
+export const UpdatePassword = z.object({
+  current_password: z.string().min(1).max(255),
+  new_password: password,
+});
+export type UpdatePassword = z.infer<typeof UpdatePassword>;
+
+export const UserRegister = z.object({ email, password, full_name: fullName.optional() });
+export type UserRegister = z.infer<typeof UserRegister>;
+
+export const UserIdParam = z.object({ user_id: z.coerce.number().int().positive().max(2_147_483_647) });
+
+/** The one-time deep link that connects a staff account to Telegram (valid 15 minutes). */
+export const TelegramLink = z.object({ url: z.string(), expires_at: z.string() });
+export type TelegramLink = z.infer<typeof TelegramLink>;

@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import type { DB } from './schema';
+
+export type Dialect = 'sqlite' | 'postgres';
+/** What repositories take: the database or a transaction on it. */
+export type Executor = Kysely<DB> | Transaction<DB>;
+
+export interface Database {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  /** The SQLite file, for backups; null on PostgreSQL. */
+  file: string | null;
+  close(): Promise<void>;
+}
+
+/** `sqlite:./data/app.db`, `sqlite::memory:` or `postgres://user:pass@host/db`. */
+export function createDb(url: string, opts: { poolSize?: number } = {}): Database {
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: opts.poolSize ?? 10,
+      types: { getTypeParser: pgTypeParser as any },
+    });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', file: null, close: () => db.destroy() };
+  }
+  if (!url.startsWith('sqlite:')) throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got ${url}`);
+  const file = url.slice('sqlite:'.length);
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new SQLite(file);
+  // WAL lets readers (and the online backup) run beside the writer; foreign keys are off by default in SQLite.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('synchronous = NORMAL');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', file: file === ':memory:' ? null : path.resolve(file), close: () => db.destroy() };
+}
+
+const INT8 = 20;
+const TIMESTAMPTZ = 1184;
+const TIMESTAMP = 1114;
+
+/** Telegram ids are bigint columns but below 2^53; timestamps come back as the ISO strings SQLite stores. */
+function pgTypeParser(oid: number, format?: string) {
+  if (oid === INT8) return (v: string) => Number(v);
+  if (oid === TIMESTAMPTZ || oid === TIMESTAMP) return (v: string) => new Date(oid === TIMESTAMP ? `${v}Z` : v).toISOString();
+  return pg.types.getTypeParser(oid, format as any);
+}
+
+export const bool = (v: boolean | number | null | undefined): boolean => Boolean(v);
+export const flag = (v: boolean): number => (v ? 1 : 0);
+export const nowIso = (): string => new Date().toISOString();

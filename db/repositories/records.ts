@@ -1,0 +1,137 @@
+import type { Selectable } from 'kysely';
+import type { RecordPublic, RecordState } from '../../contract';
+import { bool, flag, nowIso, type Executor } from '../database';
+import type { RecordsTable } from '../schema';
+
+export type RecordRow = Selectable<RecordsTable>;
+
+export const toRecordPublic = (r: RecordRow): RecordPublic => ({
+  id: r.id,
+  schedule_id: r.schedule_id,
+  state: r.state,
+  name: r.name,
+  last_name: r.last_name,
+  people_count: r.people_count,
+  telegram_login: r.telegram_login,
+  telegram_id: r.telegram_id,
+  comment: r.comment,
+  has_allergy: bool(r.has_allergy),
+  allergy_type: r.allergy_type,
+  source: r.source,
+  is_first_time: bool(r.is_first_time),
+  cancel_reason: r.cancel_reason,
+  is_cancelled: r.state === 'CANCELLED',
+  created_at: r.created_at,
+});
+
+export const getRecord = (db: Executor, id: number) => db.selectFrom('records').selectAll().where('id', '=', id).executeTakeFirst();
+
+export interface RecordInsert {
+  schedule_id: number;
+  state: RecordState;
+  name: string;
+  last_name: string | null;
+  people_count: number;
+  telegram_login: string | null;
+  telegram_id: number | null;
+  comment: string | null;
+  has_allergy: boolean;
+  allergy_type: string | null;
+  source: string | null;
+  is_first_time: boolean;
+}
+
+export function insertRecord(db: Executor, r: RecordInsert) {
+  const now = nowIso();
+  return db
+    .insertInto('records')
+    .values({
+      ...r,
+      has_allergy: flag(r.has_allergy),
+      is_first_time: flag(r.is_first_time),
+      cancel_reason: null,
+      queued_at: r.state === 'QUEUED' ? now : null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export interface RecordPatch {
+  state?: RecordState;
+  people_count?: number;
+  cancel_reason?: string | null;
+  queued_at?: string | null;
+}
+
+export const updateRecord = (db: Executor, id: number, patch: RecordPatch) =>
+  db
+    .updateTable('records')
+    .set({ ...patch, updated_at: nowIso() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+
+/** Seats taken in a session: people on its ACTIVE records. */
+export async function takenSeats(db: Executor, scheduleId: number): Promise<number> {
+  const row = await db
+    .selectFrom('records')
+    .select((eb) => eb.fn.sum<number | string | null>('people_count').as('taken'))
+    .where('schedule_id', '=', scheduleId)
+    .where('state', '=', 'ACTIVE')
+    .executeTakeFirst();
+  return Number(row?.taken ?? 0);
+}
+
+/** The session's queue in the order it is served. */
+export const listQueue = (db: Executor, scheduleId: number) =>
+  db
+    .selectFrom('records')
+    .selectAll()
+    .where('schedule_id', '=', scheduleId)
+    .where('state', '=', 'QUEUED')
+    .orderBy('queued_at')
+    .orderBy('id')
+    .execute();
+
+/** 1-based position of a QUEUED record in its session's queue. */
+export async function queuePosition(db: Executor, r: Pick<RecordRow, 'id' | 'schedule_id' | 'queued_at'>): Promise<number> {
+  const row = await db
+    .selectFrom('records')
+    .select((eb) => eb.fn.countAll<number>().as('ahead'))
+    .where('schedule_id', '=', r.schedule_id)
+    .where('state', '=', 'QUEUED')
+    .where((eb) => eb.or([eb('queued_at', '<', r.queued_at ?? ''), eb.and([eb('queued_at', '=', r.queued_at ?? ''), eb('id', '<', r.id)])]))
+    .executeTakeFirstOrThrow();
+  return Number(row.ahead) + 1;
+}
+
+/** A Telegram user's booking in a session that is not cancelled, if any. */
+export const findOpenBooking = (db: Executor, scheduleId: number, telegramId: number, exceptId = 0) =>
+  db
+    .selectFrom('records')
+    .select('id')
+    .where('schedule_id', '=', scheduleId)
+    .where('telegram_id', '=', telegramId)
+    .where('state', '!=', 'CANCELLED')
+    .where('id', '!=', exceptId)
+    .executeTakeFirst();
+
+export const listRecordsOfSchedules = (db: Executor, scheduleIds: number[]) =>
+  scheduleIds.length === 0
+    ? Promise.resolve([] as RecordRow[])
+    : db.selectFrom('records').selectAll().where('schedule_id', 'in', scheduleIds).orderBy('id').execute();
+
+/** A customer's bookings in sessions that have not started yet, soonest first (the bot's /my and /cancel). */
+export const listUpcomingRecordsOfTelegramUser = (db: Executor, telegramId: number, now: string) =>
+  db
+    .selectFrom('records')
+    .innerJoin('schedules', 'schedules.id', 'records.schedule_id')
+    .selectAll('records')
+    .select('schedules.date as schedule_date')
+    .where('records.telegram_id', '=', telegramId)
+    .where('schedules.date', '>', now)
+    .orderBy('schedules.date')
+    .orderBy('records.id')
+    .execute();

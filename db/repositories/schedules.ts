@@ -1,0 +1,122 @@
+import { sql, type Selectable } from 'kysely';
+import type { RecordSchedule, ScheduleOpen, SchedulePublic } from '../../contract';
+import { bool, flag, nowIso, type Executor } from '../database';
+import type { SchedulesTable } from '../schema';
+import { listRecordsOfSchedules, toRecordPublic } from './records';
+
+export type ScheduleRow = Selectable<SchedulesTable>;
+
+export const placesAvailable = (capacity: number, taken: number) => Math.max(0, capacity - taken);
+
+const joined = (db: Executor) =>
+  db
+    .selectFrom('schedules as s')
+    .innerJoin('workshops as w', 'w.id', 's.workshop_id')
+    .innerJoin('addresses as a', 'a.id', 's.address_id')
+    .select([
+      's.id',
+      's.date',
+      's.capacity',
+      's.workshop_id',
+      's.address_id',
+      's.is_notified',
+      'w.title as w_title',
+      'w.description as w_description',
+      'w.price as w_price',
+      'a.title as a_title',
+      'a.map_link as a_map_link',
+      'a.description as a_description',
+    ]);
+
+type JoinedRow = Awaited<ReturnType<ReturnType<typeof joined>['execute']>>[number];
+
+const nest = (r: JoinedRow) => ({
+  id: r.id,
+  date: r.date,
+  capacity: r.capacity,
+  workshop: { id: r.workshop_id, title: r.w_title, description: r.w_description, price: r.w_price },
+  address: { id: r.address_id, title: r.a_title, map_link: r.a_map_link, description: r.a_description },
+});
+
+/** Staff lists: upcoming sessions soonest first, or past ones latest first, each with every booking. */
+export async function listSchedules(db: Executor, when: 'upcoming' | 'past', now: string): Promise<SchedulePublic[]> {
+  const rows = await joined(db)
+    .where('s.date', when === 'upcoming' ? '>' : '<=', now)
+    .orderBy('s.date', when === 'upcoming' ? 'asc' : 'desc')
+    .orderBy('s.id')
+    .execute();
+  return withRecords(db, rows);
+}
+
+export async function getScheduleDetail(db: Executor, id: number): Promise<SchedulePublic | undefined> {
+  const rows = await joined(db).where('s.id', '=', id).execute();
+  return (await withRecords(db, rows))[0];
+}
+
+async function withRecords(db: Executor, rows: JoinedRow[]): Promise<SchedulePublic[]> {
+  const records = await listRecordsOfSchedules(
+    db,
+    rows.map((r) => r.id),
+  );
+  const bySchedule = new Map<number, typeof records>();
+  for (const rec of records) bySchedule.set(rec.schedule_id, [...(bySchedule.get(rec.schedule_id) ?? []), rec]);
+  return rows.map((r) => {
+    const recs = bySchedule.get(r.id) ?? [];
+    const taken = recs.filter((x) => x.state === 'ACTIVE').reduce((n, x) => n + x.people_count, 0);
+    return {
+      ...nest(r),
+      workshop_id: r.workshop_id,
+      address_id: r.address_id,
+      is_notified: bool(r.is_notified),
+      records: recs.map(toRecordPublic),
+      places_available: placesAvailable(r.capacity, taken),
+    };
+  });
+}
+
+/** The anonymous schedule of the mini-app: upcoming sessions and their free seats, nothing personal. */
+export async function listOpenSchedules(db: Executor, now: string): Promise<ScheduleOpen[]> {
+  const rows = await joined(db)
+    .select(
+      sql<number>`coalesce((select sum(r.people_count) from records r where r.schedule_id = s.id and r.state = 'ACTIVE'), 0)`.as('taken'),
+    )
+    .where('s.date', '>', now)
+    .orderBy('s.date')
+    .orderBy('s.id')
+    .execute();
+  return rows.map((r) => ({ ...nest(r), places_available: placesAvailable(r.capacity, Number(r.taken)) }));
+}
+
+/** The session of a record, as its booking page and the bot's messages show it. */
+export async function getRecordSchedule(db: Executor, id: number): Promise<RecordSchedule | undefined> {
+  const row = await joined(db).where('s.id', '=', id).executeTakeFirst();
+  return row && nest(row);
+}
+
+export const getSchedule = (db: Executor, id: number) => db.selectFrom('schedules').selectAll().where('id', '=', id).executeTakeFirst();
+
+export interface ScheduleValues {
+  date: string;
+  capacity: number;
+  workshop_id: number;
+  address_id: number;
+}
+
+export const insertSchedule = (db: Executor, s: ScheduleValues) =>
+  db
+    .insertInto('schedules')
+    .values({ ...s, is_notified: flag(false), created_at: nowIso() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+
+export const updateSchedule = (db: Executor, id: number, patch: Partial<ScheduleValues>) =>
+  Object.keys(patch).length === 0 ? Promise.resolve() : db.updateTable('schedules').set(patch).where('id', '=', id).execute();
+
+export const setScheduleNotified = (db: Executor, id: number) =>
+  db.updateTable('schedules').set({ is_notified: flag(true) }).where('id', '=', id).execute();
+
+export const deleteSchedule = (db: Executor, id: number) => db.deleteFrom('schedules').where('id', '=', id).execute();
+
+/** Sessions starting within (from, to]: the day-before digest. */
+export const listSchedulesBetween = (db: Executor, from: string, to: string) =>
+  db.selectFrom('schedules').select(['id', 'date']).where('date', '>', from).where('date', '<=', to).orderBy('date').execute();

@@ -1,0 +1,96 @@
+import type { Selectable } from 'kysely';
+import type { UserPublic } from '../../contract';
+import { bool, flag, nowIso, type Executor } from '../database';
+import type { UsersTable } from '../schema';
+
+export type UserRow = Selectable<UsersTable>;
+
+export const toUserPublic = (u: UserRow): UserPublic => ({
+  id: u.id,
+  email: u.email,
+  full_name: u.full_name,
+  is_active: bool(u.is_active),
+  is_superuser: bool(u.is_superuser),
+  telegram_id: u.telegram_id,
+  telegram_login: u.telegram_login,
+});
+
+export const getUserById = (db: Executor, id: number) =>
+  db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const getUserByEmail = (db: Executor, email: string) =>
+  db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+
+export const getUserByTelegramId = (db: Executor, telegramId: number) =>
+  db.selectFrom('users').selectAll().where('telegram_id', '=', telegramId).executeTakeFirst();
+
+export async function listUsers(db: Executor, skip: number, limit: number) {
+  const [rows, total] = await Promise.all([
+    db.selectFrom('users').selectAll().orderBy('id').offset(skip).limit(limit).execute(),
+    db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, count: Number(total.n) };
+}
+
+export const countUsers = async (db: Executor) =>
+  Number((await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+
+export interface UserInsert {
+  email: string;
+  hashed_password: string;
+  full_name?: string | null;
+  is_active: boolean;
+  is_superuser: boolean;
+}
+
+export const insertUser = (db: Executor, u: UserInsert) =>
+  db
+    .insertInto('users')
+    .values({
+      email: u.email.toLowerCase(),
+      hashed_password: u.hashed_password,
+      full_name: u.full_name ?? null,
+      is_active: flag(u.is_active),
+      is_superuser: flag(u.is_superuser),
+      telegram_id: null,
+      telegram_login: null,
+      created_at: nowIso(),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+
+export interface UserPatch {
+  email?: string;
+  full_name?: string | null;
+  hashed_password?: string;
+  is_active?: boolean;
+  is_superuser?: boolean;
+  telegram_id?: number | null;
+  telegram_login?: string | null;
+}
+
+export async function updateUser(db: Executor, id: number, patch: UserPatch) {
+  const values = {
+    ...patch,
+    ...(patch.email !== undefined && { email: patch.email.toLowerCase() }),
+    ...(patch.is_active !== undefined && { is_active: flag(patch.is_active) }),
+    ...(patch.is_superuser !== undefined && { is_superuser: flag(patch.is_superuser) }),
+  };
+  if (Object.keys(values).length === 0) return getUserById(db, id);
+  return db.updateTable('users').set(values).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+export const deleteUser = (db: Executor, id: number) => db.deleteFrom('users').where('id', '=', id).execute();
+
+/** Staff who get a Telegram alert of this kind: active, linked to Telegram, and not opted out. */
+export async function listAlertRecipients(db: Executor, setting: 'user_apply' | 'user_cancel' | 'scheduled_1d') {
+  const rows = await db
+    .selectFrom('users')
+    .leftJoin('settings', 'settings.user_id', 'users.id')
+    .select(['users.id', 'users.telegram_id', `settings.${setting} as enabled`])
+    .where('users.telegram_id', 'is not', null)
+    .where('users.is_active', '=', 1)
+    .execute();
+  // No settings row means the defaults: everything on.
+  return rows.filter((r) => r.enabled === null || bool(r.enabled)).map((r) => ({ user_id: r.id, chat_id: r.telegram_id as number }));
+}

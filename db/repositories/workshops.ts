@@ -1,0 +1,34 @@
+import type { WorkshopCreate, WorkshopPublic, WorkshopUpdate } from '../../contract';
+import type { Executor } from '../database';
+
+const columns = ['id', 'title', 'description', 'price'] as const;
+
+export async function listWorkshops(db: Executor, skip: number, limit: number) {
+  const [data, total] = await Promise.all([
+    db.selectFrom('workshops').select(columns).orderBy('id', 'desc').offset(skip).limit(limit).execute(),
+    db.selectFrom('workshops').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { data: data as WorkshopPublic[], count: Number(total.n) };
+}
+
+export const getWorkshop = (db: Executor, id: number): Promise<WorkshopPublic | undefined> =>
+  db.selectFrom('workshops').select(columns).where('id', '=', id).executeTakeFirst();
+
+export const insertWorkshop = (db: Executor, w: WorkshopCreate): Promise<WorkshopPublic> =>
+  db
+    .insertInto('workshops')
+    .values({ title: w.title, description: w.description ?? null, price: w.price })
+    .returning(columns)
+    .executeTakeFirstOrThrow();
+
+export async function updateWorkshop(db: Executor, id: number, patch: WorkshopUpdate): Promise<WorkshopPublic | undefined> {
+  if (Object.keys(patch).length === 0) return getWorkshop(db, id);
+  return db.updateTable('workshops').set(patch).where('id', '=', id).returning(columns).executeTakeFirst();
+}
+
+export const deleteWorkshop = (db: Executor, id: number) => db.deleteFrom('workshops').where('id', '=', id).executeTakeFirst();
+
+export const countSchedulesOfWorkshop = async (db: Executor, id: number) =>
+  Number(
+    (await db.selectFrom('schedules').select((eb) => eb.fn.countAll<number>().as('n')).where('workshop_id', '=', id).executeTakeFirstOrThrow()).n,
+  );

@@ -1,0 +1,121 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/** Booleans are written as 1/0 (SQLite cannot bind booleans; PostgreSQL accepts '1'/'0')
+ * and read back through `bool()`: SQLite returns numbers, PostgreSQL booleans. */
+type Bool = ColumnType<boolean | number, number, number>;
+/** Timestamps: ISO 8601 UTC strings on both databases (PostgreSQL timestamptz is parsed to one). */
+type Timestamp = string;
+
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  hashed_password: string;
+  full_name: string | null;
+  is_active: Bool;
+  is_superuser: Bool;
+  telegram_id: number | null;
+  telegram_login: string | null;
+  created_at: Timestamp;
+}
+
+export interface WorkshopsTable {
+  id: Generated<number>;
+  title: string;
+  description: string | null;
+  price: number;
+}
+
+export interface AddressesTable {
+  id: Generated<number>;
+  title: string;
+  map_link: string;
+  description: string | null;
+}
+
+export interface SchedulesTable {
+  id: Generated<number>;
+  date: Timestamp;
+  capacity: number;
+  workshop_id: number;
+  address_id: number;
+  is_notified: Bool;
+  created_at: Timestamp;
+}
+
+export interface RecordsTable {
+  id: Generated<number>;
+  schedule_id: number;
+  state: 'ACTIVE' | 'QUEUED' | 'CANCELLED';
+  name: string;
+  last_name: string | null;
+  people_count: number;
+  telegram_login: string | null;
+  telegram_id: number | null;
+  comment: string | null;
+  has_allergy: Bool;
+  allergy_type: string | null;
+  source: string | null;
+  is_first_time: Bool;
+  cancel_reason: string | null;
+  /** When the record last entered the queue: the queue is served in this order, then by id. */
+  queued_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SettingsTable {
+  user_id: number;
+  user_apply: Bool;
+  user_cancel: Bool;
+  scheduled_1d: Bool;
+}
+
+export interface PasswordResetsTable {
+  token_hash: string;
+  user_id: number;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+/** The notification outbox: written in the transaction of the change that causes it. */
+export interface NotificationsTable {
+  id: Generated<number>;
+  chat_id: number;
+  kind: string;
+  payload: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  next_attempt_at: Timestamp;
+  locked_until: Timestamp | null;
+  last_error: string | null;
+  /** Set for messages that must exist once at most (the day-before digest per session and staff member). */
+  dedupe_key: string | null;
+  created_at: Timestamp;
+  sent_at: Timestamp | null;
+}
+
+export interface TelegramLinksTable {
+  token_hash: string;
+  user_id: number;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+/** grammY session and conversation state, so a restart loses nothing. */
+export interface BotSessionsTable {
+  key: string;
+  value: string;
+}
+
+export interface DB {
+  users: UsersTable;
+  workshops: WorkshopsTable;
+  addresses: AddressesTable;
+  schedules: SchedulesTable;
+  records: RecordsTable;
+  settings: SettingsTable;
+  password_resets: PasswordResetsTable;
+  notifications: NotificationsTable;
+  telegram_links: TelegramLinksTable;
+  bot_sessions: BotSessionsTable;
+}

@@ -1,0 +1,232 @@
+import type { RecordCreate, RecordSchedule, ScheduleCreate, ScheduleUpdate } from '../../contract';
+import type { Database, Executor } from '../../db/database';
+import { nowIso } from '../../db/database';
+import { withScheduleLock, withWriteTransaction } from '../../db/lock';
+import {
+  findOpenBooking,
+  getRecord,
+  insertRecord,
+  listQueue,
+  queuePosition,
+  takenSeats,
+  updateRecord,
+  type RecordRow,
+} from '../../db/repositories/records';
+import { deleteSchedule, getRecordSchedule, getSchedule, insertSchedule, placesAvailable, updateSchedule } from '../../db/repositories/schedules';
+import { listRecordsOfSchedules } from '../../db/repositories/records';
+import { getWorkshop } from '../../db/repositories/workshops';
+import { getAddress } from '../../db/repositories/addresses';
+import { conflict, notFound } from './errors';
+import { notifyCustomer, notifyStaff, recordSnapshot, sessionSnapshot, type CustomerKind, type RecordPayload } from './notifications';
+
+/*
+ * The booking engine (DESIGN §5): the one place that decides a booking's state.
+ * Seats taken = people on ACTIVE records; a booking is ACTIVE when it fits the seats left,
+ * else QUEUED. Whatever can free seats ends with fill(), which walks the queue in order and
+ * promotes every record that fits. Every change runs under the session's lock, and writes
+ * its notifications to the outbox in the same transaction.
+ */
+
+export const MSG = {
+  scheduleNotFound: 'Мастер-класс не найден',
+  recordNotFound: 'Запись не найдена',
+  workshopNotFound: 'Мастер-класс с таким id не найден',
+  addressNotFound: 'Адрес с таким id не найден',
+  past: 'Мастер-класс уже прошёл: запись нельзя изменить',
+  pastBooking: 'Запись на прошедший мастер-класс невозможна',
+  alreadyBooked: 'Вы уже записаны на этот мастер-класс',
+  cancelled: 'Запись отменена: сначала восстановите её',
+  alreadyCancelled: 'Запись уже отменена',
+  notCancelled: 'Запись не отменена',
+} as const;
+
+export interface Customer {
+  telegram_id: number | null;
+  telegram_login: string | null;
+}
+
+export interface RecordResult {
+  record: RecordRow;
+  session: RecordSchedule;
+  places_available: number;
+  queue_position: number | null;
+}
+
+const isPast = (date: string, now = nowIso()) => date <= now;
+
+async function loadSession(trx: Executor, scheduleId: number): Promise<RecordSchedule> {
+  const session = await getRecordSchedule(trx, scheduleId);
+  if (!session) throw notFound(MSG.scheduleNotFound);
+  return session;
+}
+
+async function freeSeats(trx: Executor, session: { id: number; capacity: number }) {
+  return placesAvailable(session.capacity, await takenSeats(trx, session.id));
+}
+
+async function positionOf(trx: Executor, r: RecordRow) {
+  return r.state === 'QUEUED' ? queuePosition(trx, r) : null;
+}
+
+async function result(trx: Executor, record: RecordRow, session: RecordSchedule): Promise<RecordResult> {
+  return { record, session, places_available: await freeSeats(trx, session), queue_position: await positionOf(trx, record) };
+}
+
+async function tell(trx: Executor, kind: CustomerKind, r: RecordRow, session: RecordSchedule, extra: Partial<RecordPayload> = {}) {
+  const payload: RecordPayload = { session: sessionSnapshot(session), record: recordSnapshot(r, await positionOf(trx, r)), ...extra };
+  await notifyCustomer(trx, kind, r, payload);
+  return payload;
+}
+
+/** Promotes queued records, in queue order, while they fit; a party too large keeps its place. */
+async function fill(trx: Executor, session: RecordSchedule, skipNotifyId?: number): Promise<number[]> {
+  let free = await freeSeats(trx, session);
+  const promoted: number[] = [];
+  for (const q of await listQueue(trx, session.id)) {
+    if (free <= 0) break;
+    if (q.people_count > free) continue;
+    const r = await updateRecord(trx, q.id, { state: 'ACTIVE', queued_at: null });
+    free -= q.people_count;
+    promoted.push(q.id);
+    if (q.id !== skipNotifyId) await tell(trx, 'record.promoted', r, session);
+  }
+  return promoted;
+}
+
+export async function createRecord(database: Database, input: RecordCreate, customer: Customer): Promise<RecordResult> {
+  return withScheduleLock(database, input.schedule_id, async (trx) => {
+    const session = await loadSession(trx, input.schedule_id);
+    if (isPast(session.date)) throw conflict(MSG.pastBooking);
+    if (customer.telegram_id != null && (await findOpenBooking(trx, session.id, customer.telegram_id))) throw conflict(MSG.alreadyBooked);
+    const people = input.people_count ?? 1;
+    const record = await insertRecord(trx, {
+      schedule_id: session.id,
+      state: people <= (await freeSeats(trx, session)) ? 'ACTIVE' : 'QUEUED',
+      name: input.name,
+      last_name: input.last_name ?? null,
+      people_count: people,
+      telegram_id: customer.telegram_id,
+      telegram_login: customer.telegram_login,
+      comment: input.comment ?? null,
+      has_allergy: input.has_allergy ?? false,
+      allergy_type: input.has_allergy ? (input.allergy_type ?? null) : null,
+      source: input.source ?? null,
+      is_first_time: input.is_first_time,
+    });
+    const payload = await tell(trx, record.state === 'ACTIVE' ? 'record.booked' : 'record.queued', record, session);
+    await notifyStaff(trx, 'staff.new_record', payload);
+    return result(trx, record, session);
+  });
+}
+
+/** Runs `change` on a record of a future session, under its session's lock. */
+async function changeRecord(
+  database: Database,
+  recordId: number,
+  change: (trx: Executor, r: RecordRow, session: RecordSchedule) => Promise<RecordRow>,
+): Promise<RecordResult> {
+  const found = await getRecord(database.db, recordId);
+  if (!found) throw notFound(MSG.recordNotFound);
+  return withScheduleLock(database, found.schedule_id, async (trx) => {
+    const r = await getRecord(trx, recordId);
+    if (!r) throw notFound(MSG.recordNotFound);
+    const session = await loadSession(trx, r.schedule_id);
+    if (isPast(session.date)) throw conflict(MSG.past);
+    const updated = await change(trx, r, session);
+    return result(trx, updated, session);
+  });
+}
+
+export function changePeopleCount(database: Database, recordId: number, peopleCount: number): Promise<RecordResult> {
+  return changeRecord(database, recordId, async (trx, r, session) => {
+    if (r.state === 'CANCELLED') throw conflict(MSG.cancelled);
+    if (peopleCount === r.people_count) return r;
+    let updated: RecordRow;
+    if (r.state === 'ACTIVE') {
+      const increase = peopleCount - r.people_count;
+      const fits = increase <= (await freeSeats(trx, session));
+      updated = await updateRecord(trx, r.id, fits ? { people_count: peopleCount } : { people_count: peopleCount, state: 'QUEUED', queued_at: nowIso() });
+    } else {
+      updated = await updateRecord(trx, r.id, { people_count: peopleCount });
+    }
+    // A smaller party, or seats left behind on the way to the queue, can serve the queue;
+    // this record itself may be promoted, and then its one message says so.
+    const promoted = await fill(trx, session, r.id);
+    if (promoted.includes(r.id)) updated = (await getRecord(trx, r.id))!;
+    await tell(trx, 'record.people_changed', updated, session, { previous_people_count: r.people_count });
+    return updated;
+  });
+}
+
+export function cancelRecord(database: Database, recordId: number, reason: string): Promise<RecordResult> {
+  return changeRecord(database, recordId, async (trx, r, session) => {
+    if (r.state === 'CANCELLED') throw conflict(MSG.alreadyCancelled);
+    const updated = await updateRecord(trx, r.id, { state: 'CANCELLED', cancel_reason: reason, queued_at: null });
+    if (r.state === 'ACTIVE') await fill(trx, session);
+    const payload = await tell(trx, 'record.cancelled', updated, session);
+    await notifyStaff(trx, 'staff.cancelled', payload);
+    return updated;
+  });
+}
+
+export function restoreRecord(database: Database, recordId: number): Promise<RecordResult> {
+  return changeRecord(database, recordId, async (trx, r, session) => {
+    if (r.state !== 'CANCELLED') throw conflict(MSG.notCancelled);
+    if (r.telegram_id != null && (await findOpenBooking(trx, session.id, r.telegram_id, r.id))) throw conflict(MSG.alreadyBooked);
+    const fits = r.people_count <= (await freeSeats(trx, session));
+    const updated = await updateRecord(trx, r.id, fits ? { state: 'ACTIVE', cancel_reason: null } : { state: 'QUEUED', cancel_reason: null, queued_at: nowIso() });
+    await tell(trx, 'record.restored', updated, session);
+    return updated;
+  });
+}
+
+/** Staff edit of a session: a larger capacity serves the queue; a new date or address is told to its customers. */
+export async function editSchedule(database: Database, id: number, patch: ScheduleUpdate): Promise<void> {
+  await withScheduleLock(database, id, async (trx) => {
+    const before = await getSchedule(trx, id);
+    if (!before) throw notFound(MSG.scheduleNotFound);
+    await assertRefsExist(trx, patch);
+    const values = { ...patch, ...(patch.date && { date: new Date(patch.date).toISOString() }) };
+    await updateSchedule(trx, id, values);
+    const session = await loadSession(trx, id);
+    if (isPast(session.date)) return;
+    if (session.capacity > before.capacity) await fill(trx, session);
+    const changed = { date: session.date !== before.date, address: session.address.id !== before.address_id };
+    if (changed.date || changed.address) {
+      for (const r of await openRecords(trx, id)) await tell(trx, 'schedule.changed', r, session, { changed });
+    }
+  });
+}
+
+/** Staff delete of a session: its customers of an upcoming session are told, then it goes with its bookings. */
+export async function removeSchedule(database: Database, id: number): Promise<void> {
+  await withScheduleLock(database, id, async (trx) => {
+    const session = await loadSession(trx, id);
+    if (!isPast(session.date)) {
+      for (const r of await openRecords(trx, id)) await tell(trx, 'schedule.deleted', r, session);
+    }
+    await deleteSchedule(trx, id);
+  });
+}
+
+export async function assertRefsExist(trx: Executor, refs: { workshop_id?: number; address_id?: number }) {
+  if (refs.workshop_id !== undefined && !(await getWorkshop(trx, refs.workshop_id))) throw notFound(MSG.workshopNotFound);
+  if (refs.address_id !== undefined && !(await getAddress(trx, refs.address_id))) throw notFound(MSG.addressNotFound);
+}
+
+const openRecords = async (trx: Executor, scheduleId: number) =>
+  (await listRecordsOfSchedules(trx, [scheduleId])).filter((r) => r.state !== 'CANCELLED');
+
+export async function addSchedule(database: Database, input: ScheduleCreate): Promise<number> {
+  return (
+    await withWriteTransaction(database, async (trx) => {
+      await assertRefsExist(trx, input);
+      return insertSchedule(trx, {
+        date: new Date(input.date).toISOString(),
+        capacity: input.capacity ?? 8,
+        workshop_id: input.workshop_id,
+        address_id: input.address_id,
+      });
+    })
+  ).id;
+}

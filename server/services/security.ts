@@ -1,0 +1,32 @@
+import crypto from 'node:crypto';
+import { hash, verify, Algorithm } from '@node-rs/argon2';
+
+const ARGON = { algorithm: Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+
+export const hashPassword = (password: string) => hash(password, ARGON);
+
+export async function verifyPassword(password: string, hashed: string): Promise<boolean> {
+  try {
+    return await verify(hashed, password);
+  } catch {
+    return false;
+  }
+}
+
+// Verifying against this for unknown emails makes a login take the same time either way.
+let dummyHash: Promise<string> | undefined;
+export const verifyDummy = async (password: string) => {
+  dummyHash ??= hashPassword(crypto.randomBytes(16).toString('hex'));
+  await verifyPassword(password, await dummyHash);
+  return false;
+};
+
+/** A random URL-safe token and the SHA-256 hash that is stored instead of it. */
+export function newToken(): { token: string; hash: string } {
+  const token = crypto.randomBytes(32).toString('base64url');
+  return { token, hash: sha256(token) };
+}
+
+export const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
+
+export const generatePassword = () => crypto.randomBytes(12).toString('base64url');
