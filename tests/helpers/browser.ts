@@ -1,14 +1,12 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 
-/** Debian's Chromium (never a downloaded browser), headless, with a fresh profile. */
+/** Debian's Chromium (never a downloaded browser), headless; playwright gives each launch a fresh profile dir. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export async function launchBrowser(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install -y chromium`);
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'chromium-profile-'));
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -21,7 +19,6 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
-      `--user-data-dir=${profile}`,
     ],
   });
 }
