@@ -41,6 +41,8 @@ const Env = z.object({
     }, 'BUSINESS_TIMEZONE must be an IANA zone such as Europe/Belgrade'),
   USERS_OPEN_REGISTRATION: bool.default(false),
   DATA_DIR: z.string().default('./data'),
+  DIST_DIR: z.string().default('./dist'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
 export interface Config {
@@ -61,6 +63,8 @@ export interface Config {
   businessTimezone: string;
   usersOpenRegistration: boolean;
   dataDir: string;
+  distDir: string;
+  logLevel: string;
 }
 
 /** Reads the environment (and `.env`) once. Empty strings count as unset. */
@@ -93,6 +97,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, opts: { dote
     businessTimezone: e.BUSINESS_TIMEZONE,
     usersOpenRegistration: e.USERS_OPEN_REGISTRATION,
     dataDir: e.DATA_DIR,
+    distDir: e.DIST_DIR,
+    logLevel: e.LOG_LEVEL,
   };
 }
 

@@ -70,11 +70,12 @@ export interface UserPatch {
 }
 
 export async function updateUser(db: Executor, id: number, patch: UserPatch) {
+  const { is_active, is_superuser, email, ...rest } = patch;
   const values = {
-    ...patch,
-    ...(patch.email !== undefined && { email: patch.email.toLowerCase() }),
-    ...(patch.is_active !== undefined && { is_active: flag(patch.is_active) }),
-    ...(patch.is_superuser !== undefined && { is_superuser: flag(patch.is_superuser) }),
+    ...rest,
+    ...(email !== undefined && { email: email.toLowerCase() }),
+    ...(is_active !== undefined && { is_active: flag(is_active) }),
+    ...(is_superuser !== undefined && { is_superuser: flag(is_superuser) }),
   };
   if (Object.keys(values).length === 0) return getUserById(db, id);
   return db.updateTable('users').set(values).where('id', '=', id).returningAll().executeTakeFirst();

@@ -72,6 +72,11 @@ async function result(trx: Executor, record: RecordRow, session: RecordSchedule)
   return { record, session, places_available: await freeSeats(trx, session), queue_position: await positionOf(trx, record) };
 }
 
+/** A record as its booking page shows it: its session, the seats left and its place in the queue. */
+export async function viewRecord(db: Executor, record: RecordRow): Promise<RecordResult> {
+  return result(db, record, await loadSession(db, record.schedule_id));
+}
+
 async function tell(trx: Executor, kind: CustomerKind, r: RecordRow, session: RecordSchedule, extra: Partial<RecordPayload> = {}) {
   const payload: RecordPayload = { session: sessionSnapshot(session), record: recordSnapshot(r, await positionOf(trx, r)), ...extra };
   await notifyCustomer(trx, kind, r, payload);

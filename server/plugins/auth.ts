@@ -1,0 +1,85 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fastifyJwt from '@fastify/jwt';
+import type { Database } from '../../db/database';
+import { bool } from '../../db/database';
+import { getUserById, type UserRow } from '../../db/repositories/users';
+import { HttpError } from '../services/errors';
+import { verifyInitData, type TelegramUser } from '../services/telegram-init-data';
+
+/**
+ * Who may call a route. Every /api route declares one in `config.auth`; the check runs on the
+ * server before the handler, so no route can forget it:
+ * - public: anyone;
+ * - user: an active staff member (Bearer JWT);
+ * - superuser: an active staff member with is_superuser;
+ * - customer: a Telegram user (verified init data, `Authorization: tma …`) or a staff member.
+ */
+export type Access = 'public' | 'user' | 'superuser' | 'customer';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: Access;
+  }
+  interface FastifyRequest {
+    /** The staff member behind a Bearer token. */
+    staff: UserRow | null;
+    telegramUser: TelegramUser | null;
+  }
+}
+
+declare module '@fastify/jwt' {
+  interface FastifyJWT {
+    payload: { sub: string };
+  }
+}
+
+export const TOKEN_TTL = '8d';
+
+export async function registerAuth(app: FastifyInstance, opts: { database: Database; secretKey: string; botToken?: string }) {
+  await app.register(fastifyJwt, { secret: opts.secretKey, sign: { algorithm: 'HS256', expiresIn: TOKEN_TTL }, verify: { algorithms: ['HS256'] } });
+  app.decorateRequest('staff', null);
+  app.decorateRequest('telegramUser', null);
+
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/') && !route.config?.auth && route.method !== 'HEAD') {
+      throw new Error(`Route ${String(route.method)} ${route.url} declares no config.auth`);
+    }
+  });
+
+  app.addHook('preHandler', async (req) => {
+    const access = req.routeOptions.config.auth;
+    if (!access || access === 'public') return;
+    const [scheme, credentials] = splitAuthorization(req);
+    if (access === 'customer' && scheme === 'tma') {
+      if (!opts.botToken) throw new HttpError(503, 'Telegram не настроен на сервере');
+      const tgUser = credentials ? verifyInitData(credentials, opts.botToken) : null;
+      if (!tgUser) throw new HttpError(401, 'Недействительные данные Telegram: откройте приложение из бота заново');
+      req.telegramUser = tgUser;
+      return;
+    }
+    if (scheme !== 'bearer' || !credentials) throw new HttpError(401, 'Not authenticated');
+    req.staff = await staffFromToken(app, opts.database, credentials);
+    if (access === 'superuser' && !bool(req.staff.is_superuser)) throw new HttpError(403, "The user doesn't have enough privileges");
+  });
+}
+
+function splitAuthorization(req: FastifyRequest): [string, string] {
+  const header = req.headers.authorization ?? '';
+  const space = header.indexOf(' ');
+  if (space < 0) return [header.toLowerCase(), ''];
+  return [header.slice(0, space).toLowerCase(), header.slice(space + 1).trim()];
+}
+
+async function staffFromToken(app: FastifyInstance, database: Database, token: string): Promise<UserRow> {
+  let sub: string;
+  try {
+    sub = app.jwt.verify<{ sub: string }>(token).sub;
+  } catch {
+    throw new HttpError(401, 'Could not validate credentials');
+  }
+  const id = Number(sub);
+  const user = Number.isSafeInteger(id) ? await getUserById(database.db, id) : undefined;
+  if (!user) throw new HttpError(401, 'Could not validate credentials');
+  if (!bool(user.is_active)) throw new HttpError(401, 'Inactive user');
+  return user;
+}

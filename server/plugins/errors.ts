@@ -1,0 +1,44 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { HttpError } from '../services/errors';
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Validation Error',
+  429: 'Too Many Requests',
+};
+
+/** Every error leaves as `{"detail": …}`; validation failures as 422 with a readable sentence; 5xx never leak internals. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (err instanceof HttpError) return reply.status(err.statusCode).send({ detail: err.detail });
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const errors = err.validation.map((v) => {
+        const field = [(v.params as any)?.issue?.path ?? []].flat().join('.') || v.instancePath.replace(/^\//, '').replaceAll('/', '.');
+        const msg = /received undefined/.test(v.message ?? '') ? 'Обязательное поле' : (v.message ?? 'Некорректное значение');
+        return { loc: [err.validationContext ?? 'body', ...(field ? field.split('.') : [])], msg };
+      });
+      const detail = errors.map((e) => (e.loc.length > 1 ? `${e.loc.slice(1).join('.')}: ${e.msg}` : e.msg)).join('; ');
+      return reply.status(422).send({ detail, errors });
+    }
+    if (isResponseSerializationError(err)) {
+      req.log.error({ err }, 'response did not match its schema');
+      return reply.status(500).send({ detail: 'Internal Server Error' });
+    }
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.status(status).send({ detail: status === 429 ? err.message : (err.message || STATUS_TEXT[status] || 'Bad Request') });
+    }
+    req.log.error({ err }, 'unhandled error');
+    return reply.status(500).send({ detail: 'Internal Server Error' });
+  });
+
+  app.setNotFoundHandler((req, reply) => reply.status(404).send({ detail: 'Not Found' }));
+}

@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import fastifyStatic from '@fastify/static';
+
+export interface ClientConfig {
+  businessName: string;
+  businessTimezone: string;
+  botEnabled: boolean;
+}
+
+const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** Reads a built page and puts the runtime config in a <meta> (no inline script, so the CSP stays strict). */
+function loadPage(distDir: string, entry: 'webapp' | 'admin', client: ClientConfig): string | null {
+  try {
+    const html = fs.readFileSync(path.join(distDir, entry, 'index.html'), 'utf8');
+    return html.replace('</head>', `<meta name="app-config" content="${escapeAttr(JSON.stringify(client))}">\n</head>`);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The two front-end bundles from one origin: the mini-app at /apply and /record/:id, the
+ * admin at every other path that is not the API; hashed assets are cached for a year.
+ */
+export async function registerStatic(app: FastifyInstance, opts: { distDir: string; client: ClientConfig }) {
+  const assets = path.join(opts.distDir, 'assets');
+  if (fs.existsSync(assets)) {
+    await app.register(fastifyStatic, { root: assets, prefix: '/assets/', immutable: true, maxAge: '365d', wildcard: false });
+  }
+  const pages = { webapp: loadPage(opts.distDir, 'webapp', opts.client), admin: loadPage(opts.distDir, 'admin', opts.client) };
+
+  const send = (reply: FastifyReply, entry: 'webapp' | 'admin') => {
+    const html = pages[entry];
+    if (!html) return reply.status(503).type('text/plain; charset=utf-8').send('The web bundles are not built yet: run `npm run build` (npm start does it).');
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+  };
+
+  app.get('/apply', { schema: { hide: true } }, (_req, reply) => send(reply, 'webapp'));
+  app.get('/record/:id', { schema: { hide: true } }, (_req, reply) => send(reply, 'webapp'));
+  app.get('/*', { schema: { hide: true } }, (req, reply) => {
+    if (req.url.startsWith('/api/') || req.url.startsWith('/assets/')) return reply.status(404).send({ detail: 'Not Found' });
+    return send(reply, 'admin');
+  });
+}

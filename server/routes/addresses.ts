@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { AddressCreate, AddressesPublic, AddressPublic, AddressUpdate, IdParam, Message, Pagination } from '../../contract';
+import { countSchedulesOfAddress, deleteAddress, getAddress, insertAddress, listAddresses, updateAddress } from '../../db/repositories/addresses';
+import { conflict, notFound } from '../services/errors';
+import type { RouteDeps } from './deps';
+
+const NOT_FOUND = 'Адрес не найден';
+
+export default async function addressesRoutes(app: FastifyInstance, { database }: RouteDeps) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const db = database.db;
+  const tags = ['address'];
+  const config = { auth: 'user' as const };
+
+  r.get('/address/', { config, schema: { tags, querystring: Pagination, response: { 200: AddressesPublic } } }, async (req) =>
+    listAddresses(db, req.query.skip, req.query.limit),
+  );
+
+  r.post('/address/', { config, schema: { tags, body: AddressCreate, response: { 201: AddressPublic } } }, async (req, reply) =>
+    reply.status(201).send(await insertAddress(db, req.body)),
+  );
+
+  r.get('/address/:id', { config, schema: { tags, params: IdParam, response: { 200: AddressPublic } } }, async (req) => {
+    const a = await getAddress(db, req.params.id);
+    if (!a) throw notFound(NOT_FOUND);
+    return a;
+  });
+
+  r.put('/address/:id', { config, schema: { tags, params: IdParam, body: AddressUpdate, response: { 200: AddressPublic } } }, async (req) => {
+    const a = await updateAddress(db, req.params.id, req.body);
+    if (!a) throw notFound(NOT_FOUND);
+    return a;
+  });
+
+  r.delete('/address/:id', { config, schema: { tags, params: IdParam, response: { 200: Message } } }, async (req) => {
+    if (!(await getAddress(db, req.params.id))) throw notFound(NOT_FOUND);
+    const used = await countSchedulesOfAddress(db, req.params.id);
+    if (used > 0) throw conflict(`Нельзя удалить адрес: он указан в расписании (занятий: ${used}). Сначала измените или удалите эти занятия.`);
+    await deleteAddress(db, req.params.id);
+    return { message: 'Address deleted successfully' };
+  });
+}

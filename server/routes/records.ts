@@ -1,0 +1,56 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { IdParam, RecordCancel, RecordCreate, RecordUpdate, RecordView } from '../../contract';
+import { getRecord, toRecordPublic } from '../../db/repositories/records';
+import { MSG, cancelRecord, changePeopleCount, createRecord, restoreRecord, viewRecord, type Customer, type RecordResult } from '../services/booking';
+import { forbidden, notFound } from '../services/errors';
+import type { RouteDeps } from './deps';
+
+export const toRecordView = (r: RecordResult): RecordView => ({
+  record: { ...toRecordPublic(r.record), schedule: r.session },
+  places_available: r.places_available,
+  queue_position: r.queue_position,
+});
+
+export default async function recordsRoutes(app: FastifyInstance, { database }: RouteDeps) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const db = database.db;
+  const tags = ['records'];
+  // A Telegram customer (verified init data) or staff; record calls also check ownership.
+  const config = { auth: 'customer' as const };
+
+  /** Owner (the Telegram user who booked) or staff only. */
+  async function ownRecord(req: FastifyRequest, id: number) {
+    const rec = await getRecord(db, id);
+    if (!rec) throw notFound(MSG.recordNotFound);
+    if (!req.staff && rec.telegram_id !== req.telegramUser?.id) throw forbidden('Это не ваша запись');
+    return rec;
+  }
+
+  r.post('/records/', { config, schema: { tags, body: RecordCreate, response: { 201: RecordView } } }, async (req, reply) => {
+    // Identity comes from the verified init data, never from the body; staff may book on a customer's behalf.
+    const customer: Customer = req.telegramUser
+      ? { telegram_id: req.telegramUser.id, telegram_login: req.telegramUser.username ?? null }
+      : { telegram_id: req.body.telegram_id ?? null, telegram_login: req.body.telegram_login ?? null };
+    return reply.status(201).send(toRecordView(await createRecord(database, req.body, customer)));
+  });
+
+  r.get('/records/:id', { config, schema: { tags, params: IdParam, response: { 200: RecordView } } }, async (req) => {
+    return toRecordView(await viewRecord(db, await ownRecord(req, req.params.id)));
+  });
+
+  r.put('/records/:id', { config, schema: { tags, params: IdParam, body: RecordUpdate, response: { 200: RecordView } } }, async (req) => {
+    await ownRecord(req, req.params.id);
+    return toRecordView(await changePeopleCount(database, req.params.id, req.body.people_count));
+  });
+
+  r.put('/records/cancel/:id', { config, schema: { tags, params: IdParam, body: RecordCancel, response: { 200: RecordView } } }, async (req) => {
+    await ownRecord(req, req.params.id);
+    return toRecordView(await cancelRecord(database, req.params.id, req.body.cancel_reason));
+  });
+
+  r.put('/records/restore/:id', { config, schema: { tags, params: IdParam, response: { 200: RecordView } } }, async (req) => {
+    await ownRecord(req, req.params.id);
+    return toRecordView(await restoreRecord(database, req.params.id));
+  });
+}

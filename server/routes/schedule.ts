@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { IdParam, Message, ScheduleCreate, SchedulePublic, SchedulesOpen, SchedulesPublic, ScheduleUpdate } from '../../contract';
+import { nowIso } from '../../db/database';
+import { getScheduleDetail, listOpenSchedules, listSchedules } from '../../db/repositories/schedules';
+import { MSG, addSchedule, editSchedule, removeSchedule } from '../services/booking';
+import { notFound } from '../services/errors';
+import type { RouteDeps } from './deps';
+
+export default async function scheduleRoutes(app: FastifyInstance, { database }: RouteDeps) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const db = database.db;
+  const tags = ['schedule'];
+  const config = { auth: 'user' as const };
+
+  async function detail(id: number) {
+    const s = await getScheduleDetail(db, id);
+    if (!s) throw notFound(MSG.scheduleNotFound);
+    return s;
+  }
+
+  r.get('/schedule/', { config, schema: { tags, response: { 200: SchedulesPublic } } }, async () => {
+    const data = await listSchedules(db, 'upcoming', nowIso());
+    return { data, count: data.length };
+  });
+
+  r.get('/schedule/past', { config, schema: { tags, response: { 200: SchedulesPublic } } }, async () => {
+    const data = await listSchedules(db, 'past', nowIso());
+    return { data, count: data.length };
+  });
+
+  // Anonymous: the mini-app's step 1. Free seats only, nothing about who booked.
+  r.get('/schedule/public', { config: { auth: 'public' }, schema: { tags, response: { 200: SchedulesOpen } } }, async () => {
+    const data = await listOpenSchedules(db, nowIso());
+    return { data, count: data.length };
+  });
+
+  r.post('/schedule/', { config, schema: { tags, body: ScheduleCreate, response: { 201: SchedulePublic } } }, async (req, reply) =>
+    reply.status(201).send(await detail(await addSchedule(database, req.body))),
+  );
+
+  r.get('/schedule/:id', { config, schema: { tags, params: IdParam, response: { 200: SchedulePublic } } }, async (req) => detail(req.params.id));
+
+  r.put('/schedule/:id', { config, schema: { tags, params: IdParam, body: ScheduleUpdate, response: { 200: SchedulePublic } } }, async (req) => {
+    await editSchedule(database, req.params.id, req.body);
+    return detail(req.params.id);
+  });
+
+  r.delete('/schedule/:id', { config, schema: { tags, params: IdParam, response: { 200: Message } } }, async (req) => {
+    await removeSchedule(database, req.params.id);
+    return { message: 'Schedule deleted successfully' };
+  });
+}

@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { IdParam, Message, Pagination, WorkshopCreate, WorkshopPublic, WorkshopsPublic, WorkshopUpdate } from '../../contract';
+import {
+  countSchedulesOfWorkshop,
+  deleteWorkshop,
+  getWorkshop,
+  insertWorkshop,
+  listWorkshops,
+  updateWorkshop,
+} from '../../db/repositories/workshops';
+import { conflict, notFound } from '../services/errors';
+import type { RouteDeps } from './deps';
+
+const NOT_FOUND = 'Мастер-класс не найден';
+
+export default async function workshopsRoutes(app: FastifyInstance, { database }: RouteDeps) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const db = database.db;
+  const tags = ['workshops'];
+  const config = { auth: 'user' as const };
+
+  r.get('/workshops/', { config, schema: { tags, querystring: Pagination, response: { 200: WorkshopsPublic } } }, async (req) =>
+    listWorkshops(db, req.query.skip, req.query.limit),
+  );
+
+  r.post('/workshops/', { config, schema: { tags, body: WorkshopCreate, response: { 201: WorkshopPublic } } }, async (req, reply) =>
+    reply.status(201).send(await insertWorkshop(db, req.body)),
+  );
+
+  r.get('/workshops/:id', { config, schema: { tags, params: IdParam, response: { 200: WorkshopPublic } } }, async (req) => {
+    const w = await getWorkshop(db, req.params.id);
+    if (!w) throw notFound(NOT_FOUND);
+    return w;
+  });
+
+  r.put('/workshops/:id', { config, schema: { tags, params: IdParam, body: WorkshopUpdate, response: { 200: WorkshopPublic } } }, async (req) => {
+    const w = await updateWorkshop(db, req.params.id, req.body);
+    if (!w) throw notFound(NOT_FOUND);
+    return w;
+  });
+
+  r.delete('/workshops/:id', { config, schema: { tags, params: IdParam, response: { 200: Message } } }, async (req) => {
+    if (!(await getWorkshop(db, req.params.id))) throw notFound(NOT_FOUND);
+    const used = await countSchedulesOfWorkshop(db, req.params.id);
+    if (used > 0) throw conflict(`Нельзя удалить мастер-класс: он есть в расписании (занятий: ${used}). Сначала удалите эти занятия.`);
+    await deleteWorkshop(db, req.params.id);
+    return { message: 'Workshop deleted successfully' };
+  });
+}

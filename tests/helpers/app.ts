@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../server/app';
+import { loadConfig, type Config } from '../../server/config';
+import { createDb, type Database } from '../../db/database';
+import { migrateToLatest } from '../../db/migrate';
+import { ensureFirstSuperuser } from '../../server/services/bootstrap';
+import type { Mailer } from '../../server/services/email';
+import { freshDatabaseUrl } from './db';
+import { TEST_BOT_TOKEN } from './telegram';
+
+export const SUPERUSER = { email: 'admin@example.com', password: 'superuser-password-1' };
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  superuser: typeof SUPERUSER;
+  /** Bearer header of a logged-in user. */
+  auth(email?: string, password?: string): Promise<{ authorization: string }>;
+  close(): Promise<void>;
+}
+
+/** The whole server on a fresh, migrated database (SQLite file, or PostgreSQL with TEST_DATABASE_URL). */
+export async function buildTestApp(opts: { env?: Record<string, string>; mailer?: Mailer; rateLimits?: { login?: number; passwordRecovery?: number } } = {}): Promise<TestApp> {
+  const fresh = await freshDatabaseUrl();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wb-data-'));
+  const config = loadConfig(
+    {
+      DATABASE_URL: fresh.url,
+      SECRET_KEY: 'test-secret-key-that-is-long-enough-0123456789',
+      FIRST_SUPERUSER: SUPERUSER.email,
+      FIRST_SUPERUSER_PASSWORD: SUPERUSER.password,
+      BOT_TOKEN: TEST_BOT_TOKEN,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      ...opts.env,
+    },
+    { dotenv: false },
+  );
+  const database = createDb(config.databaseUrl);
+  await migrateToLatest(database.db);
+  await ensureFirstSuperuser(database, config);
+  const app = await buildApp({ config, database, mailer: opts.mailer, rateLimits: { login: 10_000, passwordRecovery: 10_000, ...opts.rateLimits } });
+  await app.ready();
+
+  const auth = async (email = SUPERUSER.email, password = SUPERUSER.password) => {
+    const res = await app.inject({ method: 'POST', url: '/api/v1/login/access-token', payload: new URLSearchParams({ username: email, password }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    if (res.statusCode !== 200) throw new Error(`login failed for ${email}: ${res.body}`);
+    return { authorization: `Bearer ${res.json().access_token}` };
+  };
+
+  return {
+    app,
+    database,
+    config,
+    superuser: SUPERUSER,
+    auth,
+    async close() {
+      await app.close();
+      await fresh.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
