@@ -1,0 +1,30 @@
+import { Suspense, lazy, useSyncExternalStore } from 'react';
+import { Redirect, Route, Switch } from 'wouter';
+import { AppRoot } from '@telegram-apps/telegram-ui';
+import ApplyPage, { CenteredSpinner } from './apply/ApplyPage';
+import { isDarkTheme, subscribeDark, uiPlatform } from './tg';
+import { Toaster } from './ui/toast';
+
+const RecordPage = lazy(() => import('./record/RecordPage'));
+
+export function App() {
+  const dark = useSyncExternalStore(subscribeDark, isDarkTheme, isDarkTheme);
+  return (
+    <AppRoot appearance={dark ? 'dark' : 'light'} platform={uiPlatform()} className="app-root">
+      <Switch>
+        <Route path="/apply" component={ApplyPage} />
+        <Route path="/record/:id">
+          {(params) => (
+            <Suspense fallback={<CenteredSpinner />}>
+              <RecordPage key={params.id} id={params.id} />
+            </Suspense>
+          )}
+        </Route>
+        <Route>
+          <Redirect to="/apply" replace />
+        </Route>
+      </Switch>
+      <Toaster />
+    </AppRoot>
+  );
+}

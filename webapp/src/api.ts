@@ -1,0 +1,89 @@
+/** All calls the mini-app makes (DESIGN §4). Types come from the shared contract only. */
+import type { RecordCreate, RecordView, SchedulesOpen } from '../../contract';
+import { rawInitData } from './tg';
+
+export const API_BASE = '/api/v1';
+
+/** Default texts per status (spec §8) when the body carries no readable detail. */
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  422: 'Validation Error',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+};
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+  ) {
+    super(detail);
+    this.name = 'ApiError';
+  }
+}
+
+function authHeader(): string | undefined {
+  const initData = rawInitData();
+  if (initData) return `tma ${initData}`;
+  try {
+    const token = localStorage.getItem('access_token');
+    if (token) return `Bearer ${token}`;
+  } catch {
+    /* no storage */
+  }
+  return undefined;
+}
+
+function readableDetail(detail: unknown): string | undefined {
+  if (typeof detail === 'string' && detail.trim()) return detail;
+  if (Array.isArray(detail)) {
+    const msgs = detail.map((d) => (typeof d === 'string' ? d : d && typeof d === 'object' && 'msg' in d ? String(d.msg) : '')).filter(Boolean);
+    if (msgs.length) return msgs.join('; ');
+  }
+  return undefined;
+}
+
+export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const auth = authHeader();
+  if (auth) headers.Authorization = auth;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  let res: Response;
+  try {
+    res = await fetch(`${API_BASE}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new ApiError(0, 'Нет соединения с сервером. Проверьте интернет и попробуйте ещё раз.');
+  }
+  const text = await res.text();
+  let data: unknown = undefined;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = text;
+    }
+  }
+  if (!res.ok) {
+    const detail =
+      readableDetail(data && typeof data === 'object' ? (data as { detail?: unknown }).detail : undefined) ??
+      STATUS_TEXT[res.status] ??
+      `${res.status} ${res.statusText}${text ? `: ${text.slice(0, 200)}` : ''}`;
+    throw new ApiError(res.status, detail);
+  }
+  return data as T;
+}
+
+export const api = {
+  publicSchedule: () => request<SchedulesOpen>('GET', '/schedule/public'),
+  createRecord: (body: RecordCreate) => request<RecordView>('POST', '/records/', body),
+  record: (id: number | string) => request<RecordView>('GET', `/records/${id}`),
+  updatePeople: (id: number, people_count: number) => request<RecordView>('PUT', `/records/${id}`, { people_count }),
+  cancel: (id: number, cancel_reason: string) => request<RecordView>('PUT', `/records/cancel/${id}`, { cancel_reason }),
+  restore: (id: number) => request<RecordView>('PUT', `/records/restore/${id}`),
+};
+
+export const errorText = (err: unknown) => (err instanceof ApiError ? err.detail : err instanceof Error ? err.message : String(err));

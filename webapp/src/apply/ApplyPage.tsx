@@ -1,0 +1,91 @@
+import { Suspense, lazy, useCallback, useEffect, useState } from 'react';
+import useSWR from 'swr';
+import { Spinner, Steps } from '@telegram-apps/telegram-ui';
+import type { RecordView, ScheduleOpen } from '../../../contract';
+import { api } from '../api';
+import { haptic, hasNativeBackButton, setBackButton } from '../tg';
+import { ScheduleStep } from './ScheduleStep';
+
+const loadForm = () => import('./ContactStep');
+const ContactStep = lazy(loadForm);
+const SuccessStep = lazy(() => import('./SuccessStep'));
+
+export const SCHEDULE_KEY = 'schedule/public';
+
+export default function ApplyPage() {
+  const [step, setStep] = useState<1 | 2 | 3>(1);
+  const [session, setSession] = useState<ScheduleOpen | null>(null);
+  const [result, setResult] = useState<RecordView | null>(null);
+  const { data, error, isLoading, mutate } = useSWR(SCHEDULE_KEY, api.publicSchedule, { revalidateOnFocus: false });
+
+  // Step 2 is one tap away: fetch its code once the browser is idle.
+  useEffect(() => {
+    const w = window as Window & { requestIdleCallback?: (cb: () => void) => number };
+    const start = () => void loadForm().catch(() => undefined);
+    if (w.requestIdleCallback) w.requestIdleCallback(start);
+    else setTimeout(start, 1500);
+  }, []);
+
+  const back = useCallback(() => {
+    haptic('light');
+    setStep(1);
+  }, []);
+
+  useEffect(() => (step === 2 ? setBackButton(back) : setBackButton(null)), [step, back]);
+
+  useEffect(() => {
+    window.scrollTo?.(0, 0);
+  }, [step]);
+
+  return (
+    <main className="page" aria-label="Запись на мастер-класс">
+      <header className="wizard-header">
+        <Steps count={3} progress={step} className="wizard-steps" />
+        <div className="wizard-step-label" aria-live="polite">
+          Шаг {step} из 3
+        </div>
+      </header>
+      {step === 1 && (
+        <ScheduleStep
+          data={data?.data}
+          error={error}
+          isLoading={isLoading}
+          onRetry={() => void mutate()}
+          onSelect={(s) => {
+            haptic('selection');
+            setSession(s);
+            setStep(2);
+          }}
+        />
+      )}
+      {step === 2 && session && (
+        <Suspense fallback={<CenteredSpinner />}>
+          <ContactStep
+            session={session}
+            showBack={!hasNativeBackButton()}
+            onBack={back}
+            onDone={(view) => {
+              setResult(view);
+              setStep(3);
+              void mutate();
+            }}
+            onStale={() => void mutate()}
+          />
+        </Suspense>
+      )}
+      {step === 3 && result && (
+        <Suspense fallback={<CenteredSpinner />}>
+          <SuccessStep view={result} />
+        </Suspense>
+      )}
+    </main>
+  );
+}
+
+export function CenteredSpinner() {
+  return (
+    <div className="centered" role="progressbar" aria-label="Загрузка">
+      <Spinner size="l" />
+    </div>
+  );
+}

@@ -1,0 +1,244 @@
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { Button, Cell, Input, Radio, Section, Switch, Textarea } from '@telegram-apps/telegram-ui';
+import { PEOPLE_MAX, PEOPLE_MIN, RECORD_SOURCES, type RecordCreate, type RecordSource, type RecordView, type ScheduleOpen } from '../../../contract';
+import { ApiError, api } from '../api';
+import { formatDate, formatPrice, formatTime } from '../format';
+import { haptic, telegramUser } from '../tg';
+import { Notice } from '../ui/Notice';
+import { Stepper } from '../ui/Stepper';
+import { toast } from '../ui/toast';
+import { IconCalendar } from '../ui/icons';
+
+export const NAME_REQUIRED = 'Укажите имя';
+export const FIRST_TIME_REQUIRED = 'Укажите, впервые ли вы у нас';
+export const NO_TELEGRAM_USER = 'Не удалось получить данные Telegram. Откройте запись через бота в Telegram, чтобы записаться.';
+export const ALLERGY_REQUIRED = 'Укажите, на что аллергия';
+
+export interface ContactValues {
+  name: string;
+  last_name: string;
+  people_count: number;
+  comment: string;
+  has_allergy: boolean;
+  allergy_type: string;
+  source: RecordSource | '';
+  is_first_time: 'yes' | 'no' | '';
+}
+
+const orNull = (s: string) => (s.trim() ? s.trim() : null);
+
+export function toPayload(scheduleId: number, v: ContactValues): RecordCreate {
+  return {
+    schedule_id: scheduleId,
+    name: v.name.trim(),
+    last_name: orNull(v.last_name),
+    people_count: v.people_count,
+    comment: orNull(v.comment),
+    has_allergy: v.has_allergy,
+    allergy_type: v.has_allergy ? orNull(v.allergy_type) : null,
+    source: v.source || null,
+    is_first_time: v.is_first_time === 'yes',
+  };
+}
+
+export default function ContactStep({
+  session,
+  showBack,
+  onBack,
+  onDone,
+  onStale,
+}: {
+  session: ScheduleOpen;
+  showBack: boolean;
+  onBack: () => void;
+  onDone: (view: RecordView) => void;
+  onStale: () => void;
+}) {
+  const user = telegramUser();
+  const [submitting, setSubmitting] = useState(false);
+  const {
+    register,
+    control,
+    handleSubmit,
+    watch,
+    formState: { errors },
+  } = useForm<ContactValues>({
+    defaultValues: {
+      name: user?.first_name ?? '',
+      last_name: user?.last_name ?? '',
+      people_count: PEOPLE_MIN,
+      comment: '',
+      has_allergy: false,
+      allergy_type: '',
+      source: '',
+      is_first_time: '',
+    },
+  });
+  const people = watch('people_count');
+  const hasAllergy = watch('has_allergy');
+  const queued = people > session.places_available;
+
+  const submit = handleSubmit(async (values) => {
+    if (!user) {
+      haptic('error');
+      return;
+    }
+    setSubmitting(true);
+    try {
+      const view = await api.createRecord(toPayload(session.id, values));
+      haptic('success');
+      onDone(view);
+    } catch (err) {
+      haptic('error');
+      const refused = err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 401 && err.status !== 403;
+      toast({
+        kind: 'error',
+        title: 'Что-то пошло не так.',
+        description: refused ? `Записаться не получилось. ${err.detail}` : 'Записаться не получилось',
+      });
+      if (err instanceof ApiError && (err.status === 404 || err.status === 409)) onStale();
+    } finally {
+      setSubmitting(false);
+    }
+  }, () => haptic('error'));
+
+  return (
+    <form className="contact-form" onSubmit={submit} noValidate aria-label="Контактные данные">
+      <Section header="Мастер-класс">
+        <Cell
+          before={<IconCalendar className="cell-icon" />}
+          subhead={`${formatDate(session.date)} · ${formatTime(session.date)}`}
+          subtitle={`${session.address.title} · ${formatPrice(session.workshop.price)}`}
+          multiline
+          after={
+            showBack ? (
+              <Button type="button" size="s" mode="bezeled" onClick={onBack}>
+                Назад
+              </Button>
+            ) : undefined
+          }
+        >
+          {session.workshop.title}
+        </Cell>
+      </Section>
+
+      {!user && (
+        <div className="section-notice">
+          <Notice tone="danger" title="Нет данных Telegram">
+            {NO_TELEGRAM_USER}
+          </Notice>
+        </div>
+      )}
+
+      <Section header="Контактные данные" footer={errors.name ? <span className="field-error" role="alert">{errors.name.message}</span> : undefined}>
+        <Input
+          header="Имя"
+          placeholder="Имя *"
+          aria-label="Имя"
+          aria-invalid={Boolean(errors.name)}
+          autoComplete="given-name"
+          status={errors.name ? 'error' : undefined}
+          {...register('name', { validate: (v) => (v.trim() ? true : NAME_REQUIRED) })}
+        />
+        <Input header="Фамилия" placeholder="Фамилия" aria-label="Фамилия" autoComplete="family-name" {...register('last_name')} />
+      </Section>
+
+      <Section
+        header="Количество человек"
+        footer={
+          queued ? (
+            <span className="field-warning" role="status">
+              {session.places_available > 0
+                ? `Свободных мест: ${session.places_available}. Запись будет добавлена в очередь, и мы сообщим вам в Telegram, когда освободятся места.`
+                : 'Свободных мест нет. Запись будет добавлена в очередь, и мы сообщим вам в Telegram, когда освободятся места.'}
+            </span>
+          ) : (
+            `Можно записать от ${PEOPLE_MIN} до ${PEOPLE_MAX} человек`
+          )
+        }
+      >
+        <Cell
+          Component="div"
+          after={
+            <Controller
+              control={control}
+              name="people_count"
+              render={({ field }) => (
+                <Stepper
+                  label="Количество человек"
+                  value={field.value}
+                  min={PEOPLE_MIN}
+                  max={PEOPLE_MAX}
+                  onChange={(v) => {
+                    haptic('selection');
+                    field.onChange(v);
+                  }}
+                />
+              )}
+            />
+          }
+        >
+          Участников
+        </Cell>
+      </Section>
+
+      <Section header="Аллергия" footer={errors.allergy_type ? <span className="field-error" role="alert">{errors.allergy_type.message}</span> : undefined}>
+        <Cell Component="label" after={<Switch aria-label="Есть аллергия" {...register('has_allergy')} />} multiline>
+          Есть аллергия на продукты
+        </Cell>
+        {hasAllergy && (
+          <Input
+            header="На что аллергия"
+            placeholder="На что аллергия?"
+            aria-label="На что аллергия"
+            status={errors.allergy_type ? 'error' : undefined}
+            {...register('allergy_type', { validate: (v, all) => (!all.has_allergy || v.trim() ? true : ALLERGY_REQUIRED) })}
+          />
+        )}
+      </Section>
+
+      <Section
+        header="Вы у нас впервые? *"
+        footer={errors.is_first_time ? <span className="field-error" role="alert">{errors.is_first_time.message}</span> : undefined}
+      >
+        <div role="radiogroup" aria-label="Вы у нас впервые?" aria-invalid={Boolean(errors.is_first_time)}>
+          {(
+            [
+              ['yes', 'Да, впервые'],
+              ['no', 'Нет, уже был(а)'],
+            ] as const
+          ).map(([value, label]) => (
+            <Cell
+              key={value}
+              Component="label"
+              before={<Radio value={value} {...register('is_first_time', { validate: (v) => (v ? true : FIRST_TIME_REQUIRED) })} />}
+            >
+              {label}
+            </Cell>
+          ))}
+        </div>
+      </Section>
+
+      <Section header="Откуда вы о нас узнали?">
+        <div role="radiogroup" aria-label="Откуда вы о нас узнали?">
+          {(Object.entries(RECORD_SOURCES) as [RecordSource, string][]).map(([code, label]) => (
+            <Cell key={code} Component="label" before={<Radio value={code} {...register('source')} />}>
+              {label}
+            </Cell>
+          ))}
+        </div>
+      </Section>
+
+      <Section header="Комментарий">
+        <Textarea placeholder="Пожелания или вопросы" aria-label="Комментарий" rows={3} {...register('comment')} />
+      </Section>
+
+      <div className="submit-bar">
+        <Button type="submit" size="l" stretched loading={submitting} disabled={!user || submitting}>
+          {queued ? 'Встать в очередь' : 'Записаться'}
+        </Button>
+      </div>
+    </form>
+  );
+}

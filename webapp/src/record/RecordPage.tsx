@@ -1,0 +1,281 @@
+import { useEffect, useState } from 'react';
+import useSWR from 'swr';
+import { useLocation } from 'wouter';
+import { Button, Cell, Section, Spinner, Textarea, Title, Caption } from '@telegram-apps/telegram-ui';
+import { PEOPLE_MAX, PEOPLE_MIN, type RecordView } from '../../../contract';
+import { api, errorText } from '../api';
+import { config } from '../config';
+import { formatDate, formatPrice, formatTime, formatWeekday, isPast } from '../format';
+import { closeApp, haptic, openLink, setBackButton } from '../tg';
+import { Notice } from '../ui/Notice';
+import { Stepper } from '../ui/Stepper';
+import { toast } from '../ui/toast';
+import { IconAllergy, IconCalendar, IconComment, IconPeople, IconPin, IconUser, IconWallet } from '../ui/icons';
+
+export const TEXTS = {
+  heading: 'Ваша запись на мастер-класс',
+  inactive: 'Запись неактивна',
+  cancelled: 'Запись была отменена',
+  queued: 'Запись в очереди',
+  queuedText:
+    'Свободных мест сейчас нет, поэтому запись поставлена в очередь. Как только место освободится, мы добавим вас и сообщим об этом в Telegram.',
+  changeCount: 'Изменить количество человек',
+  cancel: 'Отменить запись',
+  restore: 'Восстановить запись',
+  close: 'Закрыть',
+  confirmCancel: 'Подтвердить отмену',
+  save: 'Сохранить',
+  countWarning: 'Свободных мест недостаточно: запись будет поставлена в очередь, пока не освободятся места.',
+};
+
+type Panel = 'none' | 'people' | 'cancel';
+const STATE_LABEL = { ACTIVE: 'Активна', QUEUED: 'В очереди', CANCELLED: 'Отменена' } as const;
+
+export default function RecordPage({ id }: { id: string }) {
+  const [, navigate] = useLocation();
+  const { data, error, mutate } = useSWR(['record', id], () => api.record(id), {
+    shouldRetryOnError: false,
+    revalidateOnFocus: false,
+    revalidateOnReconnect: false,
+    revalidateOnMount: true,
+    dedupingInterval: 0,
+  });
+  const [panel, setPanel] = useState<Panel>('none');
+  const [count, setCount] = useState(1);
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState<null | 'people' | 'cancel' | 'restore'>(null);
+
+  // Spec: a record that cannot be loaded sends the customer to the booking wizard, no retry.
+  useEffect(() => {
+    if (error) navigate('/apply', { replace: true });
+  }, [error, navigate]);
+
+  useEffect(() => (panel !== 'none' ? setBackButton(() => setPanel('none')) : setBackButton(null)), [panel]);
+
+  if (!data) {
+    return (
+      <div className="centered" role="progressbar" aria-label="Загрузка записи">
+        <Spinner size="l" />
+      </div>
+    );
+  }
+
+  const { record, places_available, queue_position } = data;
+  const s = record.schedule;
+  const past = isPast(s.date);
+  const cancelled = record.state === 'CANCELLED' || record.is_cancelled;
+  const queued = record.state === 'QUEUED';
+  const active = !past;
+  const increase = count - record.people_count;
+  const countWarning = record.state === 'ACTIVE' && increase > 0 && increase > places_available;
+
+  const open = (p: Panel) => {
+    haptic('selection');
+    setPanel((cur) => (cur === p ? 'none' : p));
+    if (p === 'people') setCount(record.people_count);
+    if (p === 'cancel') setReason('');
+  };
+
+  async function run(kind: 'people' | 'cancel' | 'restore', call: () => Promise<RecordView>, done: (v: RecordView) => string) {
+    setBusy(kind);
+    try {
+      const view = await call();
+      await mutate(view, { revalidate: false });
+      setPanel('none');
+      haptic('success');
+      toast({ kind: 'success', title: done(view) });
+    } catch (err) {
+      haptic('error');
+      const title =
+        kind === 'people' ? 'Не удалось изменить количество человек' : kind === 'cancel' ? 'Не удалось отменить запись' : 'Не удалось восстановить запись';
+      toast({ kind: 'error', title, description: errorText(err) });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  const stateAfter = (v: RecordView) => (v.record.state === 'QUEUED' ? ' Запись в очереди.' : '');
+
+  return (
+    <main className="page record" aria-label={TEXTS.heading}>
+      <header className="record-header">
+        <Title level="2" weight="1" Component="h1" className="record-header__title">
+          {TEXTS.heading}
+        </Title>
+        <Caption level="1" className="record-header__business">
+          {config().businessName}
+        </Caption>
+        <span className={`state-pill state-pill--${past ? 'past' : record.state.toLowerCase()}`}>
+          {past ? 'Завершена' : STATE_LABEL[record.state] ?? record.state}
+        </span>
+      </header>
+
+      <div className="notices">
+        {past && (
+          <Notice tone="muted" title={TEXTS.inactive}>
+            Мастер-класс уже прошёл, изменить запись нельзя.
+          </Notice>
+        )}
+        {!past && cancelled && (
+          <Notice tone="danger" title={TEXTS.cancelled}>
+            {record.cancel_reason ? `Причина: ${record.cancel_reason}` : undefined}
+          </Notice>
+        )}
+        {!past && queued && (
+          <Notice tone="warning" title={TEXTS.queued}>
+            {TEXTS.queuedText}
+            {queue_position ? (
+              <>
+                {' '}
+                <strong data-testid="queue-position">Ваше место в очереди: {queue_position}</strong>
+              </>
+            ) : null}
+          </Notice>
+        )}
+      </div>
+
+      <Section header="Мастер-класс">
+        <Cell before={<IconCalendar className="cell-icon" />} subhead={`${formatWeekday(s.date)}, ${formatDate(s.date)} · ${formatTime(s.date)}`} multiline>
+          <span className="session__title">{s.workshop.title}</span>
+        </Cell>
+        <Cell
+          before={<IconPin className="cell-icon" />}
+          subhead="Адрес"
+          description={s.address.description || undefined}
+          multiline
+          after={
+            s.address.map_link ? (
+              <a
+                className="map-link"
+                href={s.address.map_link}
+                target="_blank"
+                rel="noopener noreferrer"
+                onClick={(e) => {
+                  if (openLink(s.address.map_link)) e.preventDefault();
+                }}
+              >
+                На карте
+              </a>
+            ) : undefined
+          }
+        >
+          {s.address.title}
+        </Cell>
+        <Cell before={<IconWallet className="cell-icon" />} subhead="Стоимость">
+          {formatPrice(s.workshop.price)} за человека
+        </Cell>
+      </Section>
+
+      <Section header="Участник">
+        <Cell before={<IconUser className="cell-icon" />} subhead="Имя и фамилия" multiline>
+          {[record.name, record.last_name].filter(Boolean).join(' ')}
+        </Cell>
+        <Cell before={<IconPeople className="cell-icon" />} subhead="Количество человек">
+          <span data-testid="people-count">{record.people_count}</span>
+        </Cell>
+        <Cell before={<IconAllergy className="cell-icon" />} subhead="Аллергия" multiline>
+          {record.has_allergy ? `Да${record.allergy_type ? `: ${record.allergy_type}` : ''}` : 'Нет'}
+        </Cell>
+        {record.comment && (
+          <Cell before={<IconComment className="cell-icon" />} subhead="Комментарий" multiline>
+            {record.comment}
+          </Cell>
+        )}
+      </Section>
+
+      <div className="actions">
+        {active && !cancelled && (
+          <Button
+            size="l"
+            stretched
+            mode={panel === 'people' ? 'filled' : 'bezeled'}
+            aria-expanded={panel === 'people'}
+            onClick={() => open('people')}
+          >
+            {TEXTS.changeCount}
+          </Button>
+        )}
+        {active && !cancelled && panel === 'people' && (
+          <div className="panel" role="region" aria-label={TEXTS.changeCount}>
+            <div className="panel__row">
+              <span>Количество человек</span>
+              <Stepper label="Новое количество человек" value={count} min={PEOPLE_MIN} max={PEOPLE_MAX} onChange={(v) => (haptic('selection'), setCount(v))} />
+            </div>
+            {countWarning && (
+              <Notice tone="warning" title="Мест недостаточно">
+                {TEXTS.countWarning}
+              </Notice>
+            )}
+            <div className="panel__buttons">
+              <Button size="m" mode="gray" onClick={() => setPanel('none')}>
+                Отмена
+              </Button>
+              <Button
+                size="m"
+                loading={busy === 'people'}
+                disabled={count === record.people_count || busy !== null}
+                onClick={() =>
+                  void run('people', () => api.updatePeople(record.id, count), (v) => `Количество человек изменено: ${v.record.people_count}.${stateAfter(v)}`)
+                }
+              >
+                {TEXTS.save}
+              </Button>
+            </div>
+          </div>
+        )}
+        {active && !cancelled && (
+          <Button
+            size="l"
+            stretched
+            mode={panel === 'cancel' ? 'filled' : 'plain'}
+            className="btn-destructive"
+            aria-expanded={panel === 'cancel'}
+            onClick={() => open('cancel')}
+          >
+            {TEXTS.cancel}
+          </Button>
+        )}
+        {active && !cancelled && panel === 'cancel' && (
+          <div className="panel" role="region" aria-label={TEXTS.cancel}>
+            <Textarea
+              header="Причина отмены"
+              placeholder="Расскажите, почему вы отменяете запись"
+              aria-label="Причина отмены"
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
+              rows={3}
+            />
+            <div className="panel__buttons">
+              <Button size="m" mode="gray" onClick={() => setPanel('none')}>
+                Назад
+              </Button>
+              <Button
+                size="m"
+                className="btn-danger"
+                loading={busy === 'cancel'}
+                disabled={!reason.trim() || busy !== null}
+                onClick={() => void run('cancel', () => api.cancel(record.id, reason.trim()), () => 'Запись отменена')}
+              >
+                {TEXTS.confirmCancel}
+              </Button>
+            </div>
+          </div>
+        )}
+        {active && cancelled && (
+          <Button
+            size="l"
+            stretched
+            loading={busy === 'restore'}
+            disabled={busy !== null}
+            onClick={() => void run('restore', () => api.restore(record.id), (v) => `Запись восстановлена.${stateAfter(v)}`)}
+          >
+            {TEXTS.restore}
+          </Button>
+        )}
+        <Button size="l" stretched mode="gray" onClick={() => closeApp()}>
+          {TEXTS.close}
+        </Button>
+      </div>
+    </main>
+  );
+}

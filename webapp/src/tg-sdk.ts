@@ -1,0 +1,124 @@
+/**
+ * The @telegram-apps/sdk-react half of tg.ts, loaded right after the first render so the SDK
+ * (and its validation library) stays out of the first load. Only tg.ts imports this module.
+ */
+import {
+  bindMiniAppCssVars,
+  bindThemeParamsCssVars,
+  bindViewportCssVars,
+  closeMiniApp,
+  expandViewport,
+  hapticFeedbackImpactOccurred,
+  hapticFeedbackNotificationOccurred,
+  hapticFeedbackSelectionChanged,
+  hideBackButton,
+  init as initSdk,
+  isTMA,
+  miniAppReady,
+  mountBackButton,
+  mountMiniAppSync,
+  mountThemeParamsSync,
+  mountViewport,
+  on,
+  onBackButtonClick,
+  openLink as sdkOpenLink,
+  postEvent,
+  setMiniAppBackgroundColor,
+  setMiniAppHeaderColor,
+  showBackButton,
+} from '@telegram-apps/sdk-react';
+
+export type HapticKind = 'success' | 'error' | 'warning' | 'light' | 'medium' | 'selection';
+
+/** Swallows "not available in this client" errors, sync or async. */
+function attempt(fn: () => unknown): boolean {
+  try {
+    const r = fn();
+    if (r && typeof (r as Promise<unknown>).catch === 'function') (r as Promise<unknown>).catch(() => undefined);
+    if (Array.isArray(r)) return Boolean(r[0]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** True when the SDK accepted the launch parameters (full API); otherwise raw bridge events. */
+let full = false;
+
+export function start(onTheme: (tp: Record<string, string>) => void): void {
+  try {
+    initSdk();
+  } catch {
+    return;
+  }
+  attempt(() => on('theme_changed', ({ theme_params }) => onTheme(theme_params as Record<string, string>)));
+  full = attempt(() => isTMA()) && isTMA();
+  if (full) {
+    attempt(() => mountThemeParamsSync.ifAvailable());
+    attempt(() => bindThemeParamsCssVars.ifAvailable());
+    attempt(() => mountMiniAppSync.ifAvailable());
+    attempt(() => bindMiniAppCssVars.ifAvailable());
+    attempt(() => setMiniAppHeaderColor.ifAvailable('secondary_bg_color'));
+    attempt(() => setMiniAppBackgroundColor.ifAvailable('secondary_bg_color'));
+    attempt(() => mountBackButton.ifAvailable());
+    attempt(() => {
+      const [called, p] = mountViewport.ifAvailable();
+      if (called)
+        void (p as Promise<void>)
+          .then(() => {
+            attempt(() => bindViewportCssVars.ifAvailable());
+            attempt(() => expandViewport.ifAvailable());
+          })
+          .catch(() => undefined);
+    });
+    attempt(() => miniAppReady.ifAvailable());
+  } else {
+    attempt(() => postEvent('web_app_set_header_color', { color_key: 'secondary_bg_color' }));
+    attempt(() => postEvent('web_app_ready'));
+    attempt(() => postEvent('web_app_expand'));
+  }
+}
+
+export function haptic(kind: HapticKind): void {
+  if (kind === 'selection') attempt(() => (full ? hapticFeedbackSelectionChanged.ifAvailable() : postEvent('web_app_trigger_haptic_feedback', { type: 'selection_change' })));
+  else if (kind === 'light' || kind === 'medium')
+    attempt(() => (full ? hapticFeedbackImpactOccurred.ifAvailable(kind) : postEvent('web_app_trigger_haptic_feedback', { type: 'impact', impact_style: kind })));
+  else
+    attempt(() =>
+      full ? hapticFeedbackNotificationOccurred.ifAvailable(kind) : postEvent('web_app_trigger_haptic_feedback', { type: 'notification', notification_type: kind }),
+    );
+}
+
+export function close(): void {
+  if (full && attempt(() => closeMiniApp.ifAvailable())) return;
+  attempt(() => postEvent('web_app_close'));
+}
+
+export function showBack(handler: () => void): () => void {
+  let off: (() => void) | undefined;
+  if (full) {
+    attempt(() => showBackButton.ifAvailable());
+    attempt(() => {
+      const [called, unsub] = onBackButtonClick.ifAvailable(handler);
+      if (called) off = unsub as () => void;
+    });
+  } else {
+    attempt(() => postEvent('web_app_setup_back_button', { is_visible: true }));
+    attempt(() => {
+      off = on('back_button_pressed', handler);
+    });
+  }
+  return () => {
+    off?.();
+    hideBack();
+  };
+}
+
+export function hideBack(): void {
+  attempt(() => (full ? hideBackButton.ifAvailable() : postEvent('web_app_setup_back_button', { is_visible: false })));
+}
+
+export function openLink(url: string): void {
+  if (full && attempt(() => sdkOpenLink.ifAvailable(url))) return;
+  if (!attempt(() => postEvent('web_app_open_link', { url }))) window.open(url, '_blank', 'noopener');
+}

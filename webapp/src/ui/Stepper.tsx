@@ -1,0 +1,39 @@
+import { IconMinus, IconPlus } from './icons';
+
+export interface StepperProps {
+  value: number;
+  min: number;
+  max: number;
+  onChange: (value: number) => void;
+  label: string;
+  disabled?: boolean;
+}
+
+/** −  3  + : the people-count stepper (1..8). */
+export function Stepper({ value, min, max, onChange, label, disabled }: StepperProps) {
+  return (
+    <div className="stepper" role="group" aria-label={label}>
+      <button
+        type="button"
+        className="stepper__btn"
+        aria-label="Уменьшить"
+        disabled={disabled || value <= min}
+        onClick={() => onChange(Math.max(min, value - 1))}
+      >
+        <IconMinus size={20} />
+      </button>
+      <output className="stepper__value" aria-live="polite" aria-label={label} data-testid="stepper-value">
+        {value}
+      </output>
+      <button
+        type="button"
+        className="stepper__btn"
+        aria-label="Увеличить"
+        disabled={disabled || value >= max}
+        onClick={() => onChange(Math.min(max, value + 1))}
+      >
+        <IconPlus size={20} />
+      </button>
+    </div>
+  );
+}
