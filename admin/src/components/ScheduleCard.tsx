@@ -1,0 +1,115 @@
+import { ActionIcon, Anchor, Badge, Card, Divider, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
+import type { RecordPublic } from '../../../contract/records';
+import type { SchedulePublic } from '../../../contract/schedule';
+import { formatPrice, formatSessionDate } from '../format';
+import { IconBell, IconEdit, IconMapPin, IconTrash } from './icons';
+import { RecordsTable } from './RecordsTable';
+
+/** People per state: the sum of people_count (default 1) per booking (spec §2). */
+export function countPeople(records: RecordPublic[]) {
+  const sum = (state: string) => records.filter((r) => r.state === state).reduce((n, r) => n + (r.people_count ?? 1), 0);
+  return { active: sum('ACTIVE'), cancelled: sum('CANCELLED'), queued: sum('QUEUED') };
+}
+
+export function ScheduleBadges({ schedule }: { schedule: SchedulePublic }) {
+  const { active, cancelled, queued } = countPeople(schedule.records);
+  if (!active && !cancelled && !queued) return null;
+  return (
+    <Group gap="xs">
+      {active > 0 && (
+        <Badge color="teal" variant="light" size="lg">
+          Участники {active}/{schedule.capacity}
+        </Badge>
+      )}
+      {cancelled > 0 && (
+        <Badge color="red" variant="light" size="lg">
+          Отменили запись {cancelled}
+        </Badge>
+      )}
+      {queued > 0 && (
+        <Badge color="yellow" variant="light" size="lg" c="yellow.9">
+          В очереди {queued}
+        </Badge>
+      )}
+    </Group>
+  );
+}
+
+export interface ScheduleCardProps {
+  schedule: SchedulePublic;
+  onNotify?: () => void;
+  onEdit: () => void;
+  onDelete: () => void;
+}
+
+export function ScheduleCard({ schedule, onNotify, onEdit, onDelete }: ScheduleCardProps) {
+  const { workshop, address } = schedule;
+  return (
+    <Card padding="lg" data-testid="schedule-card" data-schedule-id={schedule.id}>
+      <Stack gap="md">
+        <Group justify="space-between" align="flex-start" wrap="nowrap">
+          <Stack gap={4}>
+            <Title order={3} fz={{ base: 'lg', sm: 'xl' }} style={{ overflowWrap: 'anywhere' }}>
+              {workshop.title}
+            </Title>
+            <Group gap="md">
+              <Text fw={500}>{formatSessionDate(schedule.date)}</Text>
+              <Text c="teal.7" fw={600}>
+                {formatPrice(workshop.price)}
+              </Text>
+            </Group>
+          </Stack>
+          <Group gap={4} wrap="nowrap">
+            {onNotify && (
+              <Tooltip label={schedule.is_notified ? 'Уведомления уже отправлены' : 'Отправить уведомления'}>
+                <ActionIcon
+                  variant={schedule.is_notified ? 'light' : 'subtle'}
+                  color={schedule.is_notified ? 'red' : 'gray'}
+                  onClick={onNotify}
+                  aria-label="Отправить уведомления"
+                  data-notified={schedule.is_notified || undefined}
+                >
+                  <IconBell />
+                </ActionIcon>
+              </Tooltip>
+            )}
+            <Tooltip label="Редактировать">
+              <ActionIcon variant="subtle" color="gray" onClick={onEdit} aria-label="Редактировать">
+                <IconEdit />
+              </ActionIcon>
+            </Tooltip>
+            <Tooltip label="Удалить">
+              <ActionIcon variant="subtle" color="red" onClick={onDelete} aria-label="Удалить">
+                <IconTrash />
+              </ActionIcon>
+            </Tooltip>
+          </Group>
+        </Group>
+        <ScheduleBadges schedule={schedule} />
+        <RecordsTable records={schedule.records} />
+        <Divider />
+        <Group gap="xs" align="flex-start" wrap="nowrap">
+          <IconMapPin style={{ flexShrink: 0, marginTop: 2, color: 'var(--mantine-color-teal-6)' }} />
+          <Stack gap={2}>
+            <Anchor href={address.map_link} target="_blank" rel="noopener noreferrer" fw={500}>
+              {address.title}
+            </Anchor>
+            {address.description && (
+              <Text size="sm" c="dimmed" style={{ whiteSpace: 'pre-line' }}>
+                {address.description}
+              </Text>
+            )}
+          </Stack>
+        </Group>
+        {workshop.description && (
+          <Stack gap={4}>
+            <Text fw={600}>Описание</Text>
+            <Text size="sm" c="dimmed" style={{ whiteSpace: 'pre-line' }}>
+              {workshop.description}
+            </Text>
+          </Stack>
+        )}
+      </Stack>
+    </Card>
+  );
+}

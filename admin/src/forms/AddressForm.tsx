@@ -1,0 +1,66 @@
+import { TextInput, Textarea } from '@mantine/core';
+import { useForm } from 'react-hook-form';
+import type { AddressCreate, AddressPublic } from '../../../contract/addresses';
+import { api } from '../api';
+import { FormModal } from '../components/FormModal';
+import { MESSAGES, TITLES, refetchAll, toastError, toastSuccess } from '../notify';
+import { ru } from '../validation';
+
+interface AddressValues {
+  title: string;
+  map_link: string;
+  description: string;
+}
+
+export function AddressForm({ address, opened, onClose }: { address?: AddressPublic; opened: boolean; onClose: () => void }) {
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isDirty, isSubmitting },
+  } = useForm<AddressValues>({
+    mode: 'onBlur',
+    defaultValues: { title: address?.title ?? '', map_link: address?.map_link ?? '', description: address?.description ?? '' },
+  });
+
+  const onSubmit = async (v: AddressValues) => {
+    const body: AddressCreate = { title: v.title.trim(), map_link: v.map_link.trim(), description: v.description.trim() || null };
+    try {
+      if (address) await api.put(`/address/${address.id}`, body);
+      else await api.post('/address/', body);
+      toastSuccess(address ? MESSAGES.addressUpdated : MESSAGES.addressAdded);
+      onClose();
+    } catch (err) {
+      toastError(TITLES.general, err);
+    } finally {
+      void refetchAll();
+    }
+  };
+
+  return (
+    <FormModal
+      opened={opened}
+      onClose={onClose}
+      title={address ? 'Редактирование адреса' : 'Добавление адреса'}
+      onSubmit={handleSubmit(onSubmit)}
+      saveDisabled={address ? !isDirty : false}
+      saving={isSubmitting}
+    >
+      <TextInput
+        label="Адрес"
+        placeholder="Улица, дом"
+        withAsterisk
+        data-autofocus
+        error={errors.title?.message}
+        {...register('title', { validate: (v) => v.trim().length > 0 || ru.addressTitle })}
+      />
+      <TextInput
+        label="Ссылка на карту"
+        placeholder="https://maps.app.goo.gl/…"
+        withAsterisk
+        error={errors.map_link?.message}
+        {...register('map_link', { validate: (v) => v.trim().length > 0 || ru.mapLink })}
+      />
+      <Textarea label="Описание" placeholder="Как найти, этаж, домофон" autosize minRows={2} maxRows={8} {...register('description')} />
+    </FormModal>
+  );
+}

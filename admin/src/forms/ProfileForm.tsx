@@ -1,0 +1,80 @@
+import { Button, Group, Stack, Switch, TextInput } from '@mantine/core';
+import { useForm } from 'react-hook-form';
+import type { UserPublic, UserUpdateMe } from '../../../contract/users';
+import { api } from '../api';
+import { MESSAGES, TITLES, refetchAll, toastError, toastSuccess } from '../notify';
+import { EMAIL_PATTERN, FULL_NAME_MAX, ru } from '../validation';
+
+interface ProfileValues {
+  full_name: string;
+  email: string;
+  telegram: boolean;
+}
+
+/** The user's own profile. The Telegram toggle exists only while a telegram_id is linked;
+ * switching it off sends telegram_id: null (spec §4). */
+export function ProfileForm({ user }: { user: UserPublic }) {
+  const {
+    register,
+    handleSubmit,
+    reset,
+    watch,
+    formState: { errors, isDirty, isSubmitting },
+  } = useForm<ProfileValues>({
+    mode: 'onBlur',
+    values: { full_name: user.full_name ?? '', email: user.email, telegram: user.telegram_id !== null },
+  });
+  const email = watch('email');
+
+  const onSubmit = async (v: ProfileValues) => {
+    const body: UserUpdateMe = { full_name: v.full_name.trim() || null, email: v.email.trim() };
+    if (user.telegram_id !== null && !v.telegram) body.telegram_id = null;
+    try {
+      await api.patch('/users/me', body);
+      toastSuccess(MESSAGES.userUpdated);
+    } catch (err) {
+      toastError(TITLES.en, err);
+    } finally {
+      void refetchAll();
+    }
+  };
+
+  return (
+    <form onSubmit={handleSubmit(onSubmit)} noValidate aria-label="Данные пользователя">
+      <Stack gap="md" maw={480}>
+        <TextInput
+          label="Полное имя"
+          placeholder="Имя и фамилия"
+          error={errors.full_name?.message}
+          {...register('full_name', { maxLength: { value: FULL_NAME_MAX, message: ru.fullNameMax } })}
+        />
+        <TextInput
+          label="Email"
+          type="email"
+          withAsterisk
+          error={errors.email?.message}
+          {...register('email', {
+            required: ru.emailRequired,
+            pattern: { value: EMAIL_PATTERN, message: ru.invalidEmail },
+          })}
+        />
+        {user.telegram_id !== null && (
+          <Switch
+            label="Уведомления в Telegram"
+            description={user.telegram_login ? `Подключён аккаунт @${user.telegram_login}` : `Подключён Telegram ID ${user.telegram_id}`}
+            color="teal"
+            {...register('telegram')}
+          />
+        )}
+        <Group gap="sm">
+          <Button type="submit" loading={isSubmitting} disabled={!isDirty || !email?.trim()}>
+            Сохранить
+          </Button>
+          <Button variant="default" onClick={() => reset()} disabled={!isDirty || isSubmitting}>
+            Отмена
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,79 @@
+import { useState } from 'react';
+import { Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { useForm } from 'react-hook-form';
+import { mutate } from 'swr';
+import { Link, useLocation } from 'wouter';
+import type { Token } from '../../../contract/auth';
+import { CURRENT_USER_KEY, messageOf, request, setToken } from '../api';
+import { AuthCard } from '../components/AuthCard';
+import { EMAIL_PATTERN, en } from '../validation';
+
+interface LoginValues {
+  username: string;
+  password: string;
+}
+
+export function LoginForm({ onLoggedIn }: { onLoggedIn: () => void }) {
+  const [visible, setVisible] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<LoginValues>({ mode: 'onBlur', defaultValues: { username: '', password: '' } });
+
+  const onSubmit = async (values: LoginValues) => {
+    try {
+      const token = await request<Token>('POST', '/login/access-token', undefined, {
+        form: { username: values.username.trim(), password: values.password },
+        public: true,
+      });
+      setToken(token.access_token);
+      await mutate(CURRENT_USER_KEY, undefined, { revalidate: false });
+      onLoggedIn();
+    } catch (err) {
+      // Spec §8: login shows the server's detail under the password field.
+      setError('password', { type: 'server', message: messageOf(err) });
+    }
+  };
+
+  return (
+    <form onSubmit={handleSubmit(onSubmit)} noValidate aria-label="Log In">
+      <Stack gap="md">
+        <TextInput
+          label="Email"
+          placeholder="Email"
+          type="email"
+          autoComplete="username"
+          error={errors.username?.message}
+          {...register('username', { pattern: { value: EMAIL_PATTERN, message: en.invalidEmail } })}
+        />
+        <PasswordInput
+          label="Password"
+          placeholder="Password"
+          autoComplete="current-password"
+          visible={visible}
+          onVisibilityChange={setVisible}
+          visibilityToggleButtonProps={{ 'aria-label': visible ? 'Hide password' : 'Show password' }}
+          error={errors.password?.message}
+          {...register('password')}
+        />
+        <Anchor component={Link} href="/recover-password" size="sm" ta="right">
+          Forgot password?
+        </Anchor>
+        <Button type="submit" loading={isSubmitting} fullWidth>
+          Log In
+        </Button>
+      </Stack>
+    </form>
+  );
+}
+
+export default function Login() {
+  const [, navigate] = useLocation();
+  return (
+    <AuthCard>
+      <LoginForm onLoggedIn={() => navigate('/', { replace: true })} />
+    </AuthCard>
+  );
+}

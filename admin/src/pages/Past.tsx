@@ -1,0 +1,5 @@
+import { ScheduleList } from '../components/ScheduleList';
+
+export default function PastPage() {
+  return <ScheduleList kind="past" />;
+}

@@ -1,0 +1,5 @@
+import { ScheduleList } from '../components/ScheduleList';
+
+export default function SchedulePage() {
+  return <ScheduleList kind="upcoming" />;
+}

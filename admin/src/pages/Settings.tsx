@@ -1,0 +1,87 @@
+import { Divider, Paper, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
+import useSWR from 'swr';
+import type { Settings as SettingsT } from '../../../contract/settings';
+import { keys } from '../api';
+import { AddressList } from '../components/AddressList';
+import { PageHeader } from '../components/PageHeader';
+import { TelegramLink } from '../components/TelegramLink';
+import { config } from '../config';
+import { ChangePasswordForm } from '../forms/ChangePasswordForm';
+import { NotificationSettingsForm } from '../forms/NotificationSettingsForm';
+import { ProfileForm } from '../forms/ProfileForm';
+import { TITLES, toastError } from '../notify';
+import '../pageStyles';
+import { useCurrentUser } from '../session';
+
+function Profile() {
+  const { data: user } = useCurrentUser();
+  return (
+    <Stack gap="xl">
+      <section aria-labelledby="profile-title">
+        <Title order={3} id="profile-title" mb="md">
+          Данные пользователя
+        </Title>
+        {user ? <ProfileForm user={user} /> : <Skeleton h={160} maw={480} />}
+        {user && config.botEnabled && (
+          <Stack gap="xs" mt="lg">
+            <Text fw={600}>Telegram</Text>
+            <Text size="sm" c="dimmed" maw={480}>
+              {user.telegram_id === null
+                ? 'Подключите Telegram, чтобы получать уведомления о записях и отменах.'
+                : 'Telegram подключён. Чтобы подключить другой аккаунт, получите новую ссылку.'}
+            </Text>
+            <TelegramLink linked={user.telegram_id !== null} />
+          </Stack>
+        )}
+      </section>
+      <Divider />
+      <section aria-labelledby="password-title">
+        <Title order={3} id="password-title" mb="md">
+          Изменить пароль
+        </Title>
+        <ChangePasswordForm />
+      </section>
+    </Stack>
+  );
+}
+
+function NotificationSettings() {
+  const { data } = useSWR<SettingsT>(keys.settings, { onError: (err) => toastError(TITLES.general, err) });
+  return (
+    <section>
+      <Title order={3} mb="xs">
+        Уведомления
+      </Title>
+      <Text size="sm" c="dimmed" mb="lg" maw={560}>
+        Какие сообщения бот отправляет сотрудникам с подключённым Telegram.
+      </Text>
+      {data ? <NotificationSettingsForm settings={data} /> : <Skeleton h={180} maw={560} />}
+    </section>
+  );
+}
+
+export default function Settings() {
+  return (
+    <>
+      <PageHeader title="Настройки" />
+      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+        <Tabs defaultValue="profile" color="teal" keepMounted={false}>
+          <Tabs.List mb="xl">
+            <Tabs.Tab value="profile">Профиль</Tabs.Tab>
+            <Tabs.Tab value="notifications">Уведомления</Tabs.Tab>
+            <Tabs.Tab value="addresses">Адреса</Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="profile">
+            <Profile />
+          </Tabs.Panel>
+          <Tabs.Panel value="notifications">
+            <NotificationSettings />
+          </Tabs.Panel>
+          <Tabs.Panel value="addresses">
+            <AddressList />
+          </Tabs.Panel>
+        </Tabs>
+      </Paper>
+    </>
+  );
+}
