@@ -39,7 +39,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
   const app = Fastify({
     logger: deps.logger ?? false,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 10_000 },
     bodyLimit: 256 * 1024,
     trustProxy: config.env === 'production',
   });
