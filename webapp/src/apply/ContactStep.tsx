@@ -212,7 +212,7 @@ export default function ContactStep({
             <Cell
               key={value}
               Component="label"
-              before={<Radio value={value} {...register('is_first_time', { validate: (v) => (v ? true : FIRST_TIME_REQUIRED) })} />}
+              before={<Radio value={value} aria-label={label} {...register('is_first_time', { validate: (v) => (v ? true : FIRST_TIME_REQUIRED) })} />}
             >
               {label}
             </Cell>
@@ -223,7 +223,7 @@ export default function ContactStep({
       <Section header="Откуда вы о нас узнали?">
         <div role="radiogroup" aria-label="Откуда вы о нас узнали?">
           {(Object.entries(RECORD_SOURCES) as [RecordSource, string][]).map(([code, label]) => (
-            <Cell key={code} Component="label" before={<Radio value={code} {...register('source')} />}>
+            <Cell key={code} Component="label" before={<Radio value={code} aria-label={label} {...register('source')} />}>
               {label}
             </Cell>
           ))}
