@@ -22,6 +22,8 @@ import addressesRoutes from './routes/addresses';
 import scheduleRoutes from './routes/schedule';
 import recordsRoutes from './routes/records';
 import settingsRoutes from './routes/settings';
+import telegramRoutes from './routes/telegram';
+import { createTelegram, type Telegram } from '../bot/runtime';
 
 export interface AppDeps {
   config: Config;
@@ -30,6 +32,15 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** Requests per window per client; tests raise them. */
   rateLimits?: Partial<RouteDeps['rateLimits']>;
+  /** The bot, outbox worker and digest job; built from the config when BOT_TOKEN is set, null: none. Started by main.ts. */
+  telegram?: Telegram | null;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Null without BOT_TOKEN. */
+    telegram: Telegram | null;
+  }
 }
 
 export const API_PREFIX = '/api/v1';
@@ -77,12 +88,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: app.log,
     rateLimits: { login: 20, passwordRecovery: 5, ...deps.rateLimits },
   };
+  const telegram = deps.telegram !== undefined ? deps.telegram : config.botToken ? createTelegram({ config, database, log: app.log }) : null;
+  app.decorate('telegram', telegram);
   await app.register(
     async (api) => {
       api.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger());
       for (const routes of [utilsRoutes, loginRoutes, usersRoutes, workshopsRoutes, addressesRoutes, scheduleRoutes, recordsRoutes, settingsRoutes]) {
         await routes(api, routeDeps);
       }
+      await telegramRoutes(api, routeDeps, telegram);
     },
     { prefix: API_PREFIX },
   );
@@ -91,6 +105,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     distDir: path.resolve(config.distDir),
     client: { businessName: config.businessName, businessTimezone: config.businessTimezone, botEnabled: Boolean(config.botToken) },
   });
-  app.addHook('onClose', async () => database.close());
+  app.addHook('onClose', async () => {
+    await telegram?.stop();
+    await database.close();
+  });
   return app;
 }

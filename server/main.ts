@@ -40,3 +40,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 
 await app.listen({ port: config.port, host: config.host });
 console.log(`Listening on http://${config.host}:${config.port} (public URL ${config.publicUrl}): admin /, mini-app /apply, API docs /docs`);
+
+// The bot (webhook or polling), the notification outbox worker and the day-before digest job.
+if (app.telegram) await app.telegram.start();
+else app.log.warn('BOT_TOKEN is not set: the Telegram bot is off; notifications stay in the outbox undelivered until a token is configured');

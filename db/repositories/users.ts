@@ -95,3 +95,7 @@ export async function listAlertRecipients(db: Executor, setting: 'user_apply' | 
   // No settings row means the defaults: everything on.
   return rows.filter((r) => r.enabled === null || bool(r.enabled)).map((r) => ({ user_id: r.id, chat_id: r.telegram_id as number }));
 }
+
+/** One Telegram account alerts one staff member: forgets it on every other user (linking it to `keepUserId`). */
+export const clearTelegramIdOfOthers = (db: Executor, telegramId: number, keepUserId: number) =>
+  db.updateTable('users').set({ telegram_id: null, telegram_login: null }).where('telegram_id', '=', telegramId).where('id', '!=', keepUserId).execute();

@@ -5,6 +5,7 @@ import { nowIso } from '../../db/database';
 import { getScheduleDetail, listOpenSchedules, listSchedules } from '../../db/repositories/schedules';
 import { MSG, addSchedule, editSchedule, removeSchedule } from '../services/booking';
 import { notFound } from '../services/errors';
+import { REMINDER_MSG, sendReminders } from '../services/reminders';
 import type { RouteDeps } from './deps';
 
 export default async function scheduleRoutes(app: FastifyInstance, { database }: RouteDeps) {
@@ -44,6 +45,12 @@ export default async function scheduleRoutes(app: FastifyInstance, { database }:
   r.put('/schedule/:id', { config, schema: { tags, params: IdParam, body: ScheduleUpdate, response: { 200: SchedulePublic } } }, async (req) => {
     await editSchedule(database, req.params.id, req.body);
     return detail(req.params.id);
+  });
+
+  // Spec §4, §7: a reminder to every active participant, through the outbox; may be sent again any number of times.
+  r.post('/schedule/notify/:id', { config, schema: { tags, params: IdParam, response: { 200: Message } } }, async (req) => {
+    await sendReminders(database, req.params.id);
+    return { message: REMINDER_MSG.sent };
   });
 
   r.delete('/schedule/:id', { config, schema: { tags, params: IdParam, response: { 200: Message } } }, async (req) => {

@@ -97,3 +97,44 @@ export async function notifyStaff(trx: Executor, kind: StaffKind, payload: Recor
   const rows: OutboxRow[] = recipients.map((r) => ({ chat_id: r.chat_id, kind, payload }));
   await enqueueNotifications(trx, rows);
 }
+
+/** The day-before digest for one staff member (server/services/digest.ts), written once per session and staff member. */
+export type DigestKind = 'staff.digest';
+
+export interface DigestPerson {
+  record_id: number;
+  name: string;
+  last_name: string | null;
+  telegram_login: string | null;
+  people_count: number;
+  has_allergy: boolean;
+  allergy_type: string | null;
+  comment: string | null;
+  is_first_time: boolean;
+}
+
+export interface DigestPayload {
+  session: SessionSnapshot;
+  capacity: number;
+  /** ACTIVE bookings, in booking order. */
+  participants: DigestPerson[];
+  /** People on ACTIVE bookings. */
+  total_people: number;
+  allergies: { name: string; allergy: string }[];
+  comments: { name: string; comment: string }[];
+  /** QUEUED bookings in the order they are served. */
+  queue: DigestPerson[];
+}
+
+export type NotificationKind = CustomerKind | StaffKind | DigestKind;
+
+export const digestDedupeKey = (scheduleId: number, userId: number) => `digest:${scheduleId}:${userId}`;
+
+/** Writes one digest per recipient; the dedupe key makes it idempotent across runs, restarts and instances. */
+export async function enqueueDigest(trx: Executor, recipients: { user_id: number; chat_id: number }[], payload: DigestPayload): Promise<void> {
+  const kind: DigestKind = 'staff.digest';
+  await enqueueNotifications(
+    trx,
+    recipients.map((r) => ({ chat_id: r.chat_id, kind, payload, dedupe_key: digestDedupeKey(payload.session.schedule_id, r.user_id) })),
+  );
+}

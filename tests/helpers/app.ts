@@ -24,8 +24,16 @@ export interface TestApp {
 }
 
 /** The whole server on a fresh, migrated database (SQLite file, or PostgreSQL with TEST_DATABASE_URL). */
-export async function buildTestApp(opts: { env?: Record<string, string>; mailer?: Mailer; rateLimits?: { login?: number; passwordRecovery?: number } } = {}): Promise<TestApp> {
-  const fresh = await freshDatabaseUrl();
+export async function buildTestApp(
+  opts: {
+    env?: Record<string, string>;
+    mailer?: Mailer;
+    rateLimits?: { login?: number; passwordRecovery?: number };
+    /** Reuse this database (a "restart" on the same data); the caller drops it, close() does not. */
+    databaseUrl?: string;
+  } = {},
+): Promise<TestApp> {
+  const fresh = opts.databaseUrl ? { url: opts.databaseUrl, drop: async () => {} } : await freshDatabaseUrl();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wb-data-'));
   const config = loadConfig(
     {

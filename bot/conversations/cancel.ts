@@ -1,0 +1,95 @@
+import type { Context } from 'grammy';
+import type { Conversation } from '@grammyjs/conversations';
+import { getRecord } from '../../db/repositories/records';
+import { cancelRecord, MSG } from '../../server/services/booking';
+import { HttpError } from '../../server/services/errors';
+import { HTML, type BotContext, type BotDeps } from '../context';
+import { loadUpcoming, type UpcomingBooking } from '../data';
+import { CANCEL_ABORT, CANCEL_NO, CANCEL_PICK, CANCEL_YES, confirmCancelKeyboard, pickRecordKeyboard } from '../keyboards/cancel';
+import { formatDate, formatShortDate, T } from '../messages';
+
+export const CANCEL_CONVERSATION = 'cancel';
+/** A conversation left unanswered this long is dropped: the next message is handled as usual. */
+export const CANCEL_WAIT_MS = 60 * 60 * 1000;
+const REASON_MAX = 1000;
+
+type CancelOutcome = { ok: true } | { ok: false; detail: string };
+
+/** Cancels through the booking engine, as the API does, after checking the record is this user's. */
+async function cancelOwnRecord(deps: BotDeps, telegramId: number, recordId: number, reason: string): Promise<CancelOutcome> {
+  const record = await getRecord(deps.database.db, recordId);
+  if (!record || record.telegram_id !== telegramId) return { ok: false, detail: MSG.recordNotFound };
+  try {
+    await cancelRecord(deps.database, recordId, reason);
+    return { ok: true };
+  } catch (err) {
+    if (err instanceof HttpError) return { ok: false, detail: err.detail };
+    throw err;
+  }
+}
+
+/**
+ * /cancel: pick one of the upcoming bookings, give a reason, confirm. The conversation's state
+ * (every update and API result so far) is kept in the database by the conversations plugin, and
+ * every database access runs in `conversation.external`, so a replay after a restart repeats
+ * nothing.
+ */
+export function createCancelConversation(deps: BotDeps) {
+  const tz = deps.config.businessTimezone;
+  return async function cancel(conversation: Conversation<BotContext, Context>, ctx: Context): Promise<void> {
+    const telegramId = ctx.from!.id;
+    const items: UpcomingBooking[] = (await conversation.external(() => loadUpcoming(deps, telegramId))).filter((b) => b.state !== 'CANCELLED');
+    if (items.length === 0) {
+      await ctx.reply(T.cancelNone, HTML);
+      return;
+    }
+    await ctx.reply(T.cancelPick, {
+      ...HTML,
+      reply_markup: pickRecordKeyboard(items.map((b) => ({ id: b.id, label: T.cancelPickButton(b.workshop_title, formatShortDate(b.date, tz)) }))),
+    });
+
+    let picked: UpcomingBooking | undefined;
+    while (!picked) {
+      const c = await conversation.waitFor('callback_query:data', { otherwise: (o) => o.reply(T.cancelPickAgain, HTML) });
+      const data = c.callbackQuery.data;
+      if (data === CANCEL_ABORT) {
+        await c.answerCallbackQuery();
+        await c.editMessageText(T.cancelKept, HTML);
+        return;
+      }
+      const m = CANCEL_PICK.exec(data);
+      picked = m ? items.find((b) => b.id === Number(m[1])) : undefined;
+      if (!picked) {
+        await c.answerCallbackQuery({ text: T.cancelNotYours });
+        continue;
+      }
+      await c.answerCallbackQuery();
+      await c.editMessageText(T.cancelAskReason(picked.workshop_title, formatDate(picked.date, tz)), HTML);
+    }
+
+    let reason = '';
+    while (!reason) {
+      const c = await conversation.waitFor('message:text', { otherwise: (o) => o.reply(T.cancelReasonAgain, HTML) });
+      const text = c.message.text.trim();
+      if (text.length > 0 && text.length <= REASON_MAX) reason = text;
+      else await c.reply(T.cancelReasonAgain, HTML);
+    }
+
+    await ctx.reply(T.cancelConfirm(picked.workshop_title, formatDate(picked.date, tz), reason), { ...HTML, reply_markup: confirmCancelKeyboard() });
+    const answer = await conversation.waitForCallbackQuery([CANCEL_YES, CANCEL_NO], { otherwise: (o) => o.reply(T.cancelConfirmAgain, HTML) });
+    if (answer.callbackQuery.data === CANCEL_NO) {
+      await answer.answerCallbackQuery();
+      await answer.editMessageText(T.cancelKept, HTML);
+      return;
+    }
+    const id = picked.id;
+    const outcome = await conversation.external(() => cancelOwnRecord(deps, telegramId, id, reason));
+    if (outcome.ok) {
+      await answer.answerCallbackQuery({ text: T.cancelDoneToast });
+      await answer.editMessageText(T.cancelDone, HTML);
+    } else {
+      await answer.answerCallbackQuery();
+      await answer.editMessageText(T.cancelFailed(outcome.detail), HTML);
+    }
+  };
+}

@@ -1,0 +1,82 @@
+import { Bot, type Middleware } from 'grammy';
+import type { UserFromGetMe } from 'grammy/types';
+import { autoRetry } from '@grammyjs/auto-retry';
+import { conversations, createConversation } from '@grammyjs/conversations';
+import type { BotContext, BotDeps } from './context';
+import { DbStorage } from './storage';
+import { CANCEL_CONVERSATION, CANCEL_WAIT_MS, createCancelConversation } from './conversations/cancel';
+import { startFeature } from './features/start';
+import { linkFeature } from './features/link';
+import { myFeature } from './features/my';
+import { cancelFeature, commandsLeaveConversations } from './features/cancel';
+import { fallbackFeature, helpFeature } from './features/help';
+import { T } from './messages';
+
+/** Bump when a conversation changes in a way that old stored states cannot be replayed. */
+const CONVERSATION_VERSION = 1;
+
+/**
+ * Handles the updates of one chat one after another (in this process): the conversation state
+ * of a chat is read and written around each update, so two of its updates must not interleave.
+ */
+function sequentializeByChat(): Middleware<BotContext> {
+  const chains = new Map<string, Promise<unknown>>();
+  return async (ctx, next) => {
+    const key = ctx.chatId?.toString();
+    if (key === undefined) return next();
+    const run = (chains.get(key) ?? Promise.resolve()).catch(() => undefined).then(() => next());
+    chains.set(key, run);
+    try {
+      await run;
+    } finally {
+      if (chains.get(key) === run) chains.delete(key);
+    }
+  };
+}
+
+/**
+ * The bot, built from the same database, services and repositories as the API. No network
+ * until it is used: `bot.init()` (getMe) runs on the first update or at start.
+ */
+export function createBot(deps: BotDeps & { botInfo?: UserFromGetMe }): Bot<BotContext> {
+  const { config, database, log } = deps;
+  if (!config.botToken) throw new Error('createBot needs BOT_TOKEN');
+  const bot = new Bot<BotContext>(config.botToken, {
+    client: { apiRoot: config.telegramApiRoot, timeoutSeconds: 30 },
+    botInfo: deps.botInfo,
+  });
+  // Interactive replies wait out short rate limits; the outbox worker uses its own Api without this.
+  bot.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 10 }));
+
+  // Customers and staff talk to the bot in private chats only.
+  const pm = bot.chatType('private');
+  pm.use(sequentializeByChat());
+  pm.use(
+    conversations<BotContext, BotContext>({
+      storage: {
+        type: 'key',
+        version: CONVERSATION_VERSION,
+        getStorageKey: (ctx) => ctx.chatId?.toString(),
+        adapter: new DbStorage(database, 'conversation:'),
+      },
+    }),
+  );
+  pm.use(commandsLeaveConversations());
+  pm.use(createConversation(createCancelConversation(deps), { id: CANCEL_CONVERSATION, maxMillisecondsToWait: CANCEL_WAIT_MS }));
+  pm.use(linkFeature(deps));
+  pm.use(startFeature(deps));
+  pm.use(myFeature(deps));
+  pm.use(cancelFeature());
+  pm.use(helpFeature(deps));
+  pm.use(fallbackFeature());
+
+  bot.catch(async (err) => {
+    log.error({ err: err.error, update_id: err.ctx.update.update_id }, 'bot: error while handling an update');
+    try {
+      if (err.ctx.chat?.type === 'private') await err.ctx.reply(T.error);
+    } catch {
+      // Telegram unreachable: the error is logged already.
+    }
+  });
+  return bot;
+}

@@ -1,0 +1,256 @@
+import dayjs from 'dayjs';
+import utc from 'dayjs/plugin/utc';
+import timezone from 'dayjs/plugin/timezone';
+import 'dayjs/locale/ru';
+import type { InlineKeyboardMarkup } from 'grammy/types';
+import { RECORD_SOURCES } from '../contract';
+import type { DigestPayload, DigestPerson, NotificationKind, RecordPayload, SessionSnapshot } from '../server/services/notifications';
+import { applyButton, inlineKeyboard, recordButton, urlButton } from './keyboards/webapp';
+
+/*
+ * Every Russian text the bot sends, in one place: the outbox notifications (rendered at delivery
+ * time from the row's kind and payload) and the replies of the bot's commands. HTML parse mode:
+ * everything that comes from users or staff goes through escapeHtml.
+ */
+
+dayjs.extend(utc);
+dayjs.extend(timezone);
+
+export interface RenderContext {
+  publicUrl: string;
+  timezone: string;
+  businessName: string;
+}
+
+export interface OutgoingMessage {
+  text: string;
+  reply_markup?: InlineKeyboardMarkup;
+}
+
+/** Telegram's limit is 4096 characters of text; keep a margin for the markup. */
+const MAX_TEXT = 3900;
+
+export const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const e = escapeHtml;
+
+/** "5 декабря 2026 12:00" in the business time zone (spec §9: 'd MMMM y H:mm'). */
+export const formatDate = (iso: string, tz: string) => dayjs(iso).tz(tz).locale('ru').format('D MMMM YYYY H:mm');
+/** "5 декабря 12:00": for buttons. */
+export const formatShortDate = (iso: string, tz: string) => dayjs(iso).tz(tz).locale('ru').format('D MMMM H:mm');
+
+const title = (s: { workshop_title: string }) => `«${e(s.workshop_title)}»`;
+const isHttpUrl = (u: string) => /^https?:\/\/\S+$/i.test(u);
+
+function sessionLines(s: SessionSnapshot, rc: RenderContext): string[] {
+  const address = `📍 ${e(s.address_title)}${s.address_description ? `, ${e(s.address_description)}` : ''}`;
+  const map = isHttpUrl(s.map_link) ? `🗺 <a href="${e(s.map_link)}">Открыть на карте</a>` : `🗺 ${e(s.map_link)}`;
+  return [`📅 ${formatDate(s.date, rc.timezone)}`, address, map];
+}
+
+export const STATE_LABEL = { ACTIVE: '✅ Активна', QUEUED: '⏳ В очереди', CANCELLED: '❌ Отменена' } as const;
+
+const people = (n: number) => `👥 Количество человек: ${n}`;
+const queueNote = (position: number | null) => `Ваше место в очереди: ${position ?? '—'}. Мы напишем, как только место освободится.`;
+
+const fullName = (p: { name: string; last_name: string | null }) => e([p.name, p.last_name].filter(Boolean).join(' '));
+const handle = (login: string | null) => (login ? ` (@${e(login.replace(/^@/, ''))})` : '');
+const sourceLabel = (source: string | null) => (source ? e((RECORD_SOURCES as Record<string, string>)[source] ?? source) : '—');
+const yesNo = (b: boolean) => (b ? 'да' : 'нет');
+
+/** Joins lines, dropping whole lines from the end (with a note) when the text would be too long. */
+function fit(lines: string[]): string {
+  const out: string[] = [];
+  let length = 0;
+  for (let i = 0; i < lines.length; i++) {
+    if (length + lines[i].length + 1 > MAX_TEXT) {
+      out.push(`… и ещё ${lines.length - i} строк(и): полный список в расписании.`);
+      break;
+    }
+    out.push(lines[i]);
+    length += lines[i].length + 1;
+  }
+  return out.join('\n');
+}
+
+function customerMessage(kind: NotificationKind, p: RecordPayload, rc: RenderContext): OutgoingMessage {
+  const { session: s, record: r } = p;
+  const myRecord = inlineKeyboard([[recordButton(rc.publicUrl, r.record_id)]]);
+  const details = [...sessionLines(s, rc), people(r.people_count)];
+  const msg = (head: string[], tail: string[] = [], markup = myRecord): OutgoingMessage => ({
+    text: fit([...head, '', ...details, ...(tail.length ? ['', ...tail] : [])]),
+    reply_markup: markup,
+  });
+  switch (kind) {
+    case 'record.booked':
+      return msg([`✅ Вы записаны на мастер-класс ${title(s)}!`], ['До встречи!']);
+    case 'record.queued':
+      return msg([`⏳ Свободных мест на мастер-класс ${title(s)} сейчас нет, и вы в очереди.`, queueNote(r.queue_position)]);
+    case 'record.promoted':
+      return msg([`🎉 Освободилось место! Вы записаны на мастер-класс ${title(s)}.`], ['До встречи!']);
+    case 'record.cancelled':
+      return msg(
+        [`❌ Ваша запись на мастер-класс ${title(s)} отменена.`, ...(r.cancel_reason ? [`Причина: ${e(r.cancel_reason)}`] : [])],
+        ['Передумали? Восстановить запись можно на странице записи.'],
+      );
+    case 'record.restored':
+      return r.state === 'QUEUED'
+        ? msg([`↩️ Ваша запись на мастер-класс ${title(s)} восстановлена, но свободных мест сейчас нет, и вы в очереди.`, queueNote(r.queue_position)])
+        : msg([`✅ Ваша запись на мастер-класс ${title(s)} восстановлена.`], ['До встречи!']);
+    case 'record.people_changed': {
+      const head = [`👥 Количество человек в вашей записи на мастер-класс ${title(s)} изменено: было ${p.previous_people_count ?? '—'}, стало ${r.people_count}.`];
+      if (r.state === 'QUEUED') head.push(`Свободных мест не хватает, поэтому запись перенесена в очередь. ${queueNote(r.queue_position)}`);
+      else if (r.state === 'ACTIVE') head.push('Места за вами.');
+      return msg(head);
+    }
+    case 'schedule.changed': {
+      const what = p.changed?.date && p.changed?.address ? 'дата и адрес' : p.changed?.address ? 'адрес' : 'дата';
+      const head = [`✏️ Изменения в мастер-классе ${title(s)}: новая ${what}. Актуальные данные:`];
+      return msg(head, r.state === 'QUEUED' ? [`Вы в очереди. ${queueNote(r.queue_position)}`] : ['Если новое время или место вам не подходит, запись можно отменить на странице записи.']);
+    }
+    case 'schedule.deleted':
+      return {
+        text: fit([
+          `😔 Мастер-класс ${title(s)} ${formatDate(s.date, rc.timezone)} отменён, и ваша запись на него снята. Приносим извинения!`,
+          '',
+          'Выбрать другой мастер-класс можно в приложении.',
+        ]),
+        reply_markup: inlineKeyboard([[applyButton(rc.publicUrl, 'Выбрать другой мастер-класс')]]),
+      };
+    case 'schedule.reminder':
+      return msg([`🔔 Напоминаем о мастер-классе ${title(s)}!`], ['Ждём вас!']);
+    default:
+      throw new Error(`no customer text for ${kind}`);
+  }
+}
+
+function staffRecordLines(p: RecordPayload): string[] {
+  const r = p.record;
+  return [`Имя: ${fullName(r)}${handle(r.telegram_login)}`, `Человек: ${r.people_count}`];
+}
+
+function staffMessage(kind: NotificationKind, p: RecordPayload, rc: RenderContext): OutgoingMessage {
+  const { session: s, record: r } = p;
+  const markup = inlineKeyboard([[urlButton(rc.publicUrl, 'Открыть расписание', '/schedule')]]);
+  const when = `${title(s)}, ${formatDate(s.date, rc.timezone)}`;
+  if (kind === 'staff.new_record') {
+    const state = r.state === 'QUEUED' ? `${STATE_LABEL.QUEUED} (место ${r.queue_position ?? '—'})` : STATE_LABEL[r.state];
+    return {
+      text: fit([
+        `🆕 Новая запись на ${when}`,
+        '',
+        ...staffRecordLines(p),
+        `Статус: ${state}`,
+        `Аллергия: ${r.has_allergy ? e(r.allergy_type || 'да') : 'нет'}`,
+        `Комментарий: ${r.comment ? e(r.comment) : '—'}`,
+        `Источник: ${sourceLabel(r.source)}`,
+        `Впервые: ${yesNo(r.is_first_time)}`,
+      ]),
+      reply_markup: markup,
+    };
+  }
+  return {
+    text: fit([`❌ Отмена записи на ${when}`, '', ...staffRecordLines(p), `Причина: ${r.cancel_reason ? e(r.cancel_reason) : '—'}`]),
+    reply_markup: markup,
+  };
+}
+
+/** "Сегодня" / "Завтра" relative to `now` in the business zone, else nothing. */
+function relativeDay(iso: string, rc: RenderContext, now: Date): string {
+  const days = dayjs(iso).tz(rc.timezone).startOf('day').diff(dayjs(now).tz(rc.timezone).startOf('day'), 'day');
+  return days === 0 ? 'Сегодня' : days === 1 ? 'Завтра' : '';
+}
+
+function personLine(i: number, x: DigestPerson): string {
+  const extra = [`${x.people_count} чел.`, ...(x.is_first_time ? ['впервые'] : [])].join(', ');
+  return `${i + 1}. ${fullName(x)}${handle(x.telegram_login)}: ${extra}`;
+}
+
+function digestMessage(p: DigestPayload, rc: RenderContext, now: Date): OutgoingMessage {
+  const s = p.session;
+  const day = relativeDay(s.date, rc, now);
+  const lines = [
+    `📋 ${day ? `${day} ` : ''}мастер-класс ${title(s)}`,
+    ...sessionLines(s, rc),
+    '',
+    `👥 Участники: ${p.participants.length} ${p.participants.length === 1 ? 'запись' : 'записей'}, всего человек: ${p.total_people} из ${p.capacity}`,
+    ...(p.participants.length ? p.participants.map((x, i) => personLine(i, x)) : ['Пока никто не записан.']),
+    '',
+    p.allergies.length ? '⚠️ Аллергии:' : '⚠️ Аллергии: нет',
+    ...p.allergies.map((a) => `• ${e(a.name)}: ${e(a.allergy)}`),
+    '',
+    p.comments.length ? '💬 Комментарии:' : '💬 Комментарии: нет',
+    ...p.comments.map((c) => `• ${e(c.name)}: ${e(c.comment)}`),
+    '',
+    p.queue.length ? `⏳ Очередь: ${p.queue.length}` : '⏳ Очередь: пусто',
+    ...p.queue.map((x, i) => personLine(i, x)),
+  ];
+  return { text: fit(lines), reply_markup: inlineKeyboard([[urlButton(rc.publicUrl, 'Открыть расписание', '/schedule')]]) };
+}
+
+/** The text and buttons of an outbox row. Throws for a kind it does not know (the row then fails for good). */
+export function renderNotification(kind: string, payload: unknown, rc: RenderContext, now = new Date()): OutgoingMessage {
+  const k = kind as NotificationKind;
+  if (k === 'staff.digest') return digestMessage(payload as DigestPayload, rc, now);
+  if (k === 'staff.new_record' || k === 'staff.cancelled') return staffMessage(k, payload as RecordPayload, rc);
+  return customerMessage(k, payload as RecordPayload, rc);
+}
+
+/* ---------- replies of the bot's commands ---------- */
+
+export const BOT_COMMANDS = [
+  { command: 'start', description: 'Начать и записаться на мастер-класс' },
+  { command: 'my', description: 'Мои записи' },
+  { command: 'cancel', description: 'Отменить запись' },
+  { command: 'help', description: 'Помощь' },
+];
+
+export const MENU_BUTTON_TEXT = 'Записаться';
+
+export const T = {
+  start: (businessName: string, withButton: boolean) =>
+    [
+      `Здравствуйте! Это бот «${e(businessName)}» 👩‍🍳`,
+      '',
+      'Здесь можно записаться на кулинарный мастер-класс, посмотреть свои записи и отменить запись.',
+      ...(withButton ? ['', 'Нажмите «Записаться на мастер-класс», чтобы выбрать дату.'] : []),
+      '',
+      '/my — мои записи',
+      '/cancel — отменить запись',
+      '/help — помощь',
+    ].join('\n'),
+  help: (businessName: string) =>
+    [
+      `<b>${e(businessName)}</b>: запись на кулинарные мастер-классы.`,
+      '',
+      '/start — записаться на мастер-класс',
+      '/my — мои предстоящие записи (у каждой своя кнопка: изменить количество человек, отменить, восстановить)',
+      '/cancel — отменить запись',
+      '/help — эта справка',
+      '',
+      'Когда вы записаны, я пришлю подтверждение, а если мест нет, вы встанете в очередь, и я напишу, как только место освободится.',
+    ].join('\n'),
+  unknown: 'Я понимаю команды /start, /my, /cancel и /help.',
+  myEmpty: 'У вас пока нет предстоящих записей.',
+  myHead: 'Ваши предстоящие записи:',
+  myItem: (i: number, workshop: string, date: string, state: string, peopleCount: number) =>
+    `${i + 1}. «${e(workshop)}», ${date}\n    ${state} · ${peopleCount} чел.`,
+  myButton: (i: number, workshop: string, shortDate: string) => `${i + 1}. ${workshop}, ${shortDate}`,
+  queuedAt: (position: number) => `${STATE_LABEL.QUEUED} (место ${position})`,
+  cancelNone: 'У вас нет предстоящих записей, которые можно отменить.',
+  cancelPick: 'Какую запись отменить?',
+  cancelPickButton: (workshop: string, shortDate: string) => `${workshop}, ${shortDate}`,
+  cancelPickAgain: 'Выберите запись кнопкой выше или нажмите «Не отменять».',
+  cancelNotYours: 'Эта запись недоступна. Выберите запись кнопкой выше.',
+  cancelAskReason: (workshop: string, date: string) => `Отменяем запись на «${e(workshop)}», ${date}.\n\nНапишите, пожалуйста, причину отмены одним сообщением.`,
+  cancelReasonAgain: 'Напишите причину отмены текстом (до 1000 символов).',
+  cancelConfirm: (workshop: string, date: string, reason: string) => `Отменить запись на «${e(workshop)}», ${date}?\n\nПричина: ${e(reason)}`,
+  cancelConfirmAgain: 'Нажмите «Да, отменить» или «Нет».',
+  cancelDone: '❌ Запись отменена. Передумаете — восстановить её можно на странице записи (/my).',
+  cancelDoneToast: 'Запись отменена',
+  cancelKept: 'Хорошо, запись остаётся в силе.',
+  cancelFailed: (detail: string) => `Не получилось отменить запись: ${e(detail)}`,
+  linkDone: (email: string) =>
+    `✅ Готово! Уведомления для ${e(email)} теперь будут приходить в этот чат.\nОтключить их можно в профиле (Настройки → Профиль).`,
+  linkInvalid: 'Ссылка недействительна или устарела. Получите новую в профиле (Настройки → Профиль).',
+  error: 'Что-то пошло не так. Попробуйте ещё раз чуть позже.',
+};

@@ -1,0 +1,143 @@
+import crypto from 'node:crypto';
+import { Api, BotError, type Bot } from 'grammy';
+import type { Update, UserFromGetMe } from 'grammy/types';
+import type { Config } from '../server/config';
+import type { Database } from '../db/database';
+import { createOutbox, DEFAULT_OUTBOX_OPTIONS, type Outbox, type OutboxOptions } from '../server/services/outbox';
+import { createDigestJob, type DigestJob } from '../server/services/digest';
+import { createBot } from './createBot';
+import { renderContext, type BotContext, type Log } from './context';
+import { BOT_COMMANDS, MENU_BUTTON_TEXT, renderNotification } from './messages';
+import { webAppsEnabled } from './keyboards/webapp';
+
+/** Where Telegram posts updates in webhook mode (under the API prefix). */
+export const WEBHOOK_PATH = '/api/v1/telegram/webhook';
+export const ALLOWED_UPDATES = ['message', 'callback_query'] as const;
+const SETUP_RETRY_MS = 30_000;
+const INIT_TIMEOUT_MS = 10_000;
+
+export interface TelegramOptions {
+  outbox?: Partial<OutboxOptions>;
+  digestIntervalMs?: number;
+  /** Known bot info: skips getMe. */
+  botInfo?: UserFromGetMe;
+}
+
+/** Everything Telegram in the server: the bot, the outbox worker and the digest job. */
+export interface Telegram {
+  bot: Bot<BotContext>;
+  outbox: Outbox;
+  digest: DigestJob;
+  /** Timing-safe check of the X-Telegram-Bot-Api-Secret-Token header. */
+  verifySecret(header: unknown): boolean;
+  /** Handles one update (webhook); errors are logged, never thrown. */
+  handleUpdate(update: Update): Promise<void>;
+  /** The bot's @username (getMe once). */
+  username(): Promise<string>;
+  /** At server start: commands, menu button, webhook or polling, the outbox worker, the digest job. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The outbox worker's own Bot API client: no auto-retry (the worker retries), a bounded timeout. */
+export function createOutboxFor(deps: { config: Config; database: Database; log: Log; options?: Partial<OutboxOptions> }): Outbox {
+  const { config } = deps;
+  const options = { ...DEFAULT_OUTBOX_OPTIONS, ...deps.options };
+  const api = new Api(config.botToken!, { apiRoot: config.telegramApiRoot, timeoutSeconds: Math.ceil(options.sendTimeoutMs / 1000) });
+  const rc = renderContext(config);
+  return createOutbox({ database: deps.database, api, log: deps.log, options, render: (kind, payload) => renderNotification(kind, payload, rc) });
+}
+
+export function createTelegram(deps: { config: Config; database: Database; log: Log; options?: TelegramOptions }): Telegram {
+  const { config, database, log } = deps;
+  const bot = createBot({ config, database, log, botInfo: deps.options?.botInfo });
+  const outbox = createOutboxFor({ config, database, log, options: deps.options?.outbox });
+  const digest = createDigestJob({ database, log, intervalMs: deps.options?.digestIntervalMs });
+  const secret = Buffer.from(config.webhookSecret);
+  const https = webAppsEnabled(config.publicUrl);
+  let initializing: Promise<void> | null = null;
+  let setupTimer: NodeJS.Timeout | null = null;
+  let stopped = false;
+
+  function init(): Promise<void> {
+    if (bot.isInited()) return Promise.resolve();
+    initializing ??= Promise.race([
+      bot.init(),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('Telegram getMe timed out')), INIT_TIMEOUT_MS).unref()),
+    ]).finally(() => {
+      initializing = null;
+    });
+    return initializing;
+  }
+
+  /** Commands, the menu button and the webhook: retried in the background until Telegram answers. */
+  async function setup(): Promise<void> {
+    try {
+      await init();
+      await bot.api.setMyCommands(BOT_COMMANDS);
+      if (https) {
+        await bot.api.setChatMenuButton({ menu_button: { type: 'web_app', text: MENU_BUTTON_TEXT, web_app: { url: `${config.publicUrl}/apply` } } });
+      }
+      if (config.botMode === 'webhook' && https) {
+        await bot.api.setWebhook(`${config.publicUrl}${WEBHOOK_PATH}`, { secret_token: config.webhookSecret, allowed_updates: [...ALLOWED_UPDATES] });
+        log.info({ url: `${config.publicUrl}${WEBHOOK_PATH}` }, 'telegram: webhook registered');
+      }
+      if (config.botMode === 'polling' && !stopped) {
+        // bot.start() removes any webhook first, then long-polls until stop().
+        void bot
+          .start({ allowed_updates: [...ALLOWED_UPDATES], onStart: (me) => log.info({ bot: me.username }, 'telegram: polling started') })
+          .catch((err) => log.error({ err }, 'telegram: polling stopped with an error'));
+      }
+      log.info({ bot: bot.botInfo.username, mode: config.botMode }, 'telegram: bot ready');
+    } catch (err) {
+      if (stopped) return;
+      log.error({ err }, `telegram: setup failed, retrying in ${SETUP_RETRY_MS / 1000} s`);
+      setupTimer = setTimeout(() => void setup(), SETUP_RETRY_MS);
+      setupTimer.unref();
+    }
+  }
+
+  return {
+    bot,
+    outbox,
+    digest,
+    verifySecret(header) {
+      if (typeof header !== 'string') return false;
+      const given = Buffer.from(header);
+      return given.length === secret.length && crypto.timingSafeEqual(given, secret);
+    },
+    async handleUpdate(update) {
+      try {
+        await init();
+        await bot.handleUpdate(update);
+      } catch (err) {
+        if (err instanceof BotError) await bot.errorHandler(err);
+        else log.error({ err, update_id: update.update_id }, 'telegram: update not handled');
+      }
+    },
+    async username() {
+      await init();
+      return bot.botInfo.username;
+    },
+    async start() {
+      stopped = false;
+      if (!https) {
+        log.warn(
+          { publicUrl: config.publicUrl },
+          config.botMode === 'webhook'
+            ? 'telegram: PUBLIC_URL is not https, so the webhook is not registered and mini-app buttons are left out; use BOT_MODE=polling for local development'
+            : 'telegram: PUBLIC_URL is not https, so mini-app buttons and the menu button are left out',
+        );
+      }
+      await setup();
+      outbox.start();
+      digest.start();
+    },
+    async stop() {
+      stopped = true;
+      if (setupTimer) clearTimeout(setupTimer);
+      if (bot.isRunning()) await bot.stop();
+      await Promise.all([outbox.stop(), digest.stop()]);
+    },
+  };
+}

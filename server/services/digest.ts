@@ -1,0 +1,107 @@
+import type { Database } from '../../db/database';
+import { withWriteTransaction } from '../../db/lock';
+import { existingDedupeKeys } from '../../db/repositories/notifications';
+import { listQueue, listRecordsOfSchedules, type RecordRow } from '../../db/repositories/records';
+import { getRecordSchedule, listSchedulesBetween } from '../../db/repositories/schedules';
+import { listAlertRecipients } from '../../db/repositories/users';
+import { bool } from '../../db/database';
+import { digestDedupeKey, enqueueDigest, sessionSnapshot, type DigestPayload, type DigestPerson } from './notifications';
+
+/*
+ * The day-before digest (staff setting scheduled1d): a periodic job writes, for every session
+ * that starts within the next 24 hours, one 'staff.digest' row per staff member who has the
+ * alert on and a linked Telegram account. "The day before" is taken as "24 hours before": a
+ * session at 12:00 is summarised at about 12:00 the day before, whatever the time zone; a session
+ * created less than a day ahead is summarised at once. The dedupe key digest:<schedule>:<user>
+ * makes the job idempotent across runs, restarts and server instances: once per session and
+ * staff member, even if the session moves later.
+ */
+
+export const DIGEST_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+const person = (r: RecordRow): DigestPerson => ({
+  record_id: r.id,
+  name: r.name,
+  last_name: r.last_name,
+  telegram_login: r.telegram_login,
+  people_count: r.people_count,
+  has_allergy: Boolean(r.has_allergy),
+  allergy_type: r.allergy_type,
+  comment: r.comment,
+  is_first_time: bool(r.is_first_time),
+});
+
+const displayName = (r: RecordRow) => [r.name, r.last_name].filter(Boolean).join(' ');
+
+/** Writes the digests due at `now`; returns how many rows it wrote. */
+export async function enqueueDueDigests(database: Database, now = new Date()): Promise<number> {
+  const db = database.db;
+  const sessions = await listSchedulesBetween(db, now.toISOString(), new Date(now.getTime() + DIGEST_WINDOW_MS).toISOString());
+  if (sessions.length === 0) return 0;
+  const recipients = await listAlertRecipients(db, 'scheduled_1d');
+  if (recipients.length === 0) return 0;
+  let written = 0;
+  for (const s of sessions) {
+    const done = await existingDedupeKeys(
+      db,
+      recipients.map((r) => digestDedupeKey(s.id, r.user_id)),
+    );
+    const todo = recipients.filter((r) => !done.has(digestDedupeKey(s.id, r.user_id)));
+    if (todo.length === 0) continue;
+    written += await withWriteTransaction(database, async (trx) => {
+      const session = await getRecordSchedule(trx, s.id);
+      if (!session) return 0;
+      const records = await listRecordsOfSchedules(trx, [s.id]);
+      const active = records.filter((r) => r.state === 'ACTIVE');
+      const payload: DigestPayload = {
+        session: sessionSnapshot(session),
+        capacity: session.capacity,
+        participants: active.map(person),
+        total_people: active.reduce((n, r) => n + r.people_count, 0),
+        allergies: active.filter((r) => bool(r.has_allergy)).map((r) => ({ name: displayName(r), allergy: r.allergy_type || 'да' })),
+        comments: active.filter((r) => r.comment?.trim()).map((r) => ({ name: displayName(r), comment: r.comment!.trim() })),
+        queue: (await listQueue(trx, s.id)).map(person),
+      };
+      await enqueueDigest(trx, todo, payload);
+      return todo.length;
+    });
+  }
+  return written;
+}
+
+type Log = { error(obj: object, msg?: string): void; info(obj: object, msg?: string): void };
+
+export interface DigestJob {
+  start(): void;
+  stop(): Promise<void>;
+  runOnce(now?: Date): Promise<number>;
+}
+
+/** Runs at start and then every `intervalMs` (default 5 minutes). */
+export function createDigestJob(deps: { database: Database; log: Log; intervalMs?: number }): DigestJob {
+  const intervalMs = deps.intervalMs ?? 5 * 60_000;
+  let timer: NodeJS.Timeout | null = null;
+  let current: Promise<unknown> = Promise.resolve();
+  const runOnce = async (now?: Date) => {
+    const n = await enqueueDueDigests(deps.database, now);
+    if (n > 0) deps.log.info({ digests: n }, 'digest: day-before digests queued');
+    return n;
+  };
+  const tick = () => {
+    current = runOnce().catch((err) => deps.log.error({ err }, 'digest: run failed'));
+  };
+  return {
+    start() {
+      if (timer) return;
+      tick();
+      timer = setInterval(tick, intervalMs);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await current;
+    },
+    runOnce,
+  };
+}

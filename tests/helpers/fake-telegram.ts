@@ -1,0 +1,218 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * A fake Telegram Bot API: a real HTTP server on loopback that answers `/bot<token>/<method>`
+ * like Telegram, records every call with its parameters, and can be told to answer errors
+ * (429 with retry_after, 403 for a blocked user, anything else). Point TELEGRAM_API_ROOT at `url`.
+ */
+
+export interface ApiError {
+  error_code: number;
+  description: string;
+  parameters?: { retry_after?: number };
+}
+
+export interface FakeCall {
+  method: string;
+  token: string;
+  params: Record<string, any>;
+  at: number;
+  /** What the fake answered. */
+  ok: boolean;
+  error?: ApiError;
+}
+
+interface Rule {
+  method: string;
+  chatId?: number;
+  times: number;
+  error: ApiError;
+}
+
+export const FAKE_BOT = { id: 123456789, is_bot: true as const, first_name: 'Студия', username: 'studio_test_bot', can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false };
+
+export interface FakeTelegram {
+  url: string;
+  env: { TELEGRAM_API_ROOT: string };
+  calls: FakeCall[];
+  /** Successful calls of a method (optionally to one chat). */
+  ok(method: string, chatId?: number): FakeCall[];
+  /** Successful sendMessage calls (optionally to one chat). */
+  messages(chatId?: number): FakeCall[];
+  /** The next `times` calls of `method` (to `chatId`, if given) answer this error. */
+  failNext(method: string, error: ApiError, opts?: { chatId?: number; times?: number }): void;
+  /** Every sendMessage to this chat answers 403, as when the user blocked the bot. */
+  block(chatId: number): void;
+  /** Delay every answer (widens race windows). */
+  latencyMs: number;
+  waitFor(pred: (calls: FakeCall[]) => boolean, timeoutMs?: number): Promise<void>;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export const TOO_MANY = (retryAfter: number): ApiError => ({
+  error_code: 429,
+  description: `Too Many Requests: retry after ${retryAfter}`,
+  parameters: { retry_after: retryAfter },
+});
+export const BLOCKED: ApiError = { error_code: 403, description: 'Forbidden: bot was blocked by the user' };
+
+export async function startFakeTelegram(): Promise<FakeTelegram> {
+  const calls: FakeCall[] = [];
+  let rules: Rule[] = [];
+  const blocked = new Set<number>();
+  let messageId = 1;
+
+  const chatOf = (params: Record<string, any>) => (params.chat_id === undefined ? undefined : Number(params.chat_id));
+
+  function result(method: string, params: Record<string, any>): unknown {
+    const chat = { id: chatOf(params) ?? 0, type: 'private', first_name: 'Анна' };
+    const date = Math.floor(Date.now() / 1000);
+    switch (method) {
+      case 'getMe':
+        return FAKE_BOT;
+      case 'sendMessage':
+        return { message_id: messageId++, date, chat, from: FAKE_BOT, text: params.text, reply_markup: params.reply_markup };
+      case 'editMessageText':
+        return { message_id: Number(params.message_id ?? messageId++), date, edit_date: date, chat, from: FAKE_BOT, text: params.text };
+      case 'getUpdates':
+        return [];
+      case 'getWebhookInfo':
+        return { url: '', has_custom_certificate: false, pending_update_count: 0 };
+      default:
+        return true;
+    }
+  }
+
+  const fake: FakeTelegram = {
+    url: '',
+    env: { TELEGRAM_API_ROOT: '' },
+    calls,
+    latencyMs: 0,
+    ok: (method, chatId) => calls.filter((c) => c.ok && c.method === method && (chatId === undefined || chatOf(c.params) === chatId)),
+    messages: (chatId) => fake.ok('sendMessage', chatId),
+    failNext(method, error, opts = {}) {
+      rules.push({ method, chatId: opts.chatId, times: opts.times ?? 1, error });
+    },
+    block(chatId) {
+      blocked.add(chatId);
+    },
+    async waitFor(pred, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!pred(calls)) {
+        if (Date.now() > deadline) throw new Error(`fake Telegram: condition not met in ${timeoutMs} ms; calls: ${calls.map((c) => c.method).join(', ')}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    reset() {
+      calls.length = 0;
+      rules = [];
+      blocked.clear();
+      fake.latencyMs = 0;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => (body += c));
+    req.on('end', async () => {
+      const m = /^\/bot([^/]+)\/(\w+)/.exec(req.url ?? '');
+      const answer = (status: number, json: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(json));
+      };
+      if (!m) return answer(404, { ok: false, error_code: 404, description: 'Not Found' });
+      const [, token, method] = m;
+      let params: Record<string, any> = {};
+      try {
+        if (body) params = (req.headers['content-type'] ?? '').includes('json') ? JSON.parse(body) : Object.fromEntries(new URLSearchParams(body));
+      } catch {
+        return answer(400, { ok: false, error_code: 400, description: 'Bad Request: cannot parse body' });
+      }
+      if (fake.latencyMs > 0) await new Promise((r) => setTimeout(r, fake.latencyMs));
+      const chatId = chatOf(params);
+      let error: ApiError | undefined;
+      const rule = rules.find((r) => r.method === method && r.times > 0 && (r.chatId === undefined || r.chatId === chatId));
+      if (rule) {
+        rule.times--;
+        error = rule.error;
+      } else if (method === 'sendMessage' && chatId !== undefined && blocked.has(chatId)) {
+        error = BLOCKED;
+      }
+      calls.push({ method, token, params, at: Date.now(), ok: !error, error });
+      if (error) return answer(error.error_code, { ok: false, ...error });
+      return answer(200, { ok: true, result: result(method, params) });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fake.env.TELEGRAM_API_ROOT = fake.url;
+  return fake;
+}
+
+/* ---------- updates, as Telegram would post them to the webhook ---------- */
+
+let nextUpdateId = 1;
+let nextMessageId = 10_000;
+
+export interface TgUser {
+  id: number;
+  is_bot: false;
+  first_name: string;
+  username?: string;
+}
+
+export const tgUser = (id: number, username?: string): TgUser => ({ id, is_bot: false, first_name: 'Анна', ...(username && { username }) });
+
+/** A private text message; a leading /command gets its bot_command entity. */
+export function textUpdate(from: TgUser, text: string) {
+  const command = /^\/\w+/.exec(text);
+  return {
+    update_id: nextUpdateId++,
+    message: {
+      message_id: nextMessageId++,
+      date: Math.floor(Date.now() / 1000),
+      chat: { id: from.id, type: 'private', first_name: from.first_name, ...(from.username && { username: from.username }) },
+      from,
+      text,
+      ...(command && { entities: [{ type: 'bot_command', offset: 0, length: command[0].length }] }),
+    },
+  };
+}
+
+/** A press on an inline button with this callback data, under the bot message `messageId`. */
+export function callbackUpdate(from: TgUser, data: string, messageId = 1) {
+  return {
+    update_id: nextUpdateId++,
+    callback_query: {
+      id: String(nextUpdateId * 7),
+      from,
+      chat_instance: `ci${from.id}`,
+      data,
+      message: { message_id: messageId, date: Math.floor(Date.now() / 1000), chat: { id: from.id, type: 'private', first_name: from.first_name }, from: FAKE_BOT, text: '…' },
+    },
+  };
+}
+
+/** Posts an update to the webhook, with the secret header unless told otherwise. */
+export function postUpdate(app: FastifyInstance, secret: string | null, update: unknown) {
+  return app.inject({
+    method: 'POST',
+    url: '/api/v1/telegram/webhook',
+    headers: secret === null ? {} : { 'x-telegram-bot-api-secret-token': secret },
+    payload: update as object,
+  });
+}
+
+/** The inline keyboard of a recorded sendMessage/editMessageText, as [[{text, …}]]. */
+export const keyboardOf = (call: FakeCall): Array<Array<Record<string, any>>> => {
+  const rm = typeof call.params.reply_markup === 'string' ? JSON.parse(call.params.reply_markup) : call.params.reply_markup;
+  return rm?.inline_keyboard ?? [];
+};
+
+/** Telegram shows the text without its HTML tags. */
+export const plain = (html: string) => html.replace(/<[^>]+>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
