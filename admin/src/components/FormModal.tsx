@@ -23,7 +23,7 @@ export function FormModal({
 }) {
   return (
     <Modal opened={opened} onClose={onClose} title={<Text fw={700} size="lg">{title}</Text>} size={size}>
-      <form onSubmit={onSubmit} noValidate aria-label={title}>
+      <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           {children}
           <Group justify="flex-end" gap="sm" mt="sm">

@@ -23,7 +23,7 @@ export function Brand() {
   return (
     <Group gap="xs" wrap="nowrap">
       <IconChefHat size={26} color="var(--mantine-color-teal-6)" />
-      <Text fw={700} size="lg" lineClamp={1}>
+      <Text fw={700} size="md" lh={1.25} lineClamp={2}>
         {config.businessName}
       </Text>
     </Group>

@@ -31,7 +31,7 @@ export function ChangePasswordForm() {
   };
 
   return (
-    <form onSubmit={handleSubmit(onSubmit)} noValidate aria-label="Изменить пароль">
+    <form onSubmit={handleSubmit(onSubmit)} noValidate>
       <Stack gap="md" maw={480}>
         <PasswordInput
           label="Текущий пароль"

@@ -1,5 +1,5 @@
 import { Button, Stack, Switch } from '@mantine/core';
-import { useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import type { Settings } from '../../../contract/settings';
 import { api } from '../api';
 import { MESSAGES, TITLES, refetchAll, toastError, toastSuccess } from '../notify';
@@ -14,7 +14,7 @@ export const NOTIFICATION_LABELS: Record<keyof Notifications, { label: string; d
 
 export function NotificationSettingsForm({ settings }: { settings: Settings }) {
   const {
-    register,
+    control,
     handleSubmit,
     formState: { isDirty, isSubmitting },
   } = useForm<Notifications>({ values: settings.notifications });
@@ -31,10 +31,26 @@ export function NotificationSettingsForm({ settings }: { settings: Settings }) {
   };
 
   return (
-    <form onSubmit={handleSubmit(onSubmit)} aria-label="Уведомления">
+    <form onSubmit={handleSubmit(onSubmit)}>
       <Stack gap="lg" maw={560}>
         {(Object.keys(NOTIFICATION_LABELS) as (keyof Notifications)[]).map((key) => (
-          <Switch key={key} color="teal" label={NOTIFICATION_LABELS[key].label} description={NOTIFICATION_LABELS[key].description} {...register(key)} />
+          <Controller
+            key={key}
+            control={control}
+            name={key}
+            render={({ field }) => (
+              <Switch
+                color="teal"
+                label={NOTIFICATION_LABELS[key].label}
+                description={NOTIFICATION_LABELS[key].description}
+                name={field.name}
+                ref={field.ref}
+                checked={field.value}
+                onChange={(e) => field.onChange(e.currentTarget.checked)}
+                onBlur={field.onBlur}
+              />
+            )}
+          />
         ))}
         <Button type="submit" loading={isSubmitting} disabled={!isDirty} w="fit-content">
           Сохранить

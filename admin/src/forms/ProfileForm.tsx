@@ -1,5 +1,5 @@
 import { Button, Group, Stack, Switch, TextInput } from '@mantine/core';
-import { useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import type { UserPublic, UserUpdateMe } from '../../../contract/users';
 import { api } from '../api';
 import { MESSAGES, TITLES, refetchAll, toastError, toastSuccess } from '../notify';
@@ -16,6 +16,7 @@ interface ProfileValues {
 export function ProfileForm({ user }: { user: UserPublic }) {
   const {
     register,
+    control,
     handleSubmit,
     reset,
     watch,
@@ -40,7 +41,7 @@ export function ProfileForm({ user }: { user: UserPublic }) {
   };
 
   return (
-    <form onSubmit={handleSubmit(onSubmit)} noValidate aria-label="Данные пользователя">
+    <form onSubmit={handleSubmit(onSubmit)} noValidate>
       <Stack gap="md" maw={480}>
         <TextInput
           label="Полное имя"
@@ -59,11 +60,21 @@ export function ProfileForm({ user }: { user: UserPublic }) {
           })}
         />
         {user.telegram_id !== null && (
-          <Switch
-            label="Уведомления в Telegram"
-            description={user.telegram_login ? `Подключён аккаунт @${user.telegram_login}` : `Подключён Telegram ID ${user.telegram_id}`}
-            color="teal"
-            {...register('telegram')}
+          <Controller
+            control={control}
+            name="telegram"
+            render={({ field }) => (
+              <Switch
+                label="Уведомления в Telegram"
+                description={user.telegram_login ? `Подключён аккаунт @${user.telegram_login}` : `Подключён Telegram ID ${user.telegram_id}`}
+                color="teal"
+                name={field.name}
+                ref={field.ref}
+                checked={field.value}
+                onChange={(e) => field.onChange(e.currentTarget.checked)}
+                onBlur={field.onBlur}
+              />
+            )}
           />
         )}
         <Group gap="sm">

@@ -1,5 +1,5 @@
 import { Checkbox, Group, PasswordInput, TextInput } from '@mantine/core';
-import { useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import type { UserCreate, UserPublic, UserUpdate } from '../../../contract/users';
 import { api } from '../api';
 import { FormModal } from '../components/FormModal';
@@ -23,6 +23,7 @@ export function UserForm({ user, opened, onClose }: { user?: UserPublic; opened:
   const editing = Boolean(user);
   const {
     register,
+    control,
     handleSubmit,
     formState: { errors, isDirty, isSubmitting },
   } = useForm<UserValues>({
@@ -107,8 +108,36 @@ export function UserForm({ user, opened, onClose }: { user?: UserPublic; opened:
         })}
       />
       <Group gap="xl" mt="xs">
-        <Checkbox label="Суперпользователь" color="teal" {...register('is_superuser')} />
-        <Checkbox label="Активный" color="teal" {...register('is_active')} />
+        <Controller
+          control={control}
+          name="is_superuser"
+          render={({ field }) => (
+            <Checkbox
+              label="Суперпользователь"
+              color="teal"
+              name={field.name}
+              ref={field.ref}
+              checked={field.value}
+              onChange={(e) => field.onChange(e.currentTarget.checked)}
+              onBlur={field.onBlur}
+            />
+          )}
+        />
+        <Controller
+          control={control}
+          name="is_active"
+          render={({ field }) => (
+            <Checkbox
+              label="Активный"
+              color="teal"
+              name={field.name}
+              ref={field.ref}
+              checked={field.value}
+              onChange={(e) => field.onChange(e.currentTarget.checked)}
+              onBlur={field.onBlur}
+            />
+          )}
+        />
       </Group>
     </FormModal>
   );

@@ -10,7 +10,7 @@ export default function Dashboard() {
         <Skeleton h={36} w="60%" />
       ) : (
         <Title order={2} style={{ overflowWrap: 'anywhere' }}>
-          Здравствуйте, {user.full_name || user.email} 👋🏼
+          Здравствуйте, {user.full_name || user.email}
         </Title>
       )}
       <Text c="dimmed" mt="sm">

@@ -38,7 +38,7 @@ export function LoginForm({ onLoggedIn }: { onLoggedIn: () => void }) {
   };
 
   return (
-    <form onSubmit={handleSubmit(onSubmit)} noValidate aria-label="Log In">
+    <form onSubmit={handleSubmit(onSubmit)} noValidate>
       <Stack gap="md">
         <TextInput
           label="Email"

@@ -29,7 +29,7 @@ export function ResetPasswordForm({ token, onDone }: { token: string; onDone: ()
   };
 
   return (
-    <form onSubmit={handleSubmit(onSubmit)} noValidate aria-label="Reset Password">
+    <form onSubmit={handleSubmit(onSubmit)} noValidate>
       <Stack gap="md">
         <PasswordInput
           label="Set Password"
