@@ -97,7 +97,7 @@ async function call<T = any>(method: string, url: string, body?: unknown, header
   });
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
+  return (text ? JSON.parse(text) : undefined) as T;
 }
 
 const inDays = (days: number, hourUtc = 11) => {

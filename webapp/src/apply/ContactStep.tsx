@@ -131,28 +131,31 @@ export default function ContactStep({
         </div>
       )}
 
-      <Section header="Контактные данные" footer={errors.name ? <span className="field-error" role="alert">{errors.name.message}</span> : undefined}>
+      <Section header="Контактные данные" footer={errors.name ? <Section.Footer><span className="field-error" role="alert">{errors.name.message}</span></Section.Footer> : undefined}>
         <Input
           header="Имя"
-          placeholder="Имя *"
+          before={<span className="input-label">Имя</span>}
+          placeholder="Обязательно"
           aria-label="Имя"
           aria-invalid={Boolean(errors.name)}
           autoComplete="given-name"
           status={errors.name ? 'error' : undefined}
           {...register('name', { validate: (v) => (v.trim() ? true : NAME_REQUIRED) })}
         />
-        <Input header="Фамилия" placeholder="Фамилия" aria-label="Фамилия" autoComplete="family-name" {...register('last_name')} />
+        <Input header="Фамилия" before={<span className="input-label">Фамилия</span>} placeholder="Необязательно" aria-label="Фамилия" autoComplete="family-name" {...register('last_name')} />
       </Section>
 
       <Section
         header="Количество человек"
         footer={
           queued ? (
+            <Section.Footer>
             <span className="field-warning" role="status">
               {session.places_available > 0
                 ? `Свободных мест: ${session.places_available}. Запись будет добавлена в очередь, и мы сообщим вам в Telegram, когда освободятся места.`
                 : 'Свободных мест нет. Запись будет добавлена в очередь, и мы сообщим вам в Telegram, когда освободятся места.'}
             </span>
+            </Section.Footer>
           ) : (
             `Можно записать от ${PEOPLE_MIN} до ${PEOPLE_MAX} человек`
           )
@@ -183,7 +186,7 @@ export default function ContactStep({
         </Cell>
       </Section>
 
-      <Section header="Аллергия" footer={errors.allergy_type ? <span className="field-error" role="alert">{errors.allergy_type.message}</span> : undefined}>
+      <Section header="Аллергия" footer={errors.allergy_type ? <Section.Footer><span className="field-error" role="alert">{errors.allergy_type.message}</span></Section.Footer> : undefined}>
         <Cell Component="label" after={<Switch aria-label="Есть аллергия" {...register('has_allergy')} />} multiline>
           Есть аллергия на продукты
         </Cell>
@@ -200,7 +203,7 @@ export default function ContactStep({
 
       <Section
         header="Вы у нас впервые? *"
-        footer={errors.is_first_time ? <span className="field-error" role="alert">{errors.is_first_time.message}</span> : undefined}
+        footer={errors.is_first_time ? <Section.Footer><span className="field-error" role="alert">{errors.is_first_time.message}</span></Section.Footer> : undefined}
       >
         <div role="radiogroup" aria-label="Вы у нас впервые?" aria-invalid={Boolean(errors.is_first_time)}>
           {(

@@ -50,7 +50,11 @@ export function ScheduleStep({
     );
   }
   if (data.length === 0) {
-    return <Placeholder className="state" header={EMPTY_TEXT} description="Загляните позже: новые даты появляются регулярно" children={<IconChef />} />;
+    return (
+      <Placeholder className="state" header={EMPTY_TEXT} description="Загляните позже: новые даты появляются регулярно">
+        <IconChef />
+      </Placeholder>
+    );
   }
   return (
     <Section header="Выберите мастер-класс" footer="Цены указаны за одного человека">
