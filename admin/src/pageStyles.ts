@@ -8,6 +8,7 @@ import '@mantine/core/styles/Badge.css';
 import '@mantine/core/styles/Table.css';
 import '@mantine/core/styles/Modal.css';
 import '@mantine/core/styles/Tabs.css';
+import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/Switch.css';
 import '@mantine/core/styles/Checkbox.css';
 import '@mantine/core/styles/Combobox.css';

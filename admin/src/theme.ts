@@ -9,5 +9,7 @@ export const theme = createTheme({
   components: {
     Modal: { defaultProps: { centered: true, radius: 'md' } },
     Card: { defaultProps: { withBorder: true, radius: 'md', shadow: 'xs' } },
+    // Badge texts are shown as written in the spec ('Участники 3/8'), not upper-cased.
+    Badge: { defaultProps: { tt: 'none' } },
   },
 });
