@@ -1,5 +1,24 @@
-import { defineConfig } from 'vite';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+
+/** Writes .br and .gz beside every asset; the server sends them pre-compressed (no work per request). */
+function precompress(): Plugin {
+  return {
+    name: 'precompress',
+    apply: 'build',
+    writeBundle(options, bundle) {
+      for (const file of Object.keys(bundle).filter((f) => /\.(js|css|svg|json)$/.test(f))) {
+        const full = path.join(options.dir!, file);
+        const data = fs.readFileSync(full);
+        fs.writeFileSync(`${full}.gz`, zlib.gzipSync(data, { level: 9 }));
+        fs.writeFileSync(`${full}.br`, zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
+      }
+    },
+  };
+}
 
 // Two HTML entries, one build: the mini-app (webapp/) and the staff admin (admin/).
 // The server serves dist/webapp/index.html for /apply and /record/:id and
@@ -9,7 +28,7 @@ const entries = { webapp: 'webapp/index.html', admin: 'admin/index.html' };
 const only = process.env.BUILD_ONLY as keyof typeof entries | undefined;
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: {
     outDir: process.env.BUILD_OUT ?? 'dist',
     emptyOutDir: true,

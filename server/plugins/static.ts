@@ -28,7 +28,7 @@ function loadPage(distDir: string, entry: 'webapp' | 'admin', client: ClientConf
 export async function registerStatic(app: FastifyInstance, opts: { distDir: string; client: ClientConfig }) {
   const assets = path.join(opts.distDir, 'assets');
   if (fs.existsSync(assets)) {
-    await app.register(fastifyStatic, { root: assets, prefix: '/assets/', immutable: true, maxAge: '365d', wildcard: false });
+    await app.register(fastifyStatic, { root: assets, prefix: '/assets/', immutable: true, maxAge: '365d', wildcard: false, preCompressed: true });
   }
   const pages = { webapp: loadPage(opts.distDir, 'webapp', opts.client), admin: loadPage(opts.distDir, 'admin', opts.client) };
 
