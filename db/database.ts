@@ -14,6 +14,8 @@ export interface Database {
   dialect: Dialect;
   /** The SQLite file, for backups; null on PostgreSQL. */
   file: string | null;
+  /** Bumped after every committed locked write (db/lock.ts): lets in-process caches know they are stale. */
+  writes: number;
   close(): Promise<void>;
 }
 
@@ -26,7 +28,7 @@ export function createDb(url: string, opts: { poolSize?: number } = {}): Databas
       types: { getTypeParser: pgTypeParser as any },
     });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', file: null, close: () => db.destroy() };
+    return { db, dialect: 'postgres', file: null, writes: 0, close: () => db.destroy() };
   }
   if (!url.startsWith('sqlite:')) throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got ${url}`);
   const file = url.slice('sqlite:'.length);
@@ -38,7 +40,7 @@ export function createDb(url: string, opts: { poolSize?: number } = {}): Databas
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, dialect: 'sqlite', file: file === ':memory:' ? null : path.resolve(file), close: () => db.destroy() };
+  return { db, dialect: 'sqlite', file: file === ':memory:' ? null : path.resolve(file), writes: 0, close: () => db.destroy() };
 }
 
 const INT8 = 20;

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { IdParam, Message, ScheduleCreate, SchedulePublic, SchedulesOpen, SchedulesPublic, ScheduleUpdate } from '../../contract';
 import { nowIso } from '../../db/database';
-import { getScheduleDetail, listOpenSchedules, listSchedules } from '../../db/repositories/schedules';
+import { getScheduleDetail, listSchedules } from '../../db/repositories/schedules';
+import { createPublicScheduleCache } from '../services/public-schedule';
 import { MSG, addSchedule, editSchedule, removeSchedule } from '../services/booking';
 import { notFound } from '../services/errors';
 import { REMINDER_MSG, sendReminders } from '../services/reminders';
@@ -31,10 +32,10 @@ export default async function scheduleRoutes(app: FastifyInstance, { database }:
   });
 
   // Anonymous: the mini-app's step 1. Free seats only, nothing about who booked.
-  r.get('/schedule/public', { config: { auth: 'public' }, schema: { tags, response: { 200: SchedulesOpen } } }, async () => {
-    const data = await listOpenSchedules(db, nowIso());
-    return { data, count: data.length };
-  });
+  const publicSchedule = createPublicScheduleCache(database);
+  r.get('/schedule/public', { config: { auth: 'public' }, schema: { tags, response: { 200: SchedulesOpen } } }, async (_req, reply) =>
+    reply.type('application/json; charset=utf-8').send(await publicSchedule.json()),
+  );
 
   r.post('/schedule/', { config, schema: { tags, body: ScheduleCreate, response: { 201: SchedulePublic } } }, async (req, reply) =>
     reply.status(201).send(await detail(await addSchedule(database, req.body))),

@@ -42,6 +42,8 @@ export async function buildTestApp(
       FIRST_SUPERUSER: SUPERUSER.email,
       FIRST_SUPERUSER_PASSWORD: SUPERUSER.password,
       BOT_TOKEN: TEST_BOT_TOKEN,
+      // Telegram is unreachable from tests: without a fake Bot API, calls are refused at once (port 9).
+      TELEGRAM_API_ROOT: 'http://127.0.0.1:9',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'silent',
       ...opts.env,

@@ -87,6 +87,14 @@ describe('schedule', () => {
     expect(res.body).not.toMatch(/Тайное Имя|secret_handle|Секрет/);
   });
 
+  it('shows a booking in the public seats count at once', async () => {
+    const { schedule } = await createSession(t.app, staff, { capacity: 4 });
+    const seats = async () => (await t.app.inject({ method: 'GET', url: '/api/v1/schedule/public' })).json().data.find((x: { id: number }) => x.id === schedule.id).places_available;
+    expect(await seats()).toBe(4);
+    await book(t.app, telegramUser(), bookingPayload(schedule.id, { people_count: 3 }));
+    expect(await seats()).toBe(1);
+  });
+
   it('validates the session: workshop and address must exist, capacity >= 0, date required', async () => {
     const { workshop, address } = await createSession(t.app, staff);
     const noDate = await api('POST', '/schedule/', { workshop_id: workshop.id, address_id: address.id });

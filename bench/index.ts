@@ -1,0 +1,133 @@
+/**
+ * `npm run bench`: the budgets of DESIGN §9, printed as a table.
+ *  1. GET /api/v1/schedule/public requests/s vs a bare Fastify route returning the same JSON,
+ *     same process, same run (autocannon, 50 connections), 50 sessions and 2,000 bookings.
+ *  2. The booking storm: 1,000 concurrent POST /api/v1/records/ on one 8-seat session.
+ *  3. Cold start: `tsx server/main.ts` on a fresh SQLite file until the first health-check answer.
+ *  4. The front-end budgets (bench/web.ts) unless BENCH_SKIP_WEB=1.
+ * Set TEST_DATABASE_URL to run 1 and 2 on PostgreSQL.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import Fastify from 'fastify';
+import { startTestServer } from '../tests/helpers/server';
+import { createSession, bookingPayload } from '../tests/helpers/factories';
+import { initDataFor } from '../tests/helpers/telegram';
+import { insertRecord } from '../db/repositories/records';
+import { insertSchedule } from '../db/repositories/schedules';
+import { withWriteTransaction } from '../db/lock';
+
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
+const rows: Array<{ what: string; measured: string; budget: string; ok: boolean }> = [];
+
+async function rps(url: string): Promise<number> {
+  const result = await autocannon({ url, connections: 50, duration: DURATION_S });
+  if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result.requests.average;
+}
+
+async function publicScheduleThroughput() {
+  const s = await startTestServer();
+  try {
+    const staff = await s.auth();
+    const { workshop, address } = await createSession(s.app, staff);
+    await withWriteTransaction(s.database, async (trx) => {
+      for (let i = 0; i < 49; i++) {
+        const { id } = await insertSchedule(trx, { date: new Date(Date.now() + (i + 1) * 86_400_000).toISOString(), capacity: 8, workshop_id: workshop.id, address_id: address.id });
+        for (let j = 0; j < (i === 0 ? 80 : 40); j++) {
+          await insertRecord(trx, {
+            schedule_id: id, state: j < 8 ? 'ACTIVE' : 'QUEUED', name: `Гость ${j}`, last_name: null, people_count: 1,
+            telegram_login: null, telegram_id: 10_000 + i * 100 + j, comment: null, has_allergy: false, allergy_type: null, source: null, is_first_time: true,
+          });
+        }
+      }
+    });
+    const url = `${s.url}/api/v1/schedule/public`;
+    const body = await (await fetch(url)).json();
+    const bare = Fastify();
+    bare.get('/', async () => body);
+    await bare.listen({ port: 0, host: '127.0.0.1' });
+    const bareUrl = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}/`;
+    await rps(bareUrl); // warm-up of both, then the measured runs
+    const bareRps = await rps(bareUrl);
+    const apiRps = await rps(url);
+    await bare.close();
+    const ratio = apiRps / bareRps;
+    rows.push({
+      what: `GET /schedule/public (${body.count} sessions, 2,000 bookings)`,
+      measured: `${apiRps.toFixed(0)} req/s vs bare ${bareRps.toFixed(0)} req/s = ${(ratio * 100).toFixed(0)} %`,
+      budget: '≥ 50 % of bare',
+      ok: ratio >= 0.5,
+    });
+  } finally {
+    await s.close();
+  }
+}
+
+async function bookingStorm() {
+  const s = await startTestServer();
+  try {
+    const staff = await s.auth();
+    const { schedule } = await createSession(s.app, staff, { capacity: 8 });
+    const headers = Array.from({ length: 1000 }, (_, i) => ({ authorization: `tma ${initDataFor({ id: 900_000 + i, username: `storm${i}` })}`, 'content-type': 'application/json' }));
+    const body = JSON.stringify(bookingPayload(schedule.id));
+    const started = performance.now();
+    const results = await Promise.all(
+      headers.map((h) => fetch(`${s.url}/api/v1/records/`, { method: 'POST', headers: h, body }).then((r) => r.status, () => 0)),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const states = await s.database.db.selectFrom('records').select(['state', 'people_count']).where('schedule_id', '=', schedule.id).execute();
+    const taken = states.filter((r) => r.state === 'ACTIVE').reduce((n, r) => n + r.people_count, 0);
+    const queued = states.filter((r) => r.state === 'QUEUED').length;
+    const errors = results.filter((c) => c !== 201).length;
+    const fivexx = results.filter((c) => c >= 500 || c === 0).length;
+    rows.push({
+      what: 'Booking storm: 1,000 concurrent POST /records/ on 8 seats',
+      measured: `${taken} seats taken, ${queued} queued, ${errors} errors (${fivexx} 5xx), ${(1000 / seconds).toFixed(0)} bookings/s`,
+      budget: 'exactly 8 taken, rest queued, no 5xx',
+      ok: taken === 8 && queued === 992 && fivexx === 0,
+    });
+  } finally {
+    await s.close();
+  }
+}
+
+async function coldStart() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wb-cold-'));
+  const port = 18_000 + Math.floor(Math.random() * 1000);
+  const env = { ...process.env, DATABASE_URL: `sqlite:${dir}/app.db`, DATA_DIR: dir, PORT: String(port), LOG_LEVEL: 'warn', BOT_TOKEN: '', DIST_DIR: path.resolve('dist') };
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env, stdio: 'ignore' });
+  let ms = NaN;
+  for (let i = 0; i < 300; i++) {
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/api/v1/utils/health-check/`);
+      if (r.ok) {
+        ms = performance.now() - started;
+        break;
+      }
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  child.kill('SIGTERM');
+  fs.rmSync(dir, { recursive: true, force: true });
+  rows.push({ what: 'Cold start to first health-check answer (fresh SQLite)', measured: `${ms.toFixed(0)} ms`, budget: '< 1,500 ms', ok: ms < 1500 });
+}
+
+await publicScheduleThroughput();
+await bookingStorm();
+await coldStart();
+
+console.log(`\nAPI budgets (DESIGN §9) on ${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} cores, Node ${process.version}`);
+console.table(rows.map((r) => ({ what: r.what, measured: r.measured, budget: r.budget, result: r.ok ? 'pass' : 'FAIL' })));
+
+if (process.env.BENCH_SKIP_WEB !== '1') {
+  const web = spawnSync(process.execPath, ['--import', 'tsx', 'bench/web.ts'], { stdio: 'inherit' });
+  if (web.status !== 0) process.exitCode = 1;
+}
+if (rows.some((r) => !r.ok)) process.exitCode = 1;
