@@ -34,7 +34,8 @@ export default async function scheduleRoutes(app: FastifyInstance, { database }:
   // Anonymous: the mini-app's step 1. Free seats only, nothing about who booked.
   const publicSchedule = createPublicScheduleCache(database);
   r.get('/schedule/public', { config: { auth: 'public' }, schema: { tags, response: { 200: SchedulesOpen } } }, async (_req, reply) =>
-    reply.type('application/json; charset=utf-8').send(await publicSchedule.json()),
+    // Pre-serialized JSON: Fastify sends a string as it is (the schema still documents it).
+    reply.type('application/json; charset=utf-8').send((await publicSchedule.json()) as never),
   );
 
   r.post('/schedule/', { config, schema: { tags, body: ScheduleCreate, response: { 201: SchedulePublic } } }, async (req, reply) =>
