@@ -67,7 +67,7 @@ export interface Outbox {
   start(): void;
   /** Stops polling and waits for the batch in flight. */
   stop(): Promise<void>;
-  /** Claims and delivers one batch of due rows; returns how many were claimed. */
+  /** Claims and delivers one batch of due rows; returns how many it tried to send. */
   runOnce(): Promise<number>;
   /** Delivers due rows until none is left (or a 429 pauses the worker). */
   drain(): Promise<number>;
@@ -169,9 +169,11 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     await persist('a retry', row, () => rescheduleNotification(db, row.id, lease, iso(Date.now() + delay), error));
   }
 
+  /** Returns how many rows it tried to send (released ones do not count, so callers do not spin on them). */
   async function runBatch(): Promise<number> {
-    if (Date.now() < pausedUntil) return 0;
+    if (closing || Date.now() < pausedUntil) return 0;
     const { rows, lease, claimedAt } = await claim();
+    let tried = 0;
     for (const row of rows) {
       const now = Date.now();
       // Not started when stopping, paused by a 429, or when the lease could expire mid-send: released for anyone.
@@ -180,8 +182,9 @@ export function createOutbox(deps: OutboxDeps): Outbox {
         continue;
       }
       await deliver(row, lease);
+      tried++;
     }
-    return rows.length;
+    return tried;
   }
 
   /** One batch at a time per worker. */
@@ -217,6 +220,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       if (timer) clearTimeout(timer);
       timer = null;
       await inFlight;
+      closing = false;
     },
     runOnce: exclusive,
     async drain() {

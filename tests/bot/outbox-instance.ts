@@ -1,0 +1,39 @@
+/**
+ * One "server instance" of the outbox for the two-instances test: a separate process (as two
+ * servers on one database are), with its own database connection, draining the outbox through
+ * the fake Bot API. Configured by the environment like the server; prints {"sent": n}.
+ * Run: node --import tsx tests/bot/outbox-instance.ts
+ */
+import { Api } from 'grammy';
+import { loadConfig } from '../../server/config';
+import { createDb } from '../../db/database';
+import { createOutbox } from '../../server/services/outbox';
+import { renderContext } from '../../bot/context';
+import { renderNotification } from '../../bot/messages';
+
+const config = loadConfig(undefined, { dotenv: false });
+const database = createDb(config.databaseUrl);
+const api = new Api(config.botToken!, { apiRoot: config.telegramApiRoot });
+const rc = renderContext(config);
+let sent = 0;
+const log = { info() {}, warn() {}, error: (o: object, m?: string) => console.error(m, o) };
+const outbox = createOutbox({
+  database,
+  log,
+  options: { batchSize: 3 },
+  render: (kind, payload) => renderNotification(kind, payload, rc),
+  api: {
+    sendMessage: ((...args: Parameters<Api['sendMessage']>) => {
+      sent++;
+      return api.sendMessage(...args);
+    }) as Api['sendMessage'],
+  },
+});
+// Start together with the other instance: say "ready", wait for "go" on stdin.
+process.stdout.write('ready\n');
+await new Promise((resolve) => process.stdin.once('data', resolve));
+// Two pollers at once in this instance too, like the worker's loop overlapping a manual drain.
+await Promise.all([outbox.drain(), outbox.drain()]);
+await database.close();
+process.stdout.write(JSON.stringify({ sent }) + '\n');
+process.exit(0);
