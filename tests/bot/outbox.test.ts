@@ -121,7 +121,7 @@ describe('the outbox worker', () => {
 
   it('two server instances (two processes) on one database never send a row twice', async () => {
     const { schedule } = await createSession(t.app, staff, { date: SESSION_DATE, capacity: 100 });
-    const customers = [];
+    const customers: { id: number }[] = [];
     for (let i = 0; i < 40; i++) customers.push(await customerWithRow(schedule.id));
     fake.latencyMs = 10;
     const env = {
