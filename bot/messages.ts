@@ -160,6 +160,15 @@ function relativeDay(iso: string, rc: RenderContext, now: Date): string {
   return days === 0 ? 'Сегодня' : days === 1 ? 'Завтра' : '';
 }
 
+/** Russian plural: plural(2, ['запись', 'записи', 'записей']) → 'записи'. */
+export function plural(n: number, [one, few, many]: [string, string, string]): string {
+  const n10 = n % 10;
+  const n100 = n % 100;
+  if (n10 === 1 && n100 !== 11) return one;
+  if (n10 >= 2 && n10 <= 4 && (n100 < 12 || n100 > 14)) return few;
+  return many;
+}
+
 function personLine(i: number, x: DigestPerson): string {
   const extra = [`${x.people_count} чел.`, ...(x.is_first_time ? ['впервые'] : [])].join(', ');
   return `${i + 1}. ${fullName(x)}${handle(x.telegram_login)}: ${extra}`;
@@ -172,7 +181,7 @@ function digestMessage(p: DigestPayload, rc: RenderContext, now: Date): Outgoing
     `📋 ${day ? `${day} ` : ''}мастер-класс ${title(s)}`,
     ...sessionLines(s, rc),
     '',
-    `👥 Участники: ${p.participants.length} ${p.participants.length === 1 ? 'запись' : 'записей'}, всего человек: ${p.total_people} из ${p.capacity}`,
+    `👥 Участники: ${p.participants.length} ${plural(p.participants.length, ['запись', 'записи', 'записей'])}, всего человек: ${p.total_people} из ${p.capacity}`,
     ...(p.participants.length ? p.participants.map((x, i) => personLine(i, x)) : ['Пока никто не записан.']),
     '',
     p.allergies.length ? '⚠️ Аллергии:' : '⚠️ Аллергии: нет',

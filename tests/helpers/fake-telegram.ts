@@ -47,6 +47,8 @@ export interface FakeTelegram {
   block(chatId: number): void;
   /** Delay every answer (widens race windows). */
   latencyMs: number;
+  /** Updates handed out by getUpdates (long polling). */
+  pushUpdate(update: { update_id: number }): void;
   waitFor(pred: (calls: FakeCall[]) => boolean, timeoutMs?: number): Promise<void>;
   reset(): void;
   close(): Promise<void>;
@@ -64,6 +66,7 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
   let rules: Rule[] = [];
   const blocked = new Set<number>();
   let messageId = 1;
+  const updates: { update_id: number }[] = [];
 
   const chatOf = (params: Record<string, any>) => (params.chat_id === undefined ? undefined : Number(params.chat_id));
 
@@ -78,7 +81,7 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
       case 'editMessageText':
         return { message_id: Number(params.message_id ?? messageId++), date, edit_date: date, chat, from: FAKE_BOT, text: params.text };
       case 'getUpdates':
-        return [];
+        return updates.filter((u) => u.update_id >= Number(params.offset ?? 0)).slice(0, Number(params.limit ?? 100));
       case 'getWebhookInfo':
         return { url: '', has_custom_certificate: false, pending_update_count: 0 };
       default:
@@ -99,6 +102,9 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
     block(chatId) {
       blocked.add(chatId);
     },
+    pushUpdate(update) {
+      updates.push(update);
+    },
     async waitFor(pred, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       while (!pred(calls)) {
@@ -110,6 +116,7 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
       calls.length = 0;
       rules = [];
       blocked.clear();
+      updates.length = 0;
       fake.latencyMs = 0;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
@@ -134,6 +141,10 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
         return answer(400, { ok: false, error_code: 400, description: 'Bad Request: cannot parse body' });
       }
       if (fake.latencyMs > 0) await new Promise((r) => setTimeout(r, fake.latencyMs));
+      // Long polling: hold an empty getUpdates a little instead of answering in a tight loop.
+      if (method === 'getUpdates' && Number(params.timeout ?? 0) > 0) {
+        for (let i = 0; i < 10 && !updates.some((u) => u.update_id >= Number(params.offset ?? 0)); i++) await new Promise((r) => setTimeout(r, 20));
+      }
       const chatId = chatOf(params);
       let error: ApiError | undefined;
       const rule = rules.find((r) => r.method === method && r.times > 0 && (r.chatId === undefined || r.chatId === chatId));
