@@ -45,8 +45,10 @@ export function createBot(deps: BotDeps & { botInfo?: UserFromGetMe }): Bot<BotC
     client: { apiRoot: config.telegramApiRoot, timeoutSeconds: 30 },
     botInfo: deps.botInfo,
   });
-  // Interactive replies wait out short rate limits; the outbox worker uses its own Api without this.
-  bot.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 10 }));
+  // Interactive replies wait out short rate limits and Telegram's 5xx, but fail at once when it is
+  // unreachable (auto-retry would otherwise retry network errors forever). The outbox worker uses
+  // its own Api without this: it has its own retries.
+  bot.api.config.use(autoRetry({ maxRetryAttempts: 2, maxDelaySeconds: 5, rethrowHttpErrors: true }));
 
   // Customers and staff talk to the bot in private chats only.
   const pm = bot.chatType('private');

@@ -59,14 +59,17 @@ export function createTelegram(deps: { config: Config; database: Database; log: 
   let setupTimer: NodeJS.Timeout | null = null;
   let stopped = false;
 
+  /** getMe once (bot.init() would retry forever while Telegram is unreachable; this fails within INIT_TIMEOUT_MS). */
   function init(): Promise<void> {
     if (bot.isInited()) return Promise.resolve();
-    initializing ??= Promise.race([
-      bot.init(),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('Telegram getMe timed out')), INIT_TIMEOUT_MS).unref()),
-    ]).finally(() => {
-      initializing = null;
-    });
+    initializing ??= bot.api
+      .getMe(AbortSignal.timeout(INIT_TIMEOUT_MS) as Parameters<typeof bot.api.getMe>[0])
+      .then((me) => {
+        if (!bot.isInited()) bot.botInfo = me;
+      })
+      .finally(() => {
+        initializing = null;
+      });
     return initializing;
   }
 

@@ -114,7 +114,7 @@ describe('the day-before digest', () => {
     expect(await digest.runOnce()).toBe(0);
     await Promise.all([enqueueDueDigests(t.database), enqueueDueDigests(t.database)]);
     const rows = await listNotifications(t.database.db, { kind: 'staff.digest' });
-    expect(rows.map((r) => [r.chat_id, r.dedupe_key])).toEqual([
+    expect(rows.map((r) => [r.chat_id, r.dedupe_key]).sort()).toEqual([
       [boss, `digest:${soon.id}:1`],
       [720_003, `digest:${soon.id}:${cook.id}`],
     ]);

@@ -5,7 +5,9 @@ import { book, bookingPayload, createSession, telegramUser } from '../helpers/fa
 import { callbackUpdate, plain, postUpdate, startFakeTelegram, textUpdate, tgUser, type FakeTelegram } from '../helpers/fake-telegram';
 import { readBotSession } from '../../db/repositories/botSessions';
 import { listNotifications } from '../../db/repositories/notifications';
-import { botTestApp, deliver, SESSION_DATE } from './setup';
+import { createTelegram } from '../../bot/runtime';
+import { FAKE_BOT } from '../helpers/fake-telegram';
+import { botTestApp, deliver, quietLog, SESSION_DATE } from './setup';
 
 let fake: FakeTelegram;
 beforeAll(async () => {
@@ -121,6 +123,25 @@ describe('without BOT_TOKEN', () => {
         ['schedule.reminder', 'pending'],
       ]);
       expect(fake.calls).toHaveLength(0);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe("the bot's identity", () => {
+  it('comes from getMe once; an unreachable Telegram fails fast instead of hanging', async () => {
+    const t = await botTestApp(fake);
+    try {
+      const telegram = createTelegram({ config: t.config, database: t.database, log: quietLog });
+      expect(await telegram.username()).toBe(FAKE_BOT.username);
+      expect(await telegram.username()).toBe(FAKE_BOT.username);
+      expect(fake.ok('getMe')).toHaveLength(1);
+
+      const offline = createTelegram({ config: { ...t.config, telegramApiRoot: 'http://127.0.0.1:9' }, database: t.database, log: quietLog });
+      const started = Date.now();
+      await expect(offline.username()).rejects.toThrow();
+      expect(Date.now() - started).toBeLessThan(3000);
     } finally {
       await t.close();
     }

@@ -10,6 +10,10 @@ import { ensureFirstSuperuser } from '../../server/services/bootstrap';
 import type { Mailer } from '../../server/services/email';
 import { freshDatabaseUrl } from './db';
 import { TEST_BOT_TOKEN } from './telegram';
+import { FAKE_BOT } from './fake-telegram';
+import { createTelegram } from '../../bot/runtime';
+
+const SILENT_LOG = { info() {}, warn() {}, error() {}, debug() {} };
 
 export const SUPERUSER = { email: 'admin@example.com', password: 'superuser-password-1' };
 
@@ -53,7 +57,9 @@ export async function buildTestApp(
   const database = createDb(config.databaseUrl);
   await migrateToLatest(database.db);
   await ensureFirstSuperuser(database, config);
-  const app = await buildApp({ config, database, mailer: opts.mailer, rateLimits: { login: 10_000, passwordRecovery: 10_000, ...opts.rateLimits } });
+  // The bot knows who it is (no getMe), and its Bot API is a local fake or, by default, a closed port: tests never reach Telegram.
+  const telegram = config.botToken ? createTelegram({ config, database, log: SILENT_LOG, options: { botInfo: FAKE_BOT } }) : null;
+  const app = await buildApp({ config, database, mailer: opts.mailer, rateLimits: { login: 10_000, passwordRecovery: 10_000, ...opts.rateLimits }, telegram });
   await app.ready();
 
   const auth = async (email = SUPERUSER.email, password = SUPERUSER.password) => {

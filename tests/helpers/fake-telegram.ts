@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import type { UserFromGetMe } from 'grammy/types';
 
 /**
  * A fake Telegram Bot API: a real HTTP server on loopback that answers `/bot<token>/<method>`
@@ -31,7 +32,22 @@ interface Rule {
   error: ApiError;
 }
 
-export const FAKE_BOT = { id: 123456789, is_bot: true as const, first_name: 'Студия', username: 'studio_test_bot', can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false };
+/** Who the fake bot is (getMe); buildTestApp gives the bot this identity up front. */
+export const FAKE_BOT: UserFromGetMe = {
+  id: 123456789,
+  is_bot: true,
+  first_name: 'Студия',
+  username: 'studio_test_bot',
+  can_join_groups: true,
+  can_read_all_group_messages: false,
+  supports_inline_queries: false,
+  can_connect_to_business: false,
+  has_main_web_app: false,
+  has_topics_enabled: false,
+  allows_users_to_create_topics: false,
+  can_manage_bots: false,
+  supports_join_request_queries: false,
+};
 
 export interface FakeTelegram {
   url: string;
@@ -123,6 +139,11 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
   };
 
   const server = http.createServer((req, res) => {
+    // A request the client gave up on (an aborted long poll) is not a call anyone made.
+    let abandoned = false;
+    res.on('close', () => {
+      if (!res.writableFinished) abandoned = true;
+    });
     let body = '';
     req.setEncoding('utf8');
     req.on('data', (c: string) => (body += c));
@@ -145,6 +166,7 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
       if (method === 'getUpdates' && Number(params.timeout ?? 0) > 0) {
         for (let i = 0; i < 10 && !updates.some((u) => u.update_id >= Number(params.offset ?? 0)); i++) await new Promise((r) => setTimeout(r, 20));
       }
+      if (abandoned) return;
       const chatId = chatOf(params);
       let error: ApiError | undefined;
       const rule = rules.find((r) => r.method === method && r.times > 0 && (r.chatId === undefined || r.chatId === chatId));
