@@ -25,7 +25,7 @@ const person = (r: RecordRow): DigestPerson => ({
   last_name: r.last_name,
   telegram_login: r.telegram_login,
   people_count: r.people_count,
-  has_allergy: Boolean(r.has_allergy),
+  has_allergy: bool(r.has_allergy),
   allergy_type: r.allergy_type,
   comment: r.comment,
   is_first_time: bool(r.is_first_time),

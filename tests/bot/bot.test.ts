@@ -40,7 +40,7 @@ describe('the webhook', () => {
     expect(fake.messages(u.id)).toHaveLength(1);
   });
 
-  it('at start sets the commands, the menu button to /apply, and registers the webhook with its secret; stop leaves no timers', async () => {
+  it('at start sets the commands, the menu button to /apply, and registers the webhook with its secret', async () => {
     await t.app.telegram!.start();
     await t.app.telegram!.stop();
     expect(fake.ok('setMyCommands')[0].params.commands.map((c: { command: string }) => c.command)).toEqual(['start', 'my', 'cancel', 'help']);
