@@ -11,14 +11,21 @@ export interface ClientConfig {
 
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** Reads a built page and puts the runtime config in a <meta> (no inline script, so the CSP stays strict). */
-function loadPage(distDir: string, entry: 'webapp' | 'admin', client: ClientConfig): string | null {
-  try {
-    const html = fs.readFileSync(path.join(distDir, entry, 'index.html'), 'utf8');
-    return html.replace('</head>', `<meta name="app-config" content="${escapeAttr(JSON.stringify(client))}">\n</head>`);
-  } catch {
-    return null;
-  }
+/** A built page with the runtime config in a <meta> (no inline script, so the CSP stays strict).
+ * Re-read when the file changes (a rebuild during `npm run dev`); null while not built. */
+function page(distDir: string, entry: 'webapp' | 'admin', client: ClientConfig): () => string | null {
+  const file = path.join(distDir, entry, 'index.html');
+  const meta = `<meta name="app-config" content="${escapeAttr(JSON.stringify(client))}">\n</head>`;
+  let cached: { mtimeMs: number; html: string } | null = null;
+  return () => {
+    try {
+      const { mtimeMs } = fs.statSync(file);
+      if (cached?.mtimeMs !== mtimeMs) cached = { mtimeMs, html: fs.readFileSync(file, 'utf8').replace('</head>', meta) };
+      return cached.html;
+    } catch {
+      return null;
+    }
+  };
 }
 
 /**
@@ -26,14 +33,14 @@ function loadPage(distDir: string, entry: 'webapp' | 'admin', client: ClientConf
  * admin at every other path that is not the API; hashed assets are cached for a year.
  */
 export async function registerStatic(app: FastifyInstance, opts: { distDir: string; client: ClientConfig }) {
+  // Looked up per request, so a build made while the server runs (npm run dev) is served too.
   const assets = path.join(opts.distDir, 'assets');
-  if (fs.existsSync(assets)) {
-    await app.register(fastifyStatic, { root: assets, prefix: '/assets/', immutable: true, maxAge: '365d', wildcard: false, preCompressed: true });
-  }
-  const pages = { webapp: loadPage(opts.distDir, 'webapp', opts.client), admin: loadPage(opts.distDir, 'admin', opts.client) };
+  fs.mkdirSync(assets, { recursive: true });
+  await app.register(fastifyStatic, { root: assets, prefix: '/assets/', immutable: true, maxAge: '365d', preCompressed: true });
+  const pages = { webapp: page(opts.distDir, 'webapp', opts.client), admin: page(opts.distDir, 'admin', opts.client) };
 
   const send = (reply: FastifyReply, entry: 'webapp' | 'admin') => {
-    const html = pages[entry];
+    const html = pages[entry]();
     if (!html) return reply.status(503).type('text/plain; charset=utf-8').send('The web bundles are not built yet: run `npm run build` (npm start does it).');
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
   };
