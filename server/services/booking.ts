@@ -1,19 +1,18 @@
 import type { RecordCreate, RecordSchedule, ScheduleCreate, ScheduleUpdate } from '../../contract';
-import type { Database, Executor } from '../../db/database';
-import { nowIso } from '../../db/database';
+import { nowIso, type Database, type Executor } from '../../db/database';
 import { withScheduleLock, withWriteTransaction } from '../../db/lock';
 import {
   findOpenBooking,
   getRecord,
   insertRecord,
   listQueue,
+  listRecordsOfSchedules,
   queuePosition,
   takenSeats,
   updateRecord,
   type RecordRow,
 } from '../../db/repositories/records';
 import { deleteSchedule, getRecordSchedule, getSchedule, insertSchedule, placesAvailable, updateSchedule } from '../../db/repositories/schedules';
-import { listRecordsOfSchedules } from '../../db/repositories/records';
 import { getWorkshop } from '../../db/repositories/workshops';
 import { getAddress } from '../../db/repositories/addresses';
 import { conflict, notFound } from './errors';
