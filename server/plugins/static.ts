@@ -2,20 +2,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { APP_CONFIG_META, type AppConfig } from '../../contract/app-config';
 
-export interface ClientConfig {
-  businessName: string;
-  businessTimezone: string;
-  botEnabled: boolean;
-}
 
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** A built page with the runtime config in a <meta> (no inline script, so the CSP stays strict).
  * Re-read when the file changes (a rebuild during `npm run dev`); null while not built. */
-function page(distDir: string, entry: 'webapp' | 'admin', client: ClientConfig): () => string | null {
+function page(distDir: string, entry: 'webapp' | 'admin', client: AppConfig): () => string | null {
   const file = path.join(distDir, entry, 'index.html');
-  const meta = `<meta name="app-config" content="${escapeAttr(JSON.stringify(client))}">\n</head>`;
+  const meta = `<meta name="${APP_CONFIG_META}" content="${escapeAttr(JSON.stringify(client))}">\n</head>`;
   let cached: { mtimeMs: number; html: string } | null = null;
   return () => {
     try {
@@ -32,7 +28,7 @@ function page(distDir: string, entry: 'webapp' | 'admin', client: ClientConfig):
  * The two front-end bundles from one origin: the mini-app at /apply and /record/:id, the
  * admin at every other path that is not the API; hashed assets are cached for a year.
  */
-export async function registerStatic(app: FastifyInstance, opts: { distDir: string; client: ClientConfig }) {
+export async function registerStatic(app: FastifyInstance, opts: { distDir: string; client: AppConfig }) {
   // Looked up per request, so a build made while the server runs (npm run dev) is served too.
   const assets = path.join(opts.distDir, 'assets');
   fs.mkdirSync(assets, { recursive: true });

@@ -1,36 +1,10 @@
-/** Runtime configuration the server injects into every served page as
- * `<meta name="app-config" content='{"businessName":…,"businessTimezone":…,"botEnabled":…}'>`.
- * Defaults apply in development and in component tests. */
-export interface AppConfig {
-  businessName: string;
-  businessTimezone: string;
-  botEnabled: boolean;
-}
+import { readAppConfig, type AppConfig } from '../../contract/app-config';
 
-export const DEFAULT_CONFIG: AppConfig = {
-  businessName: 'Кулинарная студия',
-  businessTimezone: 'Europe/Belgrade',
-  botEnabled: false,
-};
+export { DEFAULT_APP_CONFIG as DEFAULT_CONFIG, readAppConfig as readConfig, type AppConfig } from '../../contract/app-config';
 
-export function readConfig(doc: Document | undefined = typeof document === 'undefined' ? undefined : document): AppConfig {
-  const raw = doc?.querySelector('meta[name="app-config"]')?.getAttribute('content');
-  if (!raw) return { ...DEFAULT_CONFIG };
-  try {
-    const parsed = JSON.parse(raw) as Partial<AppConfig>;
-    return {
-      businessName: typeof parsed.businessName === 'string' && parsed.businessName ? parsed.businessName : DEFAULT_CONFIG.businessName,
-      businessTimezone:
-        typeof parsed.businessTimezone === 'string' && parsed.businessTimezone ? parsed.businessTimezone : DEFAULT_CONFIG.businessTimezone,
-      botEnabled: typeof parsed.botEnabled === 'boolean' ? parsed.botEnabled : DEFAULT_CONFIG.botEnabled,
-    };
-  } catch {
-    return { ...DEFAULT_CONFIG };
-  }
-}
-
+/** The server's runtime configuration of this page (contract/app-config.ts), read once. */
 let cached: AppConfig | undefined;
-export const config = (): AppConfig => (cached ??= readConfig());
+export const config = (): AppConfig => (cached ??= readAppConfig());
 /** Tests only: forget the cached configuration. */
 export const resetConfig = () => {
   cached = undefined;
