@@ -1,4 +1,7 @@
 import { navigate } from 'wouter/use-browser-location';
+import { errorMessage, parseBody } from '../../contract/http';
+
+export { errorMessage } from '../../contract/http';
 
 /** Every call of the admin goes through here: Bearer token from localStorage, `{detail}` errors,
  * and a 401 that logs the user out. */
@@ -16,18 +19,6 @@ export const setToken = (token: string) => localStorage.setItem(TOKEN_KEY, token
 export const clearToken = () => localStorage.removeItem(TOKEN_KEY);
 export const isLoggedIn = () => Boolean(getToken());
 
-/** Spec §8: the default messages by HTTP status. */
-export const DEFAULT_HTTP_MESSAGES: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  422: 'Validation Error',
-  500: 'Internal Server Error',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-};
-
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -37,26 +28,6 @@ export class ApiError extends Error {
     super(detail);
     this.name = 'ApiError';
   }
-}
-
-function detailText(detail: unknown): string | null {
-  if (typeof detail === 'string' && detail.trim()) return detail;
-  if (Array.isArray(detail)) {
-    const parts = detail
-      .map((d) => (typeof d === 'string' ? d : d && typeof d === 'object' && 'msg' in d ? String((d as { msg: unknown }).msg) : ''))
-      .filter(Boolean);
-    if (parts.length) return parts.join('; ');
-  }
-  return null;
-}
-
-/** The readable message of a failed response (spec §8). */
-export function errorMessage(status: number, statusText: string, body: unknown): string {
-  const detail = body && typeof body === 'object' && 'detail' in body ? detailText((body as { detail: unknown }).detail) : null;
-  if (detail) return detail;
-  if (DEFAULT_HTTP_MESSAGES[status]) return DEFAULT_HTTP_MESSAGES[status];
-  const text = typeof body === 'string' ? body : body === undefined || body === null ? '' : JSON.stringify(body);
-  return `Ошибка ${status} ${statusText}${text ? `: ${text}` : ''}`.trim();
 }
 
 /** Whatever was thrown, as a message for a toast. */
@@ -105,15 +76,7 @@ export async function request<T>(method: string, path: string, body?: unknown, o
   } catch (err) {
     throw new ApiError(0, `Сеть недоступна: ${messageOf(err)}`, null);
   }
-  const text = await res.text();
-  let data: unknown = undefined;
-  if (text) {
-    try {
-      data = JSON.parse(text);
-    } catch {
-      data = text;
-    }
-  }
+  const data = parseBody(await res.text());
   if (!res.ok) {
     if (res.status === 401 && !opts.public) logout();
     throw new ApiError(res.status, errorMessage(res.status, res.statusText, data), data);

@@ -1,16 +1,22 @@
 import { api } from './api';
 import { MESSAGES, TITLES, refetchAll, toastError, toastSuccess } from './notify';
 
-/** Delete something, tell the user how it went, refetch the lists. */
-export async function deleteObject(path: string): Promise<boolean> {
+/**
+ * Every change the admin makes: a success toast, or the server's detail in an error toast under
+ * `errorTitle` (spec §8); the lists are fetched again either way (spec §4). True when it worked.
+ */
+export async function runChange(call: () => Promise<unknown>, success: string, errorTitle: string = TITLES.general): Promise<boolean> {
   try {
-    await api.delete(path);
-    toastSuccess(MESSAGES.deleted);
+    await call();
+    toastSuccess(success);
     return true;
   } catch (err) {
-    toastError(TITLES.deleteFailed, err);
+    toastError(errorTitle, err);
     return false;
   } finally {
     void refetchAll();
   }
 }
+
+/** Delete something (after the confirmation dialog). */
+export const deleteObject = (path: string) => runChange(() => api.delete(path), MESSAGES.deleted, TITLES.deleteFailed);

@@ -1,19 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { HTTP_STATUS_TEXT } from '../../contract/http';
 import { HttpError } from '../services/errors';
-
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  409: 'Conflict',
-  413: 'Payload Too Large',
-  415: 'Unsupported Media Type',
-  422: 'Validation Error',
-  429: 'Too Many Requests',
-};
 
 /** Every error leaves as `{"detail": …}`; validation failures as 422 with a readable sentence; 5xx never leak internals. */
 export function registerErrorHandling(app: FastifyInstance): void {
@@ -34,7 +22,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return reply.status(status).send({ detail: status === 429 ? err.message : (err.message || STATUS_TEXT[status] || 'Bad Request') });
+      return reply.status(status).send({ detail: status === 429 ? err.message : (err.message || HTTP_STATUS_TEXT[status] || 'Bad Request') });
     }
     req.log.error({ err }, 'unhandled error');
     return reply.status(500).send({ detail: 'Internal Server Error' });

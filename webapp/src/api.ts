@@ -1,20 +1,9 @@
 /** All calls the mini-app makes (DESIGN §4). Types come from the shared contract only. */
 import type { RecordCreate, RecordView, SchedulesOpen } from '../../contract';
+import { errorMessage, parseBody } from '../../contract/http';
 import { rawInitData } from './tg';
 
 export const API_BASE = '/api/v1';
-
-/** Default texts per status (spec §8) when the body carries no readable detail. */
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  422: 'Validation Error',
-  500: 'Internal Server Error',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-};
 
 export class ApiError extends Error {
   constructor(
@@ -38,15 +27,6 @@ function authHeader(): string | undefined {
   return undefined;
 }
 
-function readableDetail(detail: unknown): string | undefined {
-  if (typeof detail === 'string' && detail.trim()) return detail;
-  if (Array.isArray(detail)) {
-    const msgs = detail.map((d) => (typeof d === 'string' ? d : d && typeof d === 'object' && 'msg' in d ? String(d.msg) : '')).filter(Boolean);
-    if (msgs.length) return msgs.join('; ');
-  }
-  return undefined;
-}
-
 export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   const auth = authHeader();
@@ -58,22 +38,8 @@ export async function request<T>(method: string, path: string, body?: unknown): 
   } catch {
     throw new ApiError(0, 'Нет соединения с сервером. Проверьте интернет и попробуйте ещё раз.');
   }
-  const text = await res.text();
-  let data: unknown = undefined;
-  if (text) {
-    try {
-      data = JSON.parse(text);
-    } catch {
-      data = text;
-    }
-  }
-  if (!res.ok) {
-    const detail =
-      readableDetail(data && typeof data === 'object' ? (data as { detail?: unknown }).detail : undefined) ??
-      STATUS_TEXT[res.status] ??
-      `${res.status} ${res.statusText}${text ? `: ${text.slice(0, 200)}` : ''}`;
-    throw new ApiError(res.status, detail);
-  }
+  const data = parseBody(await res.text());
+  if (!res.ok) throw new ApiError(res.status, errorMessage(res.status, res.statusText, data));
   return data as T;
 }
 

@@ -6,8 +6,8 @@ import type { SchedulePublic, SchedulesPublic } from '../../../contract/schedule
 import type { WorkshopsPublic } from '../../../contract/workshops';
 import { api, keys } from '../api';
 import { ScheduleForm } from '../forms/ScheduleForm';
-import { deleteObject } from '../mutations';
-import { MESSAGES, TITLES, refetchAll, toastError, toastSuccess } from '../notify';
+import { deleteObject, runChange } from '../mutations';
+import { MESSAGES, TITLES, toastError } from '../notify';
 import '../pageStyles';
 import { ConfirmDelete, ConfirmDialog } from './ConfirmDialog';
 import { EmptyState } from './EmptyState';
@@ -45,14 +45,7 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
   const [notifying, setNotifying] = useState<SchedulePublic | null>(null);
 
   const notify = async (s: SchedulePublic) => {
-    try {
-      await api.post(`/schedule/notify/${s.id}`);
-      toastSuccess(MESSAGES.notified);
-    } catch (err) {
-      toastError(TITLES.general, err);
-    } finally {
-      void refetchAll();
-    }
+    await runChange(() => api.post(`/schedule/notify/${s.id}`), MESSAGES.notified);
   };
 
   const sessions = data?.data ?? [];

@@ -3,7 +3,8 @@ import { useForm } from 'react-hook-form';
 import type { AddressCreate, AddressPublic } from '../../../contract/addresses';
 import { api } from '../api';
 import { FormModal } from '../components/FormModal';
-import { MESSAGES, TITLES, refetchAll, toastError, toastSuccess } from '../notify';
+import { MESSAGES } from '../notify';
+import { runChange } from '../mutations';
 import { ru } from '../validation';
 
 interface AddressValues {
@@ -24,16 +25,8 @@ export function AddressForm({ address, opened, onClose }: { address?: AddressPub
 
   const onSubmit = async (v: AddressValues) => {
     const body: AddressCreate = { title: v.title.trim(), map_link: v.map_link.trim(), description: v.description.trim() || null };
-    try {
-      if (address) await api.put(`/address/${address.id}`, body);
-      else await api.post('/address/', body);
-      toastSuccess(address ? MESSAGES.addressUpdated : MESSAGES.addressAdded);
-      onClose();
-    } catch (err) {
-      toastError(TITLES.general, err);
-    } finally {
-      void refetchAll();
-    }
+    const save = () => (address ? api.put(`/address/${address.id}`, body) : api.post('/address/', body));
+    if (await runChange(save, address ? MESSAGES.addressUpdated : MESSAGES.addressAdded)) onClose();
   };
 
   return (

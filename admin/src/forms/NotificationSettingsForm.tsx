@@ -2,7 +2,8 @@ import { Button, Stack, Switch } from '@mantine/core';
 import { Controller, useForm } from 'react-hook-form';
 import type { Settings } from '../../../contract/settings';
 import { api } from '../api';
-import { MESSAGES, TITLES, refetchAll, toastError, toastSuccess } from '../notify';
+import { MESSAGES } from '../notify';
+import { runChange } from '../mutations';
 
 type Notifications = Settings['notifications'];
 
@@ -20,14 +21,7 @@ export function NotificationSettingsForm({ settings }: { settings: Settings }) {
   } = useForm<Notifications>({ values: settings.notifications });
 
   const onSubmit = async (notifications: Notifications) => {
-    try {
-      await api.post('/settings/', { notifications } satisfies Settings);
-      toastSuccess(MESSAGES.settingsSaved);
-    } catch (err) {
-      toastError(TITLES.general, err);
-    } finally {
-      void refetchAll();
-    }
+    await runChange(() => api.post('/settings/', { notifications } satisfies Settings), MESSAGES.settingsSaved);
   };
 
   return (

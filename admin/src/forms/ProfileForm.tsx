@@ -2,7 +2,8 @@ import { Button, Group, Stack, Switch, TextInput } from '@mantine/core';
 import { Controller, useForm } from 'react-hook-form';
 import type { UserPublic, UserUpdateMe } from '../../../contract/users';
 import { api } from '../api';
-import { MESSAGES, TITLES, refetchAll, toastError, toastSuccess } from '../notify';
+import { MESSAGES, TITLES } from '../notify';
+import { runChange } from '../mutations';
 import { EMAIL_PATTERN, FULL_NAME_MAX, ru } from '../validation';
 
 interface ProfileValues {
@@ -30,14 +31,7 @@ export function ProfileForm({ user }: { user: UserPublic }) {
   const onSubmit = async (v: ProfileValues) => {
     const body: UserUpdateMe = { full_name: v.full_name.trim() || null, email: v.email.trim() };
     if (user.telegram_id !== null && !v.telegram) body.telegram_id = null;
-    try {
-      await api.patch('/users/me', body);
-      toastSuccess(MESSAGES.userUpdated);
-    } catch (err) {
-      toastError(TITLES.en, err);
-    } finally {
-      void refetchAll();
-    }
+    await runChange(() => api.patch('/users/me', body), MESSAGES.userUpdated, TITLES.en);
   };
 
   return (

@@ -9,7 +9,8 @@ import { api } from '../api';
 import { FormModal } from '../components/FormModal';
 import { config } from '../config';
 import { defaultSessionInput, fromZonedInput, toZonedInput } from '../format';
-import { MESSAGES, TITLES, refetchAll, toastError, toastSuccess } from '../notify';
+import { MESSAGES } from '../notify';
+import { runChange } from '../mutations';
 import { ru } from '../validation';
 
 export const DEFAULT_CAPACITY = 8;
@@ -62,16 +63,8 @@ export function ScheduleForm({ schedule, workshops, addresses, opened, onClose, 
       workshop_id: Number(v.workshop_id),
       address_id: Number(v.address_id),
     };
-    try {
-      if (schedule) await api.put(`/schedule/${schedule.id}`, body);
-      else await api.post('/schedule/', body);
-      toastSuccess(schedule ? MESSAGES.scheduleUpdated : MESSAGES.scheduleCreated);
-      onClose();
-    } catch (err) {
-      toastError(TITLES.general, err);
-    } finally {
-      void refetchAll();
-    }
+    const save = () => (schedule ? api.put(`/schedule/${schedule.id}`, body) : api.post('/schedule/', body));
+    if (await runChange(save, schedule ? MESSAGES.scheduleUpdated : MESSAGES.scheduleCreated)) onClose();
   };
 
   const workshopOptions = workshops.map((w) => ({ value: String(w.id), label: w.title }));

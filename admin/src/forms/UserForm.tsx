@@ -3,7 +3,8 @@ import { Controller, useForm } from 'react-hook-form';
 import type { UserCreate, UserPublic, UserUpdate } from '../../../contract/users';
 import { api } from '../api';
 import { FormModal } from '../components/FormModal';
-import { MESSAGES, TITLES, refetchAll, toastError, toastSuccess } from '../notify';
+import { MESSAGES, TITLES } from '../notify';
+import { runChange } from '../mutations';
 import { EMAIL_PATTERN, FULL_NAME_MAX, PASSWORD_MIN, ru } from '../validation';
 
 interface UserValues {
@@ -40,22 +41,11 @@ export function UserForm({ user, opened, onClose }: { user?: UserPublic; opened:
 
   const onSubmit = async (v: UserValues) => {
     const base = { email: v.email.trim(), full_name: v.full_name.trim() || null, is_superuser: v.is_superuser, is_active: v.is_active };
-    try {
-      if (user) {
-        const body: UserUpdate = v.password ? { ...base, password: v.password, confirm_password: v.confirm_password } : base;
-        await api.patch(`/users/${user.id}`, body);
-        toastSuccess(MESSAGES.userUpdated);
-      } else {
-        const body: UserCreate = { ...base, password: v.password, confirm_password: v.confirm_password };
-        await api.post('/users/', body);
-        toastSuccess(MESSAGES.userCreated);
-      }
-      onClose();
-    } catch (err) {
-      toastError(user ? TITLES.general : TITLES.userCreate, err);
-    } finally {
-      void refetchAll();
-    }
+    const withPassword = { ...base, password: v.password, confirm_password: v.confirm_password };
+    const ok = user
+      ? await runChange(() => api.patch(`/users/${user.id}`, (v.password ? withPassword : base) satisfies UserUpdate), MESSAGES.userUpdated)
+      : await runChange(() => api.post('/users/', withPassword satisfies UserCreate), MESSAGES.userCreated, TITLES.userCreate);
+    if (ok) onClose();
   };
 
   return (

@@ -3,7 +3,8 @@ import { Controller, useForm } from 'react-hook-form';
 import type { WorkshopCreate, WorkshopPublic } from '../../../contract/workshops';
 import { api } from '../api';
 import { FormModal } from '../components/FormModal';
-import { MESSAGES, TITLES, refetchAll, toastError, toastSuccess } from '../notify';
+import { MESSAGES } from '../notify';
+import { runChange } from '../mutations';
 import { ru } from '../validation';
 
 export const DEFAULT_PRICE = 3500;
@@ -32,16 +33,8 @@ export function WorkshopForm({ workshop, opened, onClose }: { workshop?: Worksho
 
   const onSubmit = async (values: WorkshopValues) => {
     const body: WorkshopCreate = { title: values.title.trim(), description: values.description, price: values.price ?? 0 };
-    try {
-      if (workshop) await api.put(`/workshops/${workshop.id}`, body);
-      else await api.post('/workshops/', body);
-      toastSuccess(workshop ? MESSAGES.workshopUpdated : MESSAGES.workshopCreated);
-      onClose();
-    } catch (err) {
-      toastError(TITLES.general, err);
-    } finally {
-      void refetchAll();
-    }
+    const save = () => (workshop ? api.put(`/workshops/${workshop.id}`, body) : api.post('/workshops/', body));
+    if (await runChange(save, workshop ? MESSAGES.workshopUpdated : MESSAGES.workshopCreated)) onClose();
   };
 
   return (
