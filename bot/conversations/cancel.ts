@@ -20,7 +20,7 @@ async function cancelOwnRecord(deps: BotDeps, telegramId: number, recordId: numb
   const record = await getRecord(deps.database.db, recordId);
   if (!record || record.telegram_id !== telegramId) return { ok: false, detail: MSG.recordNotFound };
   try {
-    await cancelRecord(deps.database, recordId, reason);
+    await cancelRecord(deps.database, record, reason);
     return { ok: true };
   } catch (err) {
     if (err instanceof HttpError) return { ok: false, detail: err.detail };

@@ -40,17 +40,14 @@ export default async function recordsRoutes(app: FastifyInstance, { database }: 
   });
 
   r.put('/records/:id', { config, schema: { tags, params: IdParam, body: RecordUpdate, response: { 200: RecordView } } }, async (req) => {
-    await ownRecord(req, req.params.id);
-    return toRecordView(await changePeopleCount(database, req.params.id, req.body.people_count));
+    return toRecordView(await changePeopleCount(database, await ownRecord(req, req.params.id), req.body.people_count));
   });
 
   r.put('/records/cancel/:id', { config, schema: { tags, params: IdParam, body: RecordCancel, response: { 200: RecordView } } }, async (req) => {
-    await ownRecord(req, req.params.id);
-    return toRecordView(await cancelRecord(database, req.params.id, req.body.cancel_reason));
+    return toRecordView(await cancelRecord(database, await ownRecord(req, req.params.id), req.body.cancel_reason));
   });
 
   r.put('/records/restore/:id', { config, schema: { tags, params: IdParam, response: { 200: RecordView } } }, async (req) => {
-    await ownRecord(req, req.params.id);
-    return toRecordView(await restoreRecord(database, req.params.id));
+    return toRecordView(await restoreRecord(database, await ownRecord(req, req.params.id)));
   });
 }

@@ -36,16 +36,15 @@ export default async function usersRoutes(app: FastifyInstance, { database, conf
     return { data: rows.map(toUserPublic), count };
   });
 
+  async function createUser(u: { email: string; password: string; full_name?: string | null; is_active: boolean; is_superuser: boolean }) {
+    await assertEmailFree(u.email);
+    const { password, ...rest } = u;
+    return toUserPublic(await insertUser(db, { ...rest, full_name: u.full_name || null, hashed_password: await hashPassword(password) }));
+  }
+
   r.post('/users/', { config: { auth: 'superuser' }, schema: { tags, body: UserCreate, response: { 201: UserPublic } } }, async (req, reply) => {
-    await assertEmailFree(req.body.email);
-    const user = await insertUser(db, {
-      email: req.body.email,
-      full_name: req.body.full_name || null,
-      hashed_password: await hashPassword(req.body.password),
-      is_active: req.body.is_active,
-      is_superuser: req.body.is_superuser,
-    });
-    return reply.status(201).send(toUserPublic(user));
+    const { confirm_password: _, ...user } = req.body;
+    return reply.status(201).send(await createUser(user));
   });
 
   r.get('/users/me', { config: { auth: 'user' }, schema: { tags, response: { 200: UserPublic } } }, async (req) => toUserPublic(req.staff!));
@@ -73,15 +72,7 @@ export default async function usersRoutes(app: FastifyInstance, { database, conf
 
   r.post('/users/open', { config: { auth: 'public' }, schema: { tags, body: UserRegister, response: { 201: UserPublic } } }, async (req, reply) => {
     if (!config.usersOpenRegistration) throw forbidden('Open user registration is forbidden on this server');
-    await assertEmailFree(req.body.email);
-    const user = await insertUser(db, {
-      email: req.body.email,
-      full_name: req.body.full_name || null,
-      hashed_password: await hashPassword(req.body.password),
-      is_active: true,
-      is_superuser: false,
-    });
-    return reply.status(201).send(toUserPublic(user));
+    return reply.status(201).send(await createUser({ ...req.body, is_active: true, is_superuser: false }));
   });
 
   r.get('/users/:user_id', { config: { auth: 'user' }, schema: { tags, params: UserIdParam, response: { 200: UserPublic } } }, async (req) => {

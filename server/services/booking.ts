@@ -123,16 +123,18 @@ export async function createRecord(database: Database, input: RecordCreate, cust
   });
 }
 
+/** The record a change is about, as the caller read it to check who owns it: its session is locked,
+ * then the record is read again under the lock. */
+export type RecordRef = Pick<RecordRow, 'id' | 'schedule_id'>;
+
 /** Runs `change` on a record of a future session, under its session's lock. */
 async function changeRecord(
   database: Database,
-  recordId: number,
+  ref: RecordRef,
   change: (trx: Executor, r: RecordRow, session: RecordSchedule) => Promise<RecordRow>,
 ): Promise<RecordResult> {
-  const found = await getRecord(database.db, recordId);
-  if (!found) throw notFound(MSG.recordNotFound);
-  return withScheduleLock(database, found.schedule_id, async (trx) => {
-    const r = await getRecord(trx, recordId);
+  return withScheduleLock(database, ref.schedule_id, async (trx) => {
+    const r = await getRecord(trx, ref.id);
     if (!r) throw notFound(MSG.recordNotFound);
     const session = await loadSession(trx, r.schedule_id);
     if (isPast(session.date)) throw conflict(MSG.past);
@@ -141,8 +143,8 @@ async function changeRecord(
   });
 }
 
-export function changePeopleCount(database: Database, recordId: number, peopleCount: number): Promise<RecordResult> {
-  return changeRecord(database, recordId, async (trx, r, session) => {
+export function changePeopleCount(database: Database, record: RecordRef, peopleCount: number): Promise<RecordResult> {
+  return changeRecord(database, record, async (trx, r, session) => {
     if (r.state === 'CANCELLED') throw conflict(MSG.cancelled);
     if (peopleCount === r.people_count) return r;
     let updated: RecordRow;
@@ -162,8 +164,8 @@ export function changePeopleCount(database: Database, recordId: number, peopleCo
   });
 }
 
-export function cancelRecord(database: Database, recordId: number, reason: string): Promise<RecordResult> {
-  return changeRecord(database, recordId, async (trx, r, session) => {
+export function cancelRecord(database: Database, record: RecordRef, reason: string): Promise<RecordResult> {
+  return changeRecord(database, record, async (trx, r, session) => {
     if (r.state === 'CANCELLED') throw conflict(MSG.alreadyCancelled);
     const updated = await updateRecord(trx, r.id, { state: 'CANCELLED', cancel_reason: reason, queued_at: null });
     if (r.state === 'ACTIVE') await fill(trx, session);
@@ -173,8 +175,8 @@ export function cancelRecord(database: Database, recordId: number, reason: strin
   });
 }
 
-export function restoreRecord(database: Database, recordId: number): Promise<RecordResult> {
-  return changeRecord(database, recordId, async (trx, r, session) => {
+export function restoreRecord(database: Database, record: RecordRef): Promise<RecordResult> {
+  return changeRecord(database, record, async (trx, r, session) => {
     if (r.state !== 'CANCELLED') throw conflict(MSG.notCancelled);
     if (r.telegram_id != null && (await findOpenBooking(trx, session.id, r.telegram_id, r.id))) throw conflict(MSG.alreadyBooked);
     const fits = r.people_count <= (await freeSeats(trx, session));
