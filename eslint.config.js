@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'test-results/**'] },
@@ -19,5 +20,11 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { patterns: ['**/server/**', '**/db/**', '**/bot/**'] }],
     },
+  },
+  {
+    // The front ends follow the Rules of React (hooks and the compiler's checks) and stay typed.
+    files: ['webapp/**/*.{ts,tsx}', 'admin/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat.recommended,
+    rules: { ...reactHooks.configs.flat.recommended.rules, '@typescript-eslint/no-explicit-any': 'error' },
   },
 );

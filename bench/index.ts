@@ -3,7 +3,8 @@
  *  1. GET /api/v1/schedule/public requests/s vs a bare Fastify route returning the same JSON,
  *     same process, same run (autocannon, 50 connections), 50 sessions and 2,000 bookings.
  *  2. The booking storm: 1,000 concurrent POST /api/v1/records/ on one 8-seat session.
- *  3. Cold start: `tsx server/main.ts` on a fresh SQLite file until the first health-check answer.
+ *  3. Cold start: `npm start`'s command (`node scripts/start.js`: the compiled server, built assets,
+ *     NODE_ENV=production) on a fresh SQLite file until the first health-check answer; median of 5.
  *  4. The front-end budgets (bench/web.ts) unless BENCH_SKIP_WEB=1.
  * Set TEST_DATABASE_URL to run 1 and 2 on PostgreSQL.
  */
@@ -95,14 +96,26 @@ async function bookingStorm() {
   }
 }
 
-async function coldStart() {
+/** Milliseconds from spawning `node scripts/start.js` to its first health-check answer. */
+async function startOnce(): Promise<number> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wb-cold-'));
   const port = 18_000 + Math.floor(Math.random() * 1000);
-  const env = { ...process.env, DATABASE_URL: `sqlite:${dir}/app.db`, DATA_DIR: dir, PORT: String(port), LOG_LEVEL: 'warn', BOT_TOKEN: '', DIST_DIR: path.resolve('dist') };
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    SECRET_KEY: 'bench-secret-key-that-is-long-enough-0123',
+    DATABASE_URL: `sqlite:${dir}/app.db`,
+    DATA_DIR: dir,
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    BOT_TOKEN: '',
+    DIST_DIR: path.resolve('dist'),
+  };
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env, stdio: 'ignore' });
+  const child = spawn(process.execPath, ['scripts/start.js'], { env, stdio: 'ignore' });
   let ms = NaN;
-  for (let i = 0; i < 300; i++) {
+  // Up to 60 s: the first run may build the bundles.
+  while (performance.now() - started < 60_000 && child.exitCode === null) {
     try {
       const r = await fetch(`http://127.0.0.1:${port}/api/v1/utils/health-check/`);
       if (r.ok) {
@@ -112,11 +125,25 @@ async function coldStart() {
     } catch {
       /* not listening yet */
     }
-    await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 5));
   }
   child.kill('SIGTERM');
+  await new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r(null)));
   fs.rmSync(dir, { recursive: true, force: true });
-  rows.push({ what: 'Cold start to first health-check answer (fresh SQLite)', measured: `${ms.toFixed(0)} ms`, budget: '< 1,500 ms', ok: ms < 1500 });
+  return ms;
+}
+
+async function coldStart() {
+  await startOnce(); // builds the bundles and the server when stale; warms the file cache
+  const runs: number[] = [];
+  for (let i = 0; i < 5; i++) runs.push(await startOnce());
+  const ms = runs.sort((a, b) => a - b)[2];
+  rows.push({
+    what: 'Cold start to first health-check answer (node scripts/start.js, compiled, fresh SQLite)',
+    measured: `${ms.toFixed(0)} ms (median of 5: ${runs.map((r) => r.toFixed(0)).join(', ')})`,
+    budget: '< 500 ms',
+    ok: ms < 500,
+  });
 }
 
 await publicScheduleThroughput();

@@ -1,23 +1,33 @@
 import type { Context } from 'grammy';
 import type { ConversationFlavor } from '@grammyjs/conversations';
-import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../server/config';
 import type { Database } from '../db/database';
+import type { Log } from '../core/log';
 import type { RenderContext } from './messages';
 
 /** The context of the bot's middleware (outside conversations). */
 export type BotContext = ConversationFlavor<Context>;
 
-export type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'debug'>;
+export type { Log };
 
-/** What the bot is built from: the same database, services and repositories as the API. */
+/** The part of the configuration the bot reads. */
+export interface BotConfig {
+  botToken?: string;
+  botMode: 'webhook' | 'polling';
+  webhookSecret: string;
+  telegramApiRoot: string;
+  publicUrl: string;
+  businessName: string;
+  businessTimezone: string;
+}
+
+/** What the bot is built from: the same database and core functions as the API. */
 export interface BotDeps {
-  config: Config;
+  config: BotConfig;
   database: Database;
   log: Log;
 }
 
-export const renderContext = (config: Config): RenderContext => ({
+export const renderContext = (config: BotConfig): RenderContext => ({
   publicUrl: config.publicUrl,
   timezone: config.businessTimezone,
   businessName: config.businessName,

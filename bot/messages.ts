@@ -4,7 +4,7 @@ import timezone from 'dayjs/plugin/timezone';
 import 'dayjs/locale/ru';
 import type { InlineKeyboardMarkup } from 'grammy/types';
 import { RECORD_SOURCES } from '../contract';
-import type { DigestPayload, DigestPerson, NotificationKind, RecordPayload, SessionSnapshot } from '../server/services/notifications';
+import type { CustomerNotification, DigestPayload, DigestPerson, Notification, RecordPayload, SessionSnapshot, StaffNotification } from '../core/notifications';
 import { applyButton, inlineKeyboard, recordButton, urlButton } from './keyboards/webapp';
 
 /*
@@ -72,15 +72,15 @@ function fit(lines: string[]): string {
   return out.join('\n');
 }
 
-function customerMessage(kind: NotificationKind, p: RecordPayload, rc: RenderContext): OutgoingMessage {
-  const { session: s, record: r } = p;
+function customerMessage(n: CustomerNotification, rc: RenderContext): OutgoingMessage {
+  const { session: s, record: r } = n.payload;
   const myRecord = inlineKeyboard([[recordButton(rc.publicUrl, r.record_id)]]);
   const details = [...sessionLines(s, rc), people(r.people_count)];
   const msg = (head: string[], tail: string[] = [], markup = myRecord): OutgoingMessage => ({
     text: fit([...head, '', ...details, ...(tail.length ? ['', ...tail] : [])]),
     reply_markup: markup,
   });
-  switch (kind) {
+  switch (n.kind) {
     case 'record.booked':
       return msg([`✅ Вы записаны на мастер-класс ${title(s)}!`], ['До встречи!']);
     case 'record.queued':
@@ -97,13 +97,14 @@ function customerMessage(kind: NotificationKind, p: RecordPayload, rc: RenderCon
         ? msg([`↩️ Ваша запись на мастер-класс ${title(s)} восстановлена, но свободных мест сейчас нет, и вы в очереди.`, queueNote(r.queue_position)])
         : msg([`✅ Ваша запись на мастер-класс ${title(s)} восстановлена.`], ['До встречи!']);
     case 'record.people_changed': {
-      const head = [`👥 Количество человек в вашей записи на мастер-класс ${title(s)} изменено: было ${p.previous_people_count ?? '—'}, стало ${r.people_count}.`];
+      const head = [`👥 Количество человек в вашей записи на мастер-класс ${title(s)} изменено: было ${n.payload.previous_people_count}, стало ${r.people_count}.`];
       if (r.state === 'QUEUED') head.push(`Свободных мест не хватает, поэтому запись перенесена в очередь. ${queueNote(r.queue_position)}`);
       else if (r.state === 'ACTIVE') head.push('Места за вами.');
       return msg(head);
     }
     case 'schedule.changed': {
-      const what = p.changed?.date && p.changed?.address ? 'дата и адрес' : p.changed?.address ? 'адрес' : 'дата';
+      const { changed } = n.payload;
+      const what = changed.date && changed.address ? 'дата и адрес' : changed.address ? 'адрес' : 'дата';
       const head = [`✏️ Изменения в мастер-классе ${title(s)}: новая ${what}. Актуальные данные:`];
       return msg(head, r.state === 'QUEUED' ? [`Вы в очереди. ${queueNote(r.queue_position)}`] : ['Если новое время или место вам не подходит, запись можно отменить на странице записи.']);
     }
@@ -118,8 +119,6 @@ function customerMessage(kind: NotificationKind, p: RecordPayload, rc: RenderCon
       };
     case 'schedule.reminder':
       return msg([`🔔 Напоминаем о мастер-классе ${title(s)}!`], ['Ждём вас!']);
-    default:
-      throw new Error(`no customer text for ${kind}`);
   }
 }
 
@@ -128,11 +127,12 @@ function staffRecordLines(p: RecordPayload): string[] {
   return [`Имя: ${fullName(r)}${handle(r.telegram_login)}`, `Человек: ${r.people_count}`];
 }
 
-function staffMessage(kind: NotificationKind, p: RecordPayload, rc: RenderContext): OutgoingMessage {
+function staffMessage(n: StaffNotification, rc: RenderContext): OutgoingMessage {
+  const p = n.payload;
   const { session: s, record: r } = p;
   const markup = inlineKeyboard([[urlButton(rc.publicUrl, 'Открыть расписание', '/schedule')]]);
   const when = `${title(s)}, ${formatDate(s.date, rc.timezone)}`;
-  if (kind === 'staff.new_record') {
+  if (n.kind === 'staff.new_record') {
     const state = r.state === 'QUEUED' ? `${STATE_LABEL.QUEUED} (место ${r.queue_position ?? '—'})` : STATE_LABEL[r.state];
     return {
       text: fit([
@@ -196,12 +196,11 @@ function digestMessage(p: DigestPayload, rc: RenderContext, now: Date): Outgoing
   return { text: fit(lines), reply_markup: inlineKeyboard([[urlButton(rc.publicUrl, 'Открыть расписание', '/schedule')]]) };
 }
 
-/** The text and buttons of an outbox row. Throws for a kind it does not know (the row then fails for good). */
-export function renderNotification(kind: string, payload: unknown, rc: RenderContext, now = new Date()): OutgoingMessage {
-  const k = kind as NotificationKind;
-  if (k === 'staff.digest') return digestMessage(payload as DigestPayload, rc, now);
-  if (k === 'staff.new_record' || k === 'staff.cancelled') return staffMessage(k, payload as RecordPayload, rc);
-  return customerMessage(k, payload as RecordPayload, rc);
+/** The text and buttons of a notification. */
+export function renderNotification(n: Notification, rc: RenderContext, now = new Date()): OutgoingMessage {
+  if (n.kind === 'staff.digest') return digestMessage(n.payload, rc, now);
+  if (n.kind === 'staff.new_record' || n.kind === 'staff.cancelled') return staffMessage(n, rc);
+  return customerMessage(n, rc);
 }
 
 /* ---------- replies of the bot's commands ---------- */

@@ -1,58 +1,54 @@
 import crypto from 'node:crypto';
 import { Api, BotError, type Bot } from 'grammy';
 import type { Update, UserFromGetMe } from 'grammy/types';
-import type { Config } from '../server/config';
 import type { Database } from '../db/database';
-import { createOutbox, DEFAULT_OUTBOX_OPTIONS, type Outbox, type OutboxOptions } from '../server/services/outbox';
-import { createDigestJob, type DigestJob } from '../server/services/digest';
+import { createOutbox, DEFAULT_OUTBOX_OPTIONS, type Outbox, type OutboxOptions } from './outbox';
 import { createBot } from './createBot';
-import { renderContext, type BotContext, type Log } from './context';
+import { renderContext, type BotConfig, type BotContext, type Log } from './context';
 import { BOT_COMMANDS, MENU_BUTTON_TEXT, renderNotification } from './messages';
 import { webAppsEnabled } from './keyboards/webapp';
 
-/** Where Telegram posts updates in webhook mode (under the API prefix). */
-export const WEBHOOK_PATH = '/api/v1/telegram/webhook';
 export const ALLOWED_UPDATES = ['message', 'callback_query'] as const;
 const SETUP_RETRY_MS = 30_000;
 const INIT_TIMEOUT_MS = 10_000;
 
 export interface TelegramOptions {
   outbox?: Partial<OutboxOptions>;
-  digestIntervalMs?: number;
   /** Known bot info: skips getMe. */
   botInfo?: UserFromGetMe;
 }
 
-/** Everything Telegram in the server: the bot, the outbox worker and the digest job. */
+/** Everything Telegram: the bot and the outbox worker that delivers notifications. */
 export interface Telegram {
   bot: Bot<BotContext>;
   outbox: Outbox;
-  digest: DigestJob;
   /** Timing-safe check of the X-Telegram-Bot-Api-Secret-Token header. */
   verifySecret(header: unknown): boolean;
   /** Handles one update (webhook); errors are logged, never thrown. */
   handleUpdate(update: Update): Promise<void>;
   /** The bot's @username (getMe once). */
   username(): Promise<string>;
-  /** At server start: commands, menu button, webhook or polling, the outbox worker, the digest job. */
+  /** At server start: commands, menu button, webhook or polling, the outbox worker. */
   start(): Promise<void>;
   stop(): Promise<void>;
 }
 
 /** The outbox worker's own Bot API client: no auto-retry (the worker retries), a bounded timeout. */
-export function createOutboxFor(deps: { config: Config; database: Database; log: Log; options?: Partial<OutboxOptions> }): Outbox {
+export function createOutboxFor(deps: { config: BotConfig; database: Database; log: Log; options?: Partial<OutboxOptions> }): Outbox {
   const { config } = deps;
   const options = { ...DEFAULT_OUTBOX_OPTIONS, ...deps.options };
-  const api = new Api(config.botToken!, { apiRoot: config.telegramApiRoot, timeoutSeconds: Math.ceil(options.sendTimeoutMs / 1000) });
+  if (!config.botToken) throw new Error('the outbox needs BOT_TOKEN');
+  const api = new Api(config.botToken, { apiRoot: config.telegramApiRoot, timeoutSeconds: Math.ceil(options.sendTimeoutMs / 1000) });
   const rc = renderContext(config);
-  return createOutbox({ database: deps.database, api, log: deps.log, options, render: (kind, payload) => renderNotification(kind, payload, rc) });
+  return createOutbox({ database: deps.database, api, log: deps.log, options, render: (n) => renderNotification(n, rc) });
 }
 
-export function createTelegram(deps: { config: Config; database: Database; log: Log; options?: TelegramOptions }): Telegram {
+/** `webhookPath`: where the server takes Telegram's updates, registered with setWebhook in webhook mode. */
+export function createTelegram(deps: { config: BotConfig; database: Database; log: Log; webhookPath: string; options?: TelegramOptions }): Telegram {
   const { config, database, log } = deps;
+  const webhookUrl = `${config.publicUrl}${deps.webhookPath}`;
   const bot = createBot({ config, database, log, botInfo: deps.options?.botInfo });
   const outbox = createOutboxFor({ config, database, log, options: deps.options?.outbox });
-  const digest = createDigestJob({ database, log, intervalMs: deps.options?.digestIntervalMs });
   const secret = Buffer.from(config.webhookSecret);
   const https = webAppsEnabled(config.publicUrl);
   let initializing: Promise<void> | null = null;
@@ -82,8 +78,8 @@ export function createTelegram(deps: { config: Config; database: Database; log: 
         await bot.api.setChatMenuButton({ menu_button: { type: 'web_app', text: MENU_BUTTON_TEXT, web_app: { url: `${config.publicUrl}/apply` } } });
       }
       if (config.botMode === 'webhook' && https) {
-        await bot.api.setWebhook(`${config.publicUrl}${WEBHOOK_PATH}`, { secret_token: config.webhookSecret, allowed_updates: [...ALLOWED_UPDATES] });
-        log.info({ url: `${config.publicUrl}${WEBHOOK_PATH}` }, 'telegram: webhook registered');
+        await bot.api.setWebhook(webhookUrl, { secret_token: config.webhookSecret, allowed_updates: [...ALLOWED_UPDATES] });
+        log.info({ url: webhookUrl }, 'telegram: webhook registered');
       }
       if (config.botMode === 'polling' && !stopped) {
         // bot.start() removes any webhook first, then long-polls until stop().
@@ -103,7 +99,6 @@ export function createTelegram(deps: { config: Config; database: Database; log: 
   return {
     bot,
     outbox,
-    digest,
     verifySecret(header) {
       if (typeof header !== 'string') return false;
       const given = Buffer.from(header);
@@ -134,13 +129,12 @@ export function createTelegram(deps: { config: Config; database: Database; log: 
       }
       await setup();
       outbox.start();
-      digest.start();
     },
     async stop() {
       stopped = true;
       if (setupTimer) clearTimeout(setupTimer);
       if (bot.isRunning()) await bot.stop();
-      await Promise.all([outbox.stop(), digest.stop()]);
+      await outbox.stop();
     },
   };
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 import { listOf, requiredText } from './common';
 
 export const AddressCreate = z.object({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 
 /** Every error body of the API. */
 export const HTTPError = z.object({ detail: z.unknown() });

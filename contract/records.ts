@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 import { PEOPLE_MAX, PEOPLE_MIN, requiredText } from './common';
 import { TelegramId } from './users';
 import { AddressPublic } from './addresses';
@@ -27,6 +27,7 @@ export const PeopleCount = z
   .max(PEOPLE_MAX, `Количество человек: от ${PEOPLE_MIN} до ${PEOPLE_MAX}`);
 
 const optionalText = (max: number) => z.string().trim().max(max).nullable().optional();
+export const FIRST_TIME_REQUIRED = 'Укажите, впервые ли вы у нас';
 
 /** The booking create payload (spec §3). telegram_id/telegram_login are taken from the
  * verified Telegram init data when the call comes from the mini-app. */
@@ -41,7 +42,7 @@ export const RecordCreate = z.object({
   has_allergy: z.boolean().default(false),
   allergy_type: optionalText(500),
   source: RecordSource.nullable().optional(),
-  is_first_time: z.boolean({ error: 'Укажите, впервые ли вы у нас' }),
+  is_first_time: z.boolean({ error: FIRST_TIME_REQUIRED }),
 });
 export type RecordCreate = z.input<typeof RecordCreate>;
 

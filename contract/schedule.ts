@@ -1,26 +1,30 @@
-import { z } from 'zod';
-import { DEFAULT_CAPACITY, IsoDateTime, listOf } from './common';
+import { z } from './zod';
+import { DEFAULT_CAPACITY, listOf } from './common';
 import { AddressPublic } from './addresses';
 import { WorkshopPublic } from './workshops';
 import { RecordPublic } from './records';
 
-const id = z.number({ error: 'Выберите значение' }).int().positive().max(2_147_483_647);
+/** A chosen workshop or address; `message` is what a missing or wrong choice says. */
+const id = (message: string) => z.number({ error: message }).int().positive().max(2_147_483_647);
+const workshopId = id('Выберите мастер-класс');
+const addressId = id('Выберите адрес');
 const capacity = z.number().int().min(0, 'Минимум 0').max(10_000);
-const date = IsoDateTime.refine((d) => !Number.isNaN(Date.parse(d)), 'Укажите дату и время');
+// One message for a missing, empty or malformed date.
+const date = z.iso.datetime({ offset: true, error: 'Укажите дату и время' });
 
 export const ScheduleCreate = z.object({
   date,
   capacity: capacity.default(DEFAULT_CAPACITY),
-  workshop_id: id,
-  address_id: id,
+  workshop_id: workshopId,
+  address_id: addressId,
 });
 export type ScheduleCreate = z.input<typeof ScheduleCreate>;
 
 export const ScheduleUpdate = z.object({
   date: date.optional(),
   capacity: capacity.optional(),
-  workshop_id: id.optional(),
-  address_id: id.optional(),
+  workshop_id: workshopId.optional(),
+  address_id: addressId.optional(),
 });
 export type ScheduleUpdate = z.infer<typeof ScheduleUpdate>;
 

@@ -1,9 +1,17 @@
-import { z } from 'zod';
-import { FULL_NAME_MAX, PASSWORD_MIN, listOf } from './common';
+import { z } from './zod';
+import { FULL_NAME_MAX, PASSWORD_MIN, listOf, requiredText } from './common';
 
-const email = z.string().trim().toLowerCase().pipe(z.email('Некорректный email адрес').max(255));
-const password = z.string().min(PASSWORD_MIN, `Длина пароля должна быть минимум ${PASSWORD_MIN} символов`).max(255);
+const email = requiredText('Укажите email', 255).toLowerCase().pipe(z.email('Некорректный email адрес'));
+const PASSWORD_REQUIRED = 'Укажите пароль';
+/** The length rule of a new password, also for forms where the password may stay empty. */
+export const PASSWORD_TOO_SHORT = `Длина пароля должна быть минимум ${PASSWORD_MIN} символов`;
+const password = z.string().min(1, PASSWORD_REQUIRED).min(PASSWORD_MIN, PASSWORD_TOO_SHORT).max(255);
+// The too-long message ('Максимум 30 символов') is the error map's (contract/zod.ts).
 const fullName = z.string().trim().max(FULL_NAME_MAX).nullable();
+/** confirm_password is optional, but a non-empty one must repeat the password. */
+const passwordsMatch = (u: { password?: string; confirm_password?: string }) =>
+  !u.confirm_password || u.password === undefined || u.confirm_password === u.password;
+const PASSWORDS_DIFFER = { message: 'Указанные пароли не совпадают', path: ['confirm_password'] };
 /** Telegram user ids are positive integers below 2^53. */
 export const TelegramId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
@@ -31,10 +39,7 @@ export const UserCreate = z
     is_superuser: z.boolean().default(false),
     is_active: z.boolean().default(false),
   })
-  .refine((u) => u.confirm_password === undefined || u.confirm_password === u.password, {
-    message: 'Указанные пароли не совпадают',
-    path: ['confirm_password'],
-  });
+  .refine(passwordsMatch, PASSWORDS_DIFFER);
 export type UserCreate = z.infer<typeof UserCreate>;
 
 export const UserUpdate = z
@@ -46,10 +51,7 @@ export const UserUpdate = z
     is_superuser: z.boolean().optional(),
     is_active: z.boolean().optional(),
   })
-  .refine((u) => u.confirm_password === undefined || u.password === undefined || u.confirm_password === u.password, {
-    message: 'Указанные пароли не совпадают',
-    path: ['confirm_password'],
-  });
+  .refine(passwordsMatch, PASSWORDS_DIFFER);
 export type UserUpdate = z.infer<typeof UserUpdate>;
 
 export const UserUpdateMe = z.object({
@@ -60,7 +62,7 @@ export const UserUpdateMe = z.object({
 export type UserUpdateMe = z.infer<typeof UserUpdateMe>;
 
 export const UpdatePassword = z.object({
-  current_password: z.string().min(1).max(255),
+  current_password: z.string().min(1, PASSWORD_REQUIRED).max(255),
   new_password: password,
 });
 export type UpdatePassword = z.infer<typeof UpdatePassword>;

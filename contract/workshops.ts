@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 import { DEFAULT_PRICE, listOf, requiredText } from './common';
 
 const price = z.number().int('Цена должна быть целым числом').min(0, 'Цена не может быть отрицательной').max(10_000_000);

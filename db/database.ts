@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
 import type { DB } from './schema';
 
@@ -22,11 +22,15 @@ export interface Database {
 /** `sqlite:./data/app.db`, `sqlite::memory:` or `postgres://user:pass@host/db`. */
 export function createDb(url: string, opts: { poolSize?: number } = {}): Database {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
-    const pool = new pg.Pool({
-      connectionString: url,
-      max: opts.poolSize ?? 10,
-      types: { getTypeParser: pgTypeParser as any },
-    });
+    // pg is loaded by the first query, so a server on SQLite never loads it (a faster start).
+    const pool = async () => {
+      const { default: pg } = await import('pg');
+      return new pg.Pool({
+        connectionString: url,
+        max: opts.poolSize ?? 10,
+        types: { getTypeParser: pgTypeParser(pg.types) as any },
+      });
+    };
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', file: null, writes: 0, close: () => db.destroy() };
   }
@@ -48,11 +52,11 @@ const TIMESTAMPTZ = 1184;
 const TIMESTAMP = 1114;
 
 /** Telegram ids are bigint columns but below 2^53; timestamps come back as the ISO strings SQLite stores. */
-function pgTypeParser(oid: number, format?: string) {
+const pgTypeParser = (types: typeof pg.types) => (oid: number, format?: string) => {
   if (oid === INT8) return (v: string) => Number(v);
   if (oid === TIMESTAMPTZ || oid === TIMESTAMP) return (v: string) => new Date(oid === TIMESTAMP ? `${v}Z` : v).toISOString();
-  return pg.types.getTypeParser(oid, format as any);
-}
+  return types.getTypeParser(oid, format as any);
+};
 
 export const bool = (v: boolean | number | null | undefined): boolean => Boolean(v);
 export const flag = (v: boolean): number => (v ? 1 : 0);

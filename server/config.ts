@@ -4,23 +4,36 @@ import path from 'node:path';
 import { config as loadDotenv } from 'dotenv';
 import { z } from 'zod';
 
-// The only reader of process.env (DESIGN §3, §7). Fails fast with every problem listed.
+// The only reader of process.env. A bad configuration fails fast with every problem listed, one
+// line each: the variable, its value (secrets masked) and what is expected.
 
 const bool = z.enum(['true', 'false', '1', '0', '']).transform((v) => v === 'true' || v === '1');
+
+/** sqlite:<file> or a postgres:// URL with a host. */
+const databaseUrl = z.string().refine((u) => {
+  if (u.startsWith('sqlite:')) return u.length > 'sqlite:'.length;
+  if (!/^postgres(ql)?:\/\//.test(u)) return false;
+  try {
+    return new URL(u).hostname !== '';
+  } catch {
+    return false;
+  }
+});
 
 const Env = z.object({
   NODE_ENV: z.string().default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   HOST: z.string().default('127.0.0.1'),
-  DATABASE_URL: z.string().default('sqlite:./data/app.db'),
-  SECRET_KEY: z.string().min(32, 'SECRET_KEY must be at least 32 characters').optional(),
+  DATABASE_URL: databaseUrl.default('sqlite:./data/app.db'),
+  SECRET_KEY: z.string().min(32).optional(),
   FIRST_SUPERUSER: z.email().default('admin@example.com'),
   FIRST_SUPERUSER_PASSWORD: z.string().min(8).optional(),
-  PUBLIC_URL: z.url().default('http://localhost:8000').transform((u) => u.replace(/\/+$/, '')),
-  BOT_TOKEN: z.string().regex(/^\d+:[\w-]+$/, 'BOT_TOKEN looks like 123456:ABC-DEF…').optional(),
+  // Default: http://localhost:${PORT}, filled in below once PORT is known.
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, '')).optional(),
+  BOT_TOKEN: z.string().regex(/^\d+:[\w-]+$/).optional(),
   BOT_MODE: z.enum(['webhook', 'polling']).default('webhook'),
   WEBHOOK_SECRET: z.string().regex(/^[\w-]{1,256}$/).optional(),
-  TELEGRAM_API_ROOT: z.url().default('https://api.telegram.org').transform((u) => u.replace(/\/+$/, '')),
+  TELEGRAM_API_ROOT: z.url({ protocol: /^https?$/ }).default('https://api.telegram.org').transform((u) => u.replace(/\/+$/, '')),
   SMTP_HOST: z.string().optional(),
   SMTP_PORT: z.coerce.number().int().optional(),
   SMTP_USER: z.string().optional(),
@@ -38,7 +51,7 @@ const Env = z.object({
       } catch {
         return false;
       }
-    }, 'BUSINESS_TIMEZONE must be an IANA zone such as Europe/Belgrade'),
+    }),
   USERS_OPEN_REGISTRATION: bool.default(false),
   DATA_DIR: z.string().default('./data'),
   DIST_DIR: z.string().default('./dist'),
@@ -67,17 +80,62 @@ export interface Config {
   logLevel: string;
 }
 
+/** What each variable must look like, for the error lines. */
+const EXPECTED: Partial<Record<keyof z.infer<typeof Env>, string>> = {
+  PORT: 'a port number from 0 to 65535',
+  DATABASE_URL: 'sqlite:<file> (e.g. sqlite:./data/app.db) or postgres://user:password@host:5432/database',
+  SECRET_KEY: 'at least 32 characters (e.g. from `openssl rand -hex 32`)',
+  FIRST_SUPERUSER: 'an email address',
+  FIRST_SUPERUSER_PASSWORD: 'at least 8 characters',
+  PUBLIC_URL: 'an http(s) URL such as https://booking.example.com',
+  BOT_TOKEN: 'the token from @BotFather, like 123456:ABC-DEF…',
+  BOT_MODE: 'webhook or polling',
+  WEBHOOK_SECRET: '1 to 256 letters, digits, _ or -',
+  TELEGRAM_API_ROOT: 'an http(s) URL such as https://api.telegram.org',
+  SMTP_PORT: 'a port number',
+  SMTP_TLS: 'true or false',
+  BUSINESS_TIMEZONE: 'an IANA time zone such as Europe/Belgrade',
+  USERS_OPEN_REGISTRATION: 'true or false',
+  LOG_LEVEL: 'one of fatal, error, warn, info, debug, trace, silent',
+};
+
+/** Never printed, only their length. */
+const SECRETS = new Set(['SECRET_KEY', 'FIRST_SUPERUSER_PASSWORD', 'BOT_TOKEN', 'WEBHOOK_SECRET', 'SMTP_PASSWORD']);
+
+/** The password of a URL (user:password@host) replaced by ****, also in strings that do not parse as URLs. */
+export const maskUrl = (value: string) => value.replace(/^([a-z][\w+.-]*:\/\/[^/:@]*:)[^/]*@/i, '$1****@');
+
+/** `NAME=value` for messages, the value masked when it is a secret. */
+export function shown(name: string, value: string | undefined): string {
+  if (value === undefined || value === '') return `${name} (not set)`;
+  if (SECRETS.has(name)) return `${name}=**** (${value.length} characters)`;
+  return `${name}=${maskUrl(value)}`;
+}
+
+/** A configuration the server cannot run with; `problems` has one line per variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
 /** Reads the environment (and `.env`) once. Empty strings count as unset. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env, opts: { dotenv?: boolean } = {}): Config {
   if (opts.dotenv !== false && source === process.env) loadDotenv({ quiet: true });
-  const raw = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== ''));
+  const raw = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== '')) as Record<string, string>;
   const parsed = Env.safeParse(raw);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
-    throw new Error(`Invalid configuration:\n${lines}`);
+    const problems = new Map<string, string>();
+    for (const issue of parsed.error.issues) {
+      const name = String(issue.path[0]);
+      const expected = EXPECTED[name as keyof typeof EXPECTED] ?? issue.message;
+      if (!problems.has(name)) problems.set(name, `${shown(name, raw[name])}: expected ${expected}`);
+    }
+    throw new ConfigError([...problems.values()]);
   }
   const e = parsed.data;
-  if (e.NODE_ENV === 'production' && !e.SECRET_KEY) throw new Error('Invalid configuration:\n  SECRET_KEY: required when NODE_ENV=production');
+  if (e.NODE_ENV === 'production' && !e.SECRET_KEY) throw new ConfigError([`${shown('SECRET_KEY', undefined)}: required when NODE_ENV=production; expected ${EXPECTED.SECRET_KEY}`]);
   const secretKey = e.SECRET_KEY ?? persistentSecret(e.DATA_DIR);
   return {
     env: e.NODE_ENV,
@@ -87,7 +145,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, opts: { dote
     secretKey,
     firstSuperuser: e.FIRST_SUPERUSER,
     firstSuperuserPassword: e.FIRST_SUPERUSER_PASSWORD,
-    publicUrl: e.PUBLIC_URL,
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     botToken: e.BOT_TOKEN,
     botMode: e.BOT_MODE,
     webhookSecret: e.WEBHOOK_SECRET ?? crypto.createHmac('sha256', secretKey).update('telegram-webhook').digest('hex'),
@@ -109,9 +167,30 @@ function persistentSecret(dataDir: string): string {
   try {
     return fs.readFileSync(file, 'utf8').trim();
   } catch {
-    fs.mkdirSync(dataDir, { recursive: true });
-    const key = crypto.randomBytes(32).toString('hex');
-    fs.writeFileSync(file, key, { mode: 0o600 });
-    return key;
+    try {
+      fs.mkdirSync(dataDir, { recursive: true });
+      const key = crypto.randomBytes(32).toString('hex');
+      fs.writeFileSync(file, key, { mode: 0o600 });
+      return key;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? String(err);
+      throw new ConfigError([`${shown('DATA_DIR', dataDir)}: cannot write ${path.resolve(file)} (${code}); expected a writable folder, or set SECRET_KEY`]);
+    }
   }
+}
+
+/** Settings that work but are probably a mistake: warned about at start. */
+export function configWarnings(config: Config): string[] {
+  const warnings: string[] = [];
+  if (config.env === 'production') {
+    const url = new URL(config.publicUrl);
+    const local = ['localhost', '127.0.0.1', '[::1]', '0.0.0.0'].includes(url.hostname) || url.hostname.endsWith('.localhost');
+    if (local || url.protocol !== 'https:') {
+      warnings.push(
+        `${shown('PUBLIC_URL', config.publicUrl)}: ${local ? 'a local address' : 'plain http'} in production; expected the public https address ` +
+          '(Telegram opens the mini-app and the webhook only over https, and password-reset emails link to it)',
+      );
+    }
+  }
+  return warnings;
 }

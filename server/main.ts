@@ -1,46 +1,52 @@
-import { loadConfig } from './config';
-import { buildApp } from './app';
-import { createDb } from '../db/database';
-import { migrateToLatest } from '../db/migrate';
-import { ensureFirstSuperuser } from './services/bootstrap';
+import { createLogger, listen, loadConfigOrExit, openDatabase } from './startup';
+import { API_PREFIX, buildApp } from './app';
+import { WEBHOOK_PATH } from './routes/telegram';
+import { ensureFirstSuperuser } from '../core/users';
+import { createScheduler, jobs } from '../core/scheduler';
 
 // The only file that wires real things together and listens.
-const config = loadConfig();
-const database = createDb(config.databaseUrl);
-await migrateToLatest(database.db);
+// A bad configuration, an unreachable database or a busy port: one line per problem and exit 1 (startup.ts).
+const config = loadConfigOrExit();
+const log = await createLogger(config);
+const database = await openDatabase(config);
 
-const app = await buildApp({
-  config,
-  database,
-  logger: { level: config.logLevel, redact: ['req.headers.authorization'] },
-});
+// The bot (webhook or polling) and the outbox worker that delivers notifications; none without BOT_TOKEN
+// (grammY is then not even loaded: a faster start).
+const telegram = config.botToken ? (await import('../bot/runtime')).createTelegram({ config, database, log, webhookPath: API_PREFIX + WEBHOOK_PATH }) : null;
+// The periodic jobs (the day-before digest, …): they only write rows, so they run with or without a bot.
+const scheduler = createScheduler({ jobs: jobs(database), log });
+// Started before the app is built: on a new database the password hash runs on another thread meanwhile.
+const firstUser = ensureFirstSuperuser(database, { email: config.firstSuperuser, password: config.firstSuperuserPassword });
+const app = await buildApp({ config, database, logger: log, telegram });
 
-const first = await ensureFirstSuperuser(database, config);
+const first = await firstUser;
 if (first) {
   const pw = first.generated ? `password: ${first.password}  (generated: shown this once, keep it)` : 'password: from FIRST_SUPERUSER_PASSWORD';
   console.log(`\nFirst superuser created: ${first.email}\n${pw}\n`);
 }
 
-// Graceful shutdown: stop accepting, let in-flight requests finish, then close the database (onClose).
+// Graceful shutdown: stop the jobs and the bot (the outbox finishes its batch), stop accepting,
+// let in-flight requests finish, then close the database (onClose).
 let closing = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    app.close().then(
-      () => process.exit(0),
-      (err) => {
-        app.log.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    Promise.all([scheduler.stop(), telegram?.stop()])
+      .then(() => app.close())
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          app.log.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   });
 }
 
-await app.listen({ port: config.port, host: config.host });
-console.log(`Listening on http://${config.host}:${config.port} (public URL ${config.publicUrl}): admin /, mini-app /apply, API docs /docs`);
+await listen(app, config);
 
-// The bot (webhook or polling), the notification outbox worker and the day-before digest job.
-if (app.telegram) await app.telegram.start();
+scheduler.start();
+if (telegram) await telegram.start();
 else app.log.warn('BOT_TOKEN is not set: the Telegram bot is off; notifications stay in the outbox undelivered until a token is configured');

@@ -14,7 +14,7 @@ const Workshops = lazy(() => import('./pages/Workshops'));
 const SchedulePage = lazy(() => import('./pages/Schedule'));
 const PastPage = lazy(() => import('./pages/Past'));
 const Settings = lazy(() => import('./pages/Settings'));
-const Admin = lazy(() => import('./pages/Admin'));
+const Users = lazy(() => import('./pages/Users'));
 const NotFound = lazy(() => import('./pages/NotFound'));
 
 const STAFF_PATHS = /^\/(?:workshops|schedule|past|settings|admin)?\/?$/;
@@ -33,7 +33,7 @@ function StaffArea() {
           <Route path="/schedule" component={SchedulePage} />
           <Route path="/past" component={PastPage} />
           <Route path="/settings" component={Settings} />
-          <Route path="/admin" component={Admin} />
+          <Route path="/admin" component={Users} />
           <Route component={Dashboard} />
         </Switch>
       </Suspense>

@@ -1,8 +1,8 @@
 import type { Context } from 'grammy';
 import type { Conversation } from '@grammyjs/conversations';
 import { getRecord } from '../../db/repositories/records';
-import { cancelRecord, MSG } from '../../server/services/booking';
-import { HttpError } from '../../server/services/errors';
+import { cancelRecord, MSG } from '../../core/booking';
+import { DomainError } from '../../core/errors';
 import { HTML, type BotContext, type BotDeps } from '../context';
 import { loadUpcoming, type UpcomingBooking } from '../data';
 import { CANCEL_ABORT, CANCEL_NO, CANCEL_PICK, CANCEL_YES, confirmCancelKeyboard, pickRecordKeyboard } from '../keyboards/cancel';
@@ -23,7 +23,7 @@ async function cancelOwnRecord(deps: BotDeps, telegramId: number, recordId: numb
     await cancelRecord(deps.database, record, reason);
     return { ok: true };
   } catch (err) {
-    if (err instanceof HttpError) return { ok: false, detail: err.detail };
+    if (err instanceof DomainError) return { ok: false, detail: err.message };
     throw err;
   }
 }

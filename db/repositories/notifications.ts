@@ -5,7 +5,7 @@ import type { NotificationsTable } from '../schema';
 export interface OutboxRow {
   chat_id: number;
   kind: string;
-  payload: unknown;
+  payload: object;
   /** Rows with the same key are written once at most. */
   dedupe_key?: string;
 }

@@ -3,8 +3,8 @@ import fastifyJwt from '@fastify/jwt';
 import type { Database } from '../../db/database';
 import { bool } from '../../db/database';
 import { getUserById, type UserRow } from '../../db/repositories/users';
-import { HttpError } from '../services/errors';
-import { verifyInitData, type TelegramUser } from '../services/telegram-init-data';
+import { HttpError } from '../http-error';
+import { verifyInitData, type TelegramUser } from './telegram-init-data';
 
 /**
  * Who may call a route. Every /api route declares one in `config.auth`; the check runs on the
@@ -61,6 +61,12 @@ export async function registerAuth(app: FastifyInstance, opts: { database: Datab
     req.staff = await staffFromToken(app, opts.database, credentials);
     if (access === 'superuser' && !bool(req.staff.is_superuser)) throw new HttpError(403, "The user doesn't have enough privileges");
   });
+}
+
+/** The staff member behind the request: set by the check above on 'user' and 'superuser' routes (and customer routes called by staff). */
+export function requireStaff(req: FastifyRequest): UserRow {
+  if (!req.staff) throw new HttpError(401, 'Not authenticated');
+  return req.staff;
 }
 
 function splitAuthorization(req: FastifyRequest): [string, string] {

@@ -1,12 +1,25 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { HTTP_STATUS_TEXT } from '../../contract/http';
-import { HttpError } from '../services/errors';
+import { Conflict, DomainError, Forbidden, Invalid, NotFound } from '../../core/errors';
+import { HttpError } from '../http-error';
+
+/** The status of each domain refusal. */
+const STATUS_OF: [typeof DomainError, number][] = [
+  [NotFound, 404],
+  [Conflict, 409],
+  [Invalid, 400],
+  [Forbidden, 403],
+];
 
 /** Every error leaves as `{"detail": …}`; validation failures as 422 with a readable sentence; 5xx never leak internals. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof HttpError) return reply.status(err.statusCode).send({ detail: err.detail });
+    if (err instanceof DomainError) {
+      const status = STATUS_OF.find(([kind]) => err instanceof kind)?.[1] ?? 400;
+      return reply.status(status).send({ detail: err.message });
+    }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const errors = err.validation.map((v) => {
         const field = [(v.params as any)?.issue?.path ?? []].flat().join('.') || v.instancePath.replace(/^\//, '').replaceAll('/', '.');

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AddressCreate, AddressesPublic, AddressPublic, AddressUpdate, IdParam, Message, Pagination } from '../../contract';
 import { countSchedulesOfAddress, deleteAddress, getAddress, insertAddress, listAddresses, updateAddress } from '../../db/repositories/addresses';
-import { conflict, notFound } from '../services/errors';
+import { Conflict, NotFound } from '../../core/errors';
 import type { RouteDeps } from './deps';
 
 const NOT_FOUND = 'Адрес не найден';
@@ -13,30 +13,30 @@ export default async function addressesRoutes(app: FastifyInstance, { database }
   const tags = ['address'];
   const config = { auth: 'user' as const };
 
-  r.get('/address/', { config, schema: { tags, querystring: Pagination, response: { 200: AddressesPublic } } }, async (req) =>
+  r.get('/address/', { config, schema: { tags, summary: 'List addresses', querystring: Pagination, response: { 200: AddressesPublic } } }, async (req) =>
     listAddresses(db, req.query.skip, req.query.limit),
   );
 
-  r.post('/address/', { config, schema: { tags, body: AddressCreate, response: { 201: AddressPublic } } }, async (req, reply) =>
+  r.post('/address/', { config, schema: { tags, summary: 'Create an address', body: AddressCreate, response: { 201: AddressPublic } } }, async (req, reply) =>
     reply.status(201).send(await insertAddress(db, req.body)),
   );
 
-  r.get('/address/:id', { config, schema: { tags, params: IdParam, response: { 200: AddressPublic } } }, async (req) => {
+  r.get('/address/:id', { config, schema: { tags, summary: 'An address by id', params: IdParam, response: { 200: AddressPublic } } }, async (req) => {
     const a = await getAddress(db, req.params.id);
-    if (!a) throw notFound(NOT_FOUND);
+    if (!a) throw new NotFound(NOT_FOUND);
     return a;
   });
 
-  r.put('/address/:id', { config, schema: { tags, params: IdParam, body: AddressUpdate, response: { 200: AddressPublic } } }, async (req) => {
+  r.put('/address/:id', { config, schema: { tags, summary: 'Update an address', params: IdParam, body: AddressUpdate, response: { 200: AddressPublic } } }, async (req) => {
     const a = await updateAddress(db, req.params.id, req.body);
-    if (!a) throw notFound(NOT_FOUND);
+    if (!a) throw new NotFound(NOT_FOUND);
     return a;
   });
 
-  r.delete('/address/:id', { config, schema: { tags, params: IdParam, response: { 200: Message } } }, async (req) => {
-    if (!(await getAddress(db, req.params.id))) throw notFound(NOT_FOUND);
+  r.delete('/address/:id', { config, schema: { tags, summary: 'Delete an address no session uses', errors: [409], params: IdParam, response: { 200: Message } } }, async (req) => {
+    if (!(await getAddress(db, req.params.id))) throw new NotFound(NOT_FOUND);
     const used = await countSchedulesOfAddress(db, req.params.id);
-    if (used > 0) throw conflict(`Нельзя удалить адрес: он указан в расписании (занятий: ${used}). Сначала измените или удалите эти занятия.`);
+    if (used > 0) throw new Conflict(`Нельзя удалить адрес: он указан в расписании (занятий: ${used}). Сначала измените или удалите эти занятия.`);
     await deleteAddress(db, req.params.id);
     return { message: 'Address deleted successfully' };
   });

@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { Database } from '../../db/database';
-import type { Mailer } from '../services/email';
+import type { Update } from 'grammy/types';
+import type { Mailer } from '../email';
 
 /** What route modules get from buildApp. */
 export interface RouteDeps {
@@ -10,4 +11,14 @@ export interface RouteDeps {
   mailer: Mailer;
   log: FastifyBaseLogger;
   rateLimits: { login: number; passwordRecovery: number };
+}
+
+/** What the HTTP server needs of the Telegram bot; main.ts hands it the bot's runtime. */
+export interface TelegramGateway {
+  /** Timing-safe check of the X-Telegram-Bot-Api-Secret-Token header. */
+  verifySecret(header: unknown): boolean;
+  /** Handles one webhook update; never throws. */
+  handleUpdate(update: Update): Promise<void>;
+  /** The bot's @username. */
+  username(): Promise<string>;
 }

@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { EmailParam, LoginForm, Message, NewPassword, Token, UserPublic } from '../../contract';
-import { bool } from '../../db/database';
-import { consumeToken, insertToken } from '../../db/repositories/tokens';
-import { getUserByEmail, toUserPublic, updateUser } from '../../db/repositories/users';
-import { RESET_TOKEN_HOURS, resetPasswordEmail } from '../services/email';
-import { badRequest, notFound } from '../services/errors';
-import { hashPassword, newToken, sha256, verifyDummy, verifyPassword } from '../services/security';
+import { toUserPublic } from '../../db/repositories/users';
+import { NotFound } from '../../core/errors';
+import { authenticate, createResetToken, resetPassword } from '../../core/users';
+import { resetPasswordEmail } from '../email';
+import { requireStaff } from '../plugins/auth';
 import type { RouteDeps } from './deps';
 
 const tooMany = (detail: string) => () => ({ statusCode: 429, detail, message: detail });
@@ -27,28 +26,17 @@ export default async function loginRoutes(app: FastifyInstance, deps: RouteDeps)
           errorResponseBuilder: tooMany('Слишком много попыток входа. Подождите минуту и попробуйте снова.'),
         },
       },
-      schema: { tags, consumes: ['application/x-www-form-urlencoded'], body: LoginForm, response: { 200: Token } },
+      schema: { tags, summary: 'Log in: an access token for staff', errors: [400], consumes: ['application/x-www-form-urlencoded'], body: LoginForm, response: { 200: Token } },
     },
     async (req) => {
-      const user = await getUserByEmail(database.db, req.body.username);
-      const ok = user ? await verifyPassword(req.body.password, user.hashed_password) : await verifyDummy(req.body.password);
-      if (!user || !ok) throw badRequest('Incorrect email or password');
-      if (!bool(user.is_active)) throw badRequest('Inactive user');
+      const user = await authenticate(database, req.body.username, req.body.password);
       return { access_token: app.jwt.sign({ sub: String(user.id) }), token_type: 'bearer' as const };
     },
   );
 
-  r.post('/login/test-token', { config: { auth: 'user' }, schema: { tags, response: { 200: UserPublic } } }, async (req) => toUserPublic(req.staff!));
-
-  /** Creates a reset token for an existing active user: the link of the email. */
-  async function resetTokenFor(email: string) {
-    const user = await getUserByEmail(database.db, email);
-    if (!user || !bool(user.is_active)) return null;
-    const { token, hash } = newToken();
-    const expires = new Date(Date.now() + RESET_TOKEN_HOURS * 3600_000).toISOString();
-    await insertToken(database.db, 'password_resets', { token_hash: hash, user_id: user.id, expires_at: expires });
-    return { user, token };
-  }
+  r.post('/login/test-token', { config: { auth: 'user' }, schema: { tags, summary: 'Check the access token', response: { 200: UserPublic } } }, async (req) =>
+    toUserPublic(requireStaff(req)),
+  );
 
   r.post(
     '/password-recovery/:email',
@@ -61,11 +49,11 @@ export default async function loginRoutes(app: FastifyInstance, deps: RouteDeps)
           errorResponseBuilder: tooMany('Слишком много запросов на восстановление пароля. Попробуйте позже.'),
         },
       },
-      schema: { tags, params: EmailParam, response: { 200: Message } },
+      schema: { tags, summary: 'Email a password reset link', params: EmailParam, response: { 200: Message } },
     },
     async (req) => {
       // The same answer whether or not the email exists, so it cannot be probed.
-      const found = await resetTokenFor(req.params.email);
+      const found = await createResetToken(database, req.params.email);
       if (found) {
         mailer.send(resetPasswordEmail(config, found.user.email, found.token)).catch((err) => req.log.error({ err }, 'password recovery email failed'));
       }
@@ -73,19 +61,17 @@ export default async function loginRoutes(app: FastifyInstance, deps: RouteDeps)
     },
   );
 
-  r.post('/reset-password/', { config: { auth: 'public' }, schema: { tags, body: NewPassword, response: { 200: Message } } }, async (req) => {
-    const userId = await consumeToken(database.db, 'password_resets', sha256(req.body.token), new Date().toISOString());
-    if (userId === null) throw badRequest('Invalid or expired token');
-    await updateUser(database.db, userId, { hashed_password: await hashPassword(req.body.new_password) });
+  r.post('/reset-password/', { config: { auth: 'public' }, schema: { tags, summary: 'Reset the password', errors: [400], body: NewPassword, response: { 200: Message } } }, async (req) => {
+    await resetPassword(database, req.body.token, req.body.new_password);
     return { message: 'Password updated successfully' };
   });
 
   r.post(
     '/password-recovery-html-content/:email',
-    { config: { auth: 'superuser' }, schema: { tags, params: EmailParam } },
+    { config: { auth: 'superuser' }, schema: { tags, summary: 'Preview the password reset email (HTML)', params: EmailParam } },
     async (req, reply) => {
-      const found = await resetTokenFor(req.params.email);
-      if (!found) throw notFound('The user with this email does not exist in the system.');
+      const found = await createResetToken(database, req.params.email);
+      if (!found) throw new NotFound('The user with this email does not exist in the system.');
       const email = resetPasswordEmail(config, found.user.email, found.token);
       return reply.type('text/html; charset=utf-8').header('subject', encodeURIComponent(email.subject)).send(email.html);
     },

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Settings } from '../../contract';
 import { getSettings, saveSettings } from '../../db/repositories/settings';
+import { requireStaff } from '../plugins/auth';
 import type { RouteDeps } from './deps';
 
 export default async function settingsRoutes(app: FastifyInstance, { database }: RouteDeps) {
@@ -9,6 +10,8 @@ export default async function settingsRoutes(app: FastifyInstance, { database }:
   const config = { auth: 'user' as const };
   const schema = { tags: ['settings'], response: { 200: Settings } };
 
-  r.get('/settings/', { config, schema }, async (req) => getSettings(database.db, req.staff!.id));
-  r.post('/settings/', { config, schema: { ...schema, body: Settings } }, async (req) => saveSettings(database.db, req.staff!.id, req.body));
+  r.get('/settings/', { config, schema: { ...schema, summary: 'Own notification settings' } }, async (req) => getSettings(database.db, requireStaff(req).id));
+  r.post('/settings/', { config, schema: { ...schema, summary: 'Save own notification settings', body: Settings } }, async (req) =>
+    saveSettings(database.db, requireStaff(req).id, req.body),
+  );
 }

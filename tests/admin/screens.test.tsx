@@ -4,16 +4,16 @@ import userEvent from '@testing-library/user-event';
 import type { RecordPublic } from '../../contract/records';
 import type { SchedulePublic } from '../../contract/schedule';
 import { isDisabled, mockApi, renderAdmin } from './setup';
-import { ScheduleForm } from '../../admin/src/forms/ScheduleForm';
+import { ScheduleForm, defaultSessionInput } from '../../admin/src/forms/ScheduleForm';
 import { ScheduleCard, countPeople } from '../../admin/src/components/ScheduleCard';
 import { sortRecords } from '../../admin/src/components/RecordsTable';
-import { UsersTable } from '../../admin/src/pages/Admin';
+import { UsersTable } from '../../admin/src/pages/Users';
 import { ErrorFallback } from '../../admin/src/components/ErrorFallback';
 import NotFound from '../../admin/src/pages/NotFound';
 import { App } from '../../admin/src/App';
 import { readConfig, DEFAULT_CONFIG } from '../../admin/src/config';
 import { errorMessage } from '../../admin/src/api';
-import { defaultSessionInput, formatSessionDate, fromZonedInput } from '../../admin/src/format';
+import { formatDateTime as formatSessionDate, fromZonedInput } from '../../contract/format';
 
 const workshop = { id: 1, title: 'Паста', description: 'Тесто и соус', price: 3500 };
 const address = { id: 1, title: 'Улица 1', map_link: 'https://m/1', description: 'Этаж 2' };
@@ -92,7 +92,7 @@ describe('session card', () => {
     expect(screen.getByText('В очереди 4')).toBeTruthy();
     expect(screen.getByText('Отменили запись 1')).toBeTruthy();
     expect(screen.getByText('21 ноября 2026 12:00')).toBeTruthy();
-    expect(screen.getByText('3500 RSD')).toBeTruthy();
+    expect(screen.getByText('3 500 RSD')).toBeTruthy(); // the same price format as the mini-app and the bot
     expect(screen.getByText('Описание')).toBeTruthy();
     expect(screen.getByText('Тесто и соус')).toBeTruthy();
     expect(screen.getByText('Этаж 2')).toBeTruthy();
@@ -171,6 +171,19 @@ describe('schedule form', () => {
     await user.type(capacity, '-1');
     await user.tab();
     expect(await within(dialog).findByText('Минимум 0')).toBeTruthy();
+  });
+
+  it('an empty date or capacity is refused with a Russian message', async () => {
+    const user = userEvent.setup();
+    const { calls } = mockApi({});
+    renderAdmin(<ScheduleForm opened onClose={() => undefined} schedule={session([])} workshops={[workshop]} addresses={[address]} />);
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('button', { name: 'Очистить дату' }));
+    await user.clear(within(dialog).getByLabelText('Количество мест'));
+    await user.click(screen.getByRole('button', { name: 'Сохранить' }));
+    expect(await within(dialog).findByText('Укажите дату и время')).toBeTruthy();
+    expect(within(dialog).getByText('Введите число')).toBeTruthy();
+    expect(calls).toHaveLength(0);
   });
 
   it('edits: Save disabled until something changes', async () => {

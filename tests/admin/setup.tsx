@@ -28,10 +28,11 @@ if (!('ResizeObserver' in window)) {
     unobserve() {}
     disconnect() {}
   }
-  (window as unknown as { ResizeObserver: unknown }).ResizeObserver = ResizeObserver;
-  (globalThis as unknown as { ResizeObserver: unknown }).ResizeObserver = ResizeObserver;
+  for (const scope of [window, globalThis]) Object.defineProperty(scope, 'ResizeObserver', { value: ResizeObserver, writable: true, configurable: true });
 }
-if (!(document as unknown as { fonts?: unknown }).fonts) {
+// happy-dom may lack document.fonts, which the lib's Document type always has.
+const fontsOf: Partial<Pick<Document, 'fonts'>> = document;
+if (!fontsOf.fonts) {
   Object.defineProperty(document, 'fonts', {
     value: { addEventListener: () => undefined, removeEventListener: () => undefined, ready: Promise.resolve() },
   });

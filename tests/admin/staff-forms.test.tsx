@@ -48,6 +48,19 @@ describe('workshop form', () => {
     expect(calls).toHaveLength(0);
   });
 
+  it('an empty price asks for a number, in Russian', async () => {
+    const user = userEvent.setup();
+    const { calls } = mockApi({});
+    renderAdmin(<WorkshopForm opened onClose={() => undefined} />);
+    const dialog = await screen.findByRole('dialog');
+    await user.type(within(dialog).getByLabelText(/Название/), 'Суши');
+    await user.clear(within(dialog).getByLabelText('Цена, RSD'));
+    await user.tab();
+    expect(await within(dialog).findByText('Введите число')).toBeTruthy();
+    await user.click(save());
+    expect(calls).toHaveLength(0);
+  });
+
   it('edits with PUT; Save disabled until a change', async () => {
     const user = userEvent.setup();
     const { calls } = mockApi({ 'PUT /workshops/7': { body: { id: 7 } } });

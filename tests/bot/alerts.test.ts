@@ -4,7 +4,7 @@ import { book, bookingPayload, createSession, telegramUser } from '../helpers/fa
 import { keyboardOf, plain, startFakeTelegram, type FakeTelegram } from '../helpers/fake-telegram';
 import { tma } from '../helpers/telegram';
 import { listNotifications } from '../../db/repositories/notifications';
-import { enqueueDueDigests } from '../../server/services/digest';
+import { enqueueDueDigests } from '../../core/digest';
 import { botTestApp, createStaff, deliver, linkStaff, PUBLIC_URL, SESSION_DATE, SESSION_DATE_TEXT } from './setup';
 
 let fake: FakeTelegram;
@@ -109,9 +109,8 @@ describe('the day-before digest', () => {
     await deliver(t);
     fake.reset();
 
-    const digest = t.app.telegram!.digest;
-    expect(await digest.runOnce()).toBe(2);
-    expect(await digest.runOnce()).toBe(0);
+    expect((await t.scheduler.runOnce()).digest).toBe(2);
+    expect((await t.scheduler.runOnce()).digest).toBe(0);
     await Promise.all([enqueueDueDigests(t.database), enqueueDueDigests(t.database)]);
     const rows = await listNotifications(t.database.db, { kind: 'staff.digest' });
     expect(rows.map((r) => [r.chat_id, r.dedupe_key]).sort()).toEqual([
@@ -146,7 +145,7 @@ describe('the day-before digest', () => {
     expect(fake.messages(720_003)[0].params.text).toBe(msg.params.text);
 
     // Later runs (a restart, another instance) send nothing again; the next session gets its own when due.
-    await digest.runOnce();
+    await t.scheduler.runOnce();
     await deliver(t);
     expect(fake.messages()).toHaveLength(2);
     expect(await enqueueDueDigests(t.database, new Date(Date.now() + 50 * 3_600_000))).toBe(2);

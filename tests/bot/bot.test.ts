@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
 import { callbackUpdate, keyboardOf, plain, postUpdate, startFakeTelegram, textUpdate, tgUser, FAKE_BOT, type FakeTelegram } from '../helpers/fake-telegram';
-import { createLinkToken } from '../../server/services/telegram-link';
+import { createLinkToken } from '../../core/telegram-link';
 import { botTestApp, deliver, PUBLIC_URL, SESSION_DATE } from './setup';
 
 let fake: FakeTelegram;
@@ -41,8 +41,8 @@ describe('the webhook', () => {
   });
 
   it('at start sets the commands, the menu button to /apply, and registers the webhook with its secret', async () => {
-    await t.app.telegram!.start();
-    await t.app.telegram!.stop();
+    await t.telegram!.start();
+    await t.telegram!.stop();
     expect(fake.ok('setMyCommands')[0].params.commands.map((c: { command: string }) => c.command)).toEqual(['start', 'my', 'cancel', 'help']);
     expect(fake.ok('setChatMenuButton')[0].params.menu_button).toEqual({ type: 'web_app', text: 'Записаться', web_app: { url: `${PUBLIC_URL}/apply` } });
     expect(fake.ok('setWebhook')[0].params).toMatchObject({

@@ -7,6 +7,8 @@ import { readBotSession } from '../../db/repositories/botSessions';
 import { listNotifications } from '../../db/repositories/notifications';
 import { createTelegram } from '../../bot/runtime';
 import { FAKE_BOT } from '../helpers/fake-telegram';
+
+const WEBHOOK = '/api/v1/telegram/webhook';
 import { botTestApp, deliver, quietLog, SESSION_DATE } from './setup';
 
 let fake: FakeTelegram;
@@ -61,8 +63,8 @@ describe('PUBLIC_URL over http (local development)', () => {
   afterAll(() => t.close());
 
   it('leaves out web-app buttons, the menu button and the webhook, and still talks', async () => {
-    await t.app.telegram!.start();
-    await t.app.telegram!.stop();
+    await t.telegram!.start();
+    await t.telegram!.stop();
     expect(fake.ok('setMyCommands')).toHaveLength(1);
     expect(fake.ok('setChatMenuButton')).toHaveLength(0);
     expect(fake.ok('setWebhook')).toHaveLength(0);
@@ -87,7 +89,7 @@ describe('BOT_MODE=polling', () => {
   it('drops the webhook, long-polls the same bot, and stops', async () => {
     const t = await botTestApp(fake, { env: { BOT_MODE: 'polling' } });
     try {
-      await t.app.telegram!.start();
+      await t.telegram!.start();
       await fake.waitFor(() => fake.ok('getUpdates').length > 0);
       expect(fake.ok('deleteWebhook')).toHaveLength(1);
       expect(fake.ok('setWebhook')).toHaveLength(0);
@@ -99,7 +101,7 @@ describe('BOT_MODE=polling', () => {
     } finally {
       await t.close();
     }
-    expect(t.app.telegram!.bot.isRunning()).toBe(false);
+    expect(t.telegram!.bot.isRunning()).toBe(false);
   });
 });
 
@@ -107,7 +109,7 @@ describe('without BOT_TOKEN', () => {
   it('runs without the bot: no webhook, linking answers 503, notifications wait in the outbox', async () => {
     const t = await buildTestApp({ env: { BOT_TOKEN: '', ...fake.env } });
     try {
-      expect(t.app.telegram).toBeNull();
+      expect(t.telegram).toBeNull();
       const hook = await postUpdate(t.app, t.config.webhookSecret, textUpdate(tgUser(1), '/start'));
       expect(hook.statusCode).toBe(404);
       const staff = await t.auth();
@@ -133,12 +135,12 @@ describe("the bot's identity", () => {
   it('comes from getMe once; an unreachable Telegram fails fast instead of hanging', async () => {
     const t = await botTestApp(fake);
     try {
-      const telegram = createTelegram({ config: t.config, database: t.database, log: quietLog });
+      const telegram = createTelegram({ config: t.config, database: t.database, log: quietLog, webhookPath: WEBHOOK });
       expect(await telegram.username()).toBe(FAKE_BOT.username);
       expect(await telegram.username()).toBe(FAKE_BOT.username);
       expect(fake.ok('getMe')).toHaveLength(1);
 
-      const offline = createTelegram({ config: { ...t.config, telegramApiRoot: 'http://127.0.0.1:9' }, database: t.database, log: quietLog });
+      const offline = createTelegram({ config: { ...t.config, telegramApiRoot: 'http://127.0.0.1:9' }, database: t.database, log: quietLog, webhookPath: WEBHOOK });
       const started = Date.now();
       await expect(offline.username()).rejects.toThrow();
       expect(Date.now() - started).toBeLessThan(3000);

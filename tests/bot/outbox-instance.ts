@@ -7,7 +7,7 @@
 import { Api } from 'grammy';
 import { loadConfig } from '../../server/config';
 import { createDb } from '../../db/database';
-import { createOutbox } from '../../server/services/outbox';
+import { createOutbox } from '../../bot/outbox';
 import { renderContext } from '../../bot/context';
 import { renderNotification } from '../../bot/messages';
 
@@ -16,12 +16,12 @@ const database = createDb(config.databaseUrl);
 const api = new Api(config.botToken!, { apiRoot: config.telegramApiRoot });
 const rc = renderContext(config);
 let sent = 0;
-const log = { info() {}, warn() {}, error: (o: object, m?: string) => console.error(m, o) };
+const log = { debug() {}, info() {}, warn() {}, error: (o: object, m?: string) => console.error(m, o) };
 const outbox = createOutbox({
   database,
   log,
   options: { batchSize: 3 },
-  render: (kind, payload) => renderNotification(kind, payload, rc),
+  render: (n) => renderNotification(n, rc),
   api: {
     sendMessage: ((...args: Parameters<Api['sendMessage']>) => {
       sent++;

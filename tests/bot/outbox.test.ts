@@ -23,7 +23,7 @@ afterAll(async () => {
   await fake.close();
 });
 beforeEach(async () => {
-  await t.app.telegram!.outbox.drain();
+  await t.telegram!.outbox.drain();
   fake.reset();
 });
 
@@ -188,7 +188,7 @@ describe('a restart', () => {
       expect(fake.messages()).toHaveLength(0);
 
       second = await botTestApp(fake, { databaseUrl: db.url });
-      await second.app.telegram!.start();
+      await second.telegram!.start();
       await fake.waitFor(() => fake.messages(a.id).length === 1 && fake.messages(b.id).length === 1, 10_000);
       expect(fake.messages(a.id)[0].at).toBeGreaterThanOrEqual(Date.parse(leaseUntil));
       await new Promise((r) => setTimeout(r, 300));

@@ -31,4 +31,4 @@ export async function linkStaff(app: FastifyInstance, headers: { authorization: 
 }
 
 /** Delivers every due outbox row through the app's worker. */
-export const deliver = (t: TestApp) => t.app.telegram!.outbox.drain();
+export const deliver = (t: TestApp) => t.telegram!.outbox.drain();

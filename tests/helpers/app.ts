@@ -6,12 +6,15 @@ import { buildApp } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
 import { createDb, type Database } from '../../db/database';
 import { migrateToLatest } from '../../db/migrate';
-import { ensureFirstSuperuser } from '../../server/services/bootstrap';
-import type { Mailer } from '../../server/services/email';
+import { ensureFirstSuperuser } from '../../core/users';
+import { createScheduler, jobs, type Scheduler } from '../../core/scheduler';
+import type { Mailer } from '../../server/email';
+import { API_PREFIX } from '../../server/app';
+import { WEBHOOK_PATH } from '../../server/routes/telegram';
 import { freshDatabaseUrl } from './db';
 import { TEST_BOT_TOKEN } from './telegram';
 import { FAKE_BOT } from './fake-telegram';
-import { createTelegram } from '../../bot/runtime';
+import { createTelegram, type Telegram } from '../../bot/runtime';
 
 const SILENT_LOG = { info() {}, warn() {}, error() {}, debug() {} };
 
@@ -22,6 +25,10 @@ export interface TestApp {
   database: Database;
   config: Config;
   superuser: typeof SUPERUSER;
+  /** The bot and its outbox worker, as main.ts wires them (null without BOT_TOKEN). */
+  telegram: Telegram | null;
+  /** The periodic jobs, run by hand with runOnce(). */
+  scheduler: Scheduler;
   /** Bearer header of a logged-in user. */
   auth(email?: string, password?: string): Promise<{ authorization: string }>;
   close(): Promise<void>;
@@ -56,9 +63,9 @@ export async function buildTestApp(
   );
   const database = createDb(config.databaseUrl);
   await migrateToLatest(database.db);
-  await ensureFirstSuperuser(database, config);
+  await ensureFirstSuperuser(database, { email: config.firstSuperuser, password: config.firstSuperuserPassword });
   // The bot knows who it is (no getMe), and its Bot API is a local fake or, by default, a closed port: tests never reach Telegram.
-  const telegram = config.botToken ? createTelegram({ config, database, log: SILENT_LOG, options: { botInfo: FAKE_BOT } }) : null;
+  const telegram = config.botToken ? createTelegram({ config, database, log: SILENT_LOG, webhookPath: API_PREFIX + WEBHOOK_PATH, options: { botInfo: FAKE_BOT } }) : null;
   const app = await buildApp({ config, database, mailer: opts.mailer, rateLimits: { login: 10_000, passwordRecovery: 10_000, ...opts.rateLimits }, telegram });
   await app.ready();
 
@@ -73,8 +80,11 @@ export async function buildTestApp(
     database,
     config,
     superuser: SUPERUSER,
+    telegram,
+    scheduler: createScheduler({ jobs: jobs(database), log: SILENT_LOG }),
     auth,
     async close() {
+      await telegram?.stop();
       await app.close();
       await fresh.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -1,4 +1,4 @@
-import { signInitData, type TelegramUser } from '../../server/services/telegram-init-data';
+import { signInitData, type TelegramUser } from '../../server/plugins/telegram-init-data';
 
 /** The bot token of every test: init data is signed with it so the server's real check runs. */
 export const TEST_BOT_TOKEN = '123456789:TEST-token_for-local-tests-only';

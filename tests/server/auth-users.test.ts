@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { startSmtpCapture } from '../helpers/smtp';
-import { sha256 } from '../../server/services/security';
+import { sha256 } from '../../core/passwords';
 
 let t: TestApp;
 let smtp: Awaited<ReturnType<typeof startSmtpCapture>>;

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { screen, waitFor, within, act } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { RECORD_SOURCES } from '../../contract';
-import { launchHash, mockApi, openApp, recordView, resetEnvironment, session, telegramEvents, TG_USER } from './utils';
+import { launchHash, mockApi, openApp, recordView, resetEnvironment, session, telegramEvents, TG_USER, receiveTelegramEvent } from './utils';
 
 const schedule = (data = [session()]) => ({ 'GET /schedule/public': () => ({ body: { data, count: data.length } }) });
 
@@ -75,7 +75,7 @@ describe('/apply step 2: the contact form', () => {
     await toStep2();
     expect(screen.getByText('Шаг 2 из 3')).toBeInTheDocument();
     await waitFor(() => expect(telegramEvents).toContainEqual(['web_app_setup_back_button', { is_visible: true }]));
-    act(() => (window as unknown as { Telegram: { WebView: { receiveEvent: (n: string) => void } } }).Telegram.WebView.receiveEvent('back_button_pressed'));
+    act(() => receiveTelegramEvent('back_button_pressed'));
     expect(await screen.findByText('Выберите мастер-класс')).toBeInTheDocument();
     expect(screen.getByText('Шаг 1 из 3')).toBeInTheDocument();
   });

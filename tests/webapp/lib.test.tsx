@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readConfig, DEFAULT_CONFIG, resetConfig } from '../../webapp/src/config';
-import { formatDate, formatPrice, formatTime, isPast, plural } from '../../webapp/src/format';
+import { formatDate, formatPrice, formatTime, isPast, plural } from '../../contract/format';
 import { isColorDark, readLaunch } from '../../webapp/src/tg';
 import { ApiError, request } from '../../webapp/src/api';
 import { launchHash, TG_USER } from './utils';
@@ -32,13 +32,14 @@ describe('config', () => {
 
 describe('format', () => {
   it('d/MM/y and H:mm in Europe/Belgrade, price in RSD, past', () => {
-    expect(formatDate('2030-01-05T08:05:00.000Z')).toBe('5/01/2030');
-    expect(formatTime('2030-01-05T08:05:00.000Z')).toBe('9:05');
-    expect(formatDate('2030-06-30T22:30:00.000Z')).toBe('1/07/2030'); // past midnight in Belgrade
+    const tz = 'Europe/Belgrade';
+    expect(formatDate('2030-01-05T08:05:00.000Z', tz)).toBe('5/01/2030');
+    expect(formatTime('2030-01-05T08:05:00.000Z', tz)).toBe('9:05');
+    expect(formatDate('2030-06-30T22:30:00.000Z', tz)).toBe('1/07/2030'); // past midnight in Belgrade
     expect(formatPrice(3500)).toBe('3\u00a0500\u00a0RSD');
     expect(isPast('2020-01-01T00:00:00Z')).toBe(true);
     expect(isPast('2999-01-01T00:00:00Z')).toBe(false);
-    expect([1, 2, 5, 11, 21, 22].map((n) => plural(n, 'место', 'места', 'мест'))).toEqual(['место', 'места', 'мест', 'мест', 'место', 'места']);
+    expect([1, 2, 5, 11, 21, 22].map((n) => plural(n, ['место', 'места', 'мест']))).toEqual(['место', 'места', 'мест', 'мест', 'место', 'места']);
   });
 });
 

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { RecordView } from '../../contract';
-import { launchHash, mockApi, openApp, recordView, resetEnvironment, session, telegramEvents } from './utils';
+import { launchHash, mockApi, openApp, recordView, resetEnvironment, session, telegramEvents, receiveTelegramEvent } from './utils';
 
 beforeEach(() => resetEnvironment());
 
@@ -125,7 +125,7 @@ describe('/record/{id}: actions', () => {
     expect(screen.queryByRole('region', { name: 'Отменить запись' })).not.toBeInTheDocument();
     // Telegram's back button closes the panel.
     await waitFor(() => expect(telegramEvents).toContainEqual(['web_app_setup_back_button', { is_visible: true }]));
-    act(() => (window as unknown as { Telegram: { WebView: { receiveEvent: (n: string) => void } } }).Telegram.WebView.receiveEvent('back_button_pressed'));
+    act(() => receiveTelegramEvent('back_button_pressed'));
     await waitFor(() => expect(screen.queryByRole('region')).not.toBeInTheDocument());
   });
 

@@ -73,11 +73,27 @@ export function resetEnvironment() {
   resetConfig();
   clearToasts();
   telegramEvents.length = 0;
-  (window as unknown as { TelegramWebviewProxy: unknown }).TelegramWebviewProxy = {
-    postEvent(name: string, data?: string) {
-      telegramEvents.push([name, data ? JSON.parse(data) : undefined]);
+  // Telegram's mobile clients: the SDK posts through window.TelegramWebviewProxy.
+  Object.defineProperty(window, 'TelegramWebviewProxy', {
+    configurable: true,
+    writable: true,
+    value: {
+      postEvent(name: string, data?: string) {
+        telegramEvents.push([name, data ? JSON.parse(data) : undefined]);
+      },
     },
-  };
+  });
+}
+
+const isWebView = (v: unknown): v is { receiveEvent: (name: string) => void } =>
+  typeof v === 'object' && v !== null && 'receiveEvent' in v && typeof v.receiveEvent === 'function';
+
+/** Telegram's client sends the page an event, where the SDK receives it (window.Telegram.WebView). */
+export function receiveTelegramEvent(name: string) {
+  const telegram: unknown = 'Telegram' in window ? window.Telegram : undefined;
+  const webView = typeof telegram === 'object' && telegram !== null && 'WebView' in telegram ? telegram.WebView : undefined;
+  if (!isWebView(webView)) throw new Error('The Telegram SDK has not set up window.Telegram.WebView');
+  webView.receiveEvent(name);
 }
 
 const future = (days: number, hourUtc = 11) => {

@@ -8,8 +8,11 @@ import { Brand, Navigation } from './Layout';
 /** The sidebar as a drawer on small screens. Mounted when the burger is pressed. */
 export default function MobileMenu({ onClose }: { onClose: () => void }) {
   const [opened, setOpened] = useState(false);
-  // Open after mounting so the drawer slides in.
-  useEffect(() => setOpened(true), []);
+  // Open on the frame after mounting, so the drawer slides in.
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => setOpened(true));
+    return () => cancelAnimationFrame(frame);
+  }, []);
   return (
     <Drawer
       opened={opened}

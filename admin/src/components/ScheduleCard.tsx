@@ -1,7 +1,8 @@
 import { ActionIcon, Anchor, Badge, Card, Divider, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
 import type { RecordPublic } from '../../../contract/records';
 import type { SchedulePublic } from '../../../contract/schedule';
-import { formatPrice, formatSessionDate } from '../format';
+import { formatDateTime, formatPrice } from '../../../contract/format';
+import { config } from '../config';
 import { IconBell, IconEdit, IconMapPin, IconTrash } from './icons';
 import { RecordsTable } from './RecordsTable';
 
@@ -53,7 +54,7 @@ export function ScheduleCard({ schedule, onNotify, onEdit, onDelete }: ScheduleC
               {workshop.title}
             </Title>
             <Group gap="md">
-              <Text fw={500}>{formatSessionDate(schedule.date)}</Text>
+              <Text fw={500}>{formatDateTime(schedule.date, config.businessTimezone)}</Text>
               <Text c="teal.7" fw={600}>
                 {formatPrice(workshop.price)}
               </Text>

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
 import type { TelegramLink as TelegramLinkResponse } from '../../../contract/users';
 import { api } from '../api';
-import { dayjs } from '../format';
+import { formatTime } from '../../../contract/format';
+import { config } from '../config';
 import { TITLES, toastError } from '../notify';
 import { IconBrandTelegram } from './icons';
 
@@ -34,7 +35,7 @@ export function TelegramLink({ linked }: { linked: boolean }) {
             </Anchor>
           </Text>
           <Text size="xs" c="dimmed" mt={4}>
-            Ссылка одноразовая и действует до {dayjs(link.expires_at).format('H:mm')}.
+            Ссылка одноразовая и действует до {formatTime(link.expires_at, config.businessTimezone)}.
           </Text>
         </Alert>
       )}

@@ -1,15 +1,13 @@
 import { Button, PasswordInput, Stack } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { UpdatePasswordFields } from '../../../contract/forms';
 import type { UpdatePassword } from '../../../contract/users';
 import { api } from '../api';
 import { MESSAGES, TITLES, toastError, toastSuccess } from '../notify';
-import { PASSWORD_MIN, ru } from '../validation';
 
-interface PasswordValues {
-  current_password: string;
-  new_password: string;
-  confirm_password: string;
-}
+type PasswordValues = z.output<typeof UpdatePasswordFields>;
 
 export function ChangePasswordForm() {
   const {
@@ -17,7 +15,11 @@ export function ChangePasswordForm() {
     handleSubmit,
     reset,
     formState: { errors, isDirty, isSubmitting },
-  } = useForm<PasswordValues>({ mode: 'onBlur', defaultValues: { current_password: '', new_password: '', confirm_password: '' } });
+  } = useForm<z.input<typeof UpdatePasswordFields>, unknown, PasswordValues>({
+    mode: 'onBlur',
+    resolver: zodResolver(UpdatePasswordFields),
+    defaultValues: { current_password: '', new_password: '', confirm_password: '' },
+  });
 
   const onSubmit = async (v: PasswordValues) => {
     const body: UpdatePassword = { current_password: v.current_password, new_password: v.new_password };
@@ -38,27 +40,21 @@ export function ChangePasswordForm() {
           autoComplete="current-password"
           withAsterisk
           error={errors.current_password?.message}
-          {...register('current_password', { required: ru.passwordRequired })}
+          {...register('current_password')}
         />
         <PasswordInput
           label="Новый пароль"
           autoComplete="new-password"
           withAsterisk
           error={errors.new_password?.message}
-          {...register('new_password', {
-            required: ru.passwordRequired,
-            minLength: { value: PASSWORD_MIN, message: ru.passwordMin },
-          })}
+          {...register('new_password')}
         />
         <PasswordInput
           label="Подтвердите пароль"
           autoComplete="new-password"
           withAsterisk
           error={errors.confirm_password?.message}
-          {...register('confirm_password', {
-            required: ru.confirmRequired,
-            validate: (value, values) => value === values.new_password || ru.mismatch,
-          })}
+          {...register('confirm_password')}
         />
         <Button type="submit" loading={isSubmitting} disabled={!isDirty} w="fit-content">
           Сохранить

@@ -1,11 +1,10 @@
 import { Button, Stack, Switch } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
-import type { Settings } from '../../../contract/settings';
+import { Notifications, type Settings } from '../../../contract/settings';
 import { api } from '../api';
 import { MESSAGES } from '../notify';
 import { runChange } from '../mutations';
-
-type Notifications = Settings['notifications'];
 
 export const NOTIFICATION_LABELS: Record<keyof Notifications, { label: string; description: string }> = {
   userApply: { label: 'Новая запись', description: 'Сообщение в Telegram, когда клиент записывается на мастер-класс' },
@@ -18,7 +17,7 @@ export function NotificationSettingsForm({ settings }: { settings: Settings }) {
     control,
     handleSubmit,
     formState: { isDirty, isSubmitting },
-  } = useForm<Notifications>({ values: settings.notifications });
+  } = useForm<Notifications>({ resolver: zodResolver(Notifications), values: settings.notifications });
 
   const onSubmit = async (notifications: Notifications) => {
     await runChange(() => api.post('/settings/', { notifications } satisfies Settings), MESSAGES.settingsSaved);

@@ -1,35 +1,33 @@
 import { Button, Group, Stack, Switch, TextInput } from '@mantine/core';
-import { Controller, useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller, useForm, useWatch } from 'react-hook-form';
+import type { z } from 'zod';
+import { UserUpdateMeFields } from '../../../contract/forms';
 import type { UserPublic, UserUpdateMe } from '../../../contract/users';
 import { api } from '../api';
 import { MESSAGES, TITLES } from '../notify';
 import { runChange } from '../mutations';
-import { EMAIL_PATTERN, FULL_NAME_MAX, ru } from '../validation';
 
-interface ProfileValues {
-  full_name: string;
-  email: string;
-  telegram: boolean;
-}
+type ProfileValues = z.output<typeof UserUpdateMeFields>;
 
 /** The user's own profile. The Telegram toggle exists only while a telegram_id is linked;
- * switching it off sends telegram_id: null (spec §4). */
+ * switching it off sends telegram_id: null. */
 export function ProfileForm({ user }: { user: UserPublic }) {
   const {
     register,
     control,
     handleSubmit,
     reset,
-    watch,
     formState: { errors, isDirty, isSubmitting },
-  } = useForm<ProfileValues>({
+  } = useForm<z.input<typeof UserUpdateMeFields>, unknown, ProfileValues>({
     mode: 'onBlur',
+    resolver: zodResolver(UserUpdateMeFields),
     values: { full_name: user.full_name ?? '', email: user.email, telegram: user.telegram_id !== null },
   });
-  const email = watch('email');
+  const email = useWatch({ control, name: 'email' });
 
   const onSubmit = async (v: ProfileValues) => {
-    const body: UserUpdateMe = { full_name: v.full_name.trim() || null, email: v.email.trim() };
+    const body: UserUpdateMe = { full_name: v.full_name || null, email: v.email };
     if (user.telegram_id !== null && !v.telegram) body.telegram_id = null;
     await runChange(() => api.patch('/users/me', body), MESSAGES.userUpdated, TITLES.en);
   };
@@ -41,17 +39,14 @@ export function ProfileForm({ user }: { user: UserPublic }) {
           label="Полное имя"
           placeholder="Имя и фамилия"
           error={errors.full_name?.message}
-          {...register('full_name', { maxLength: { value: FULL_NAME_MAX, message: ru.fullNameMax } })}
+          {...register('full_name')}
         />
         <TextInput
           label="Email"
           type="email"
           withAsterisk
           error={errors.email?.message}
-          {...register('email', {
-            required: ru.emailRequired,
-            pattern: { value: EMAIL_PATTERN, message: ru.invalidEmail },
-          })}
+          {...register('email')}
         />
         {user.telegram_id !== null && (
           <Controller

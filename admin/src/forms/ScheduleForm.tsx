@@ -1,27 +1,37 @@
 import '@mantine/dates/styles.css';
+// The picker formats its value with dayjs: Russian month names.
+import 'dayjs/locale/ru';
 import { NumberInput, Select } from '@mantine/core';
 import { DateTimePicker, DatesProvider } from '@mantine/dates';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
+import type { z } from 'zod';
 import type { AddressPublic } from '../../../contract/addresses';
-import type { ScheduleCreate, SchedulePublic } from '../../../contract/schedule';
+import { DEFAULT_CAPACITY } from '../../../contract/common';
+import { fromZonedInput, toZonedInput, type Instant } from '../../../contract/format';
+import { ScheduleCreate, type SchedulePublic } from '../../../contract/schedule';
 import type { WorkshopPublic } from '../../../contract/workshops';
 import { api } from '../api';
 import { FormModal } from '../components/FormModal';
 import { config } from '../config';
-import { defaultSessionInput, fromZonedInput, toZonedInput } from '../format';
 import { MESSAGES } from '../notify';
 import { runChange } from '../mutations';
-import { ru } from '../validation';
+import { numberValue, onNumberChange } from './numberField';
 
-export const DEFAULT_CAPACITY = 8;
 export const ADDRESS_HINT = 'Новый адрес можно добавить в разделе Настройки – Адреса';
 
-interface ScheduleValues {
-  date: string | null;
-  workshop_id: string | null;
-  address_id: string | null;
-  capacity: number | null;
+const zone = config.businessTimezone;
+
+/** A new session defaults to tomorrow at 12:00 in the business zone: the picker's 'YYYY-MM-DD HH:mm:ss'. */
+export function defaultSessionInput(now: Instant = new Date(), timeZone = zone): string {
+  const [year, month, day] = toZonedInput(now, timeZone).split(/\D/).map(Number);
+  return `${new Date(Date.UTC(year, month - 1, day + 1)).toISOString().slice(0, 10)} 12:00:00`;
 }
+
+// The form holds the API's values: the date as ISO with the zone's offset, ids as numbers.
+const asZonedIso = (iso: string) => fromZonedInput(toZonedInput(iso, zone), zone);
+const optionValue = (id: number | undefined) => (id === undefined ? null : String(id));
+const optionId = (value: string | null) => (value === null ? undefined : Number(value));
 
 export interface ScheduleFormProps {
   schedule?: SchedulePublic;
@@ -39,30 +49,15 @@ export function ScheduleForm({ schedule, workshops, addresses, opened, onClose, 
     control,
     handleSubmit,
     formState: { isDirty, isSubmitting },
-  } = useForm<ScheduleValues>({
+  } = useForm<ScheduleCreate, unknown, z.output<typeof ScheduleCreate>>({
     mode: 'onBlur',
+    resolver: zodResolver(ScheduleCreate),
     defaultValues: schedule
-      ? {
-          date: toZonedInput(schedule.date),
-          workshop_id: String(schedule.workshop_id),
-          address_id: String(schedule.address_id),
-          capacity: schedule.capacity,
-        }
-      : {
-          date: defaultSessionInput(now),
-          workshop_id: null,
-          address_id: addresses[0] ? String(addresses[0].id) : null,
-          capacity: DEFAULT_CAPACITY,
-        },
+      ? { date: asZonedIso(schedule.date), workshop_id: schedule.workshop_id, address_id: schedule.address_id, capacity: schedule.capacity }
+      : { date: fromZonedInput(defaultSessionInput(now), zone), workshop_id: undefined, address_id: addresses[0]?.id, capacity: DEFAULT_CAPACITY },
   });
 
-  const onSubmit = async (v: ScheduleValues) => {
-    const body: ScheduleCreate = {
-      date: fromZonedInput(v.date!),
-      capacity: v.capacity ?? 0,
-      workshop_id: Number(v.workshop_id),
-      address_id: Number(v.address_id),
-    };
+  const onSubmit = async (body: ScheduleCreate) => {
     const save = () => (schedule ? api.put(`/schedule/${schedule.id}`, body) : api.post('/schedule/', body));
     if (await runChange(save, schedule ? MESSAGES.scheduleUpdated : MESSAGES.scheduleCreated)) onClose();
   };
@@ -82,7 +77,6 @@ export function ScheduleForm({ schedule, workshops, addresses, opened, onClose, 
       <Controller
         control={control}
         name="workshop_id"
-        rules={{ required: ru.workshopRequired }}
         render={({ field, fieldState }) => (
           <Select
             label="Мастер-класс"
@@ -93,8 +87,8 @@ export function ScheduleForm({ schedule, workshops, addresses, opened, onClose, 
             nothingFoundMessage="Ничего не найдено"
             name={field.name}
             ref={field.ref}
-            value={field.value}
-            onChange={field.onChange}
+            value={optionValue(field.value)}
+            onChange={(v) => field.onChange(optionId(v))}
             onBlur={field.onBlur}
             error={fieldState.error?.message}
             comboboxProps={{ withinPortal: true }}
@@ -104,7 +98,6 @@ export function ScheduleForm({ schedule, workshops, addresses, opened, onClose, 
       <Controller
         control={control}
         name="date"
-        rules={{ required: ru.dateRequired }}
         render={({ field, fieldState }) => (
           <DatesProvider settings={{ locale: 'ru', firstDayOfWeek: 1 }}>
             <DateTimePicker
@@ -113,13 +106,14 @@ export function ScheduleForm({ schedule, workshops, addresses, opened, onClose, 
               withAsterisk
               valueFormat="D MMMM YYYY H:mm"
               clearable
+              clearButtonProps={{ 'aria-label': 'Очистить дату' }}
               name={field.name}
               ref={field.ref}
-              value={field.value}
-              onChange={(v) => field.onChange(v || null)}
+              value={field.value ? toZonedInput(field.value, zone) : null}
+              onChange={(v) => field.onChange(v ? fromZonedInput(v, zone) : '')}
               onBlur={field.onBlur}
               error={fieldState.error?.message}
-              description={`Часовой пояс: ${config.businessTimezone}`}
+              description={`Часовой пояс: ${zone}`}
               popoverProps={{ withinPortal: true }}
             />
           </DatesProvider>
@@ -128,7 +122,6 @@ export function ScheduleForm({ schedule, workshops, addresses, opened, onClose, 
       <Controller
         control={control}
         name="address_id"
-        rules={{ required: ru.addressRequired }}
         render={({ field, fieldState }) => (
           <Select
             label="Адрес"
@@ -138,8 +131,8 @@ export function ScheduleForm({ schedule, workshops, addresses, opened, onClose, 
             data={addressOptions}
             name={field.name}
             ref={field.ref}
-            value={field.value}
-            onChange={field.onChange}
+            value={optionValue(field.value)}
+            onChange={(v) => field.onChange(optionId(v))}
             onBlur={field.onBlur}
             error={fieldState.error?.message}
             comboboxProps={{ withinPortal: true }}
@@ -149,7 +142,6 @@ export function ScheduleForm({ schedule, workshops, addresses, opened, onClose, 
       <Controller
         control={control}
         name="capacity"
-        rules={{ validate: (v) => (v !== null && v >= 0) || ru.capacityMin }}
         render={({ field, fieldState }) => (
           <NumberInput
             label="Количество мест"
@@ -158,9 +150,9 @@ export function ScheduleForm({ schedule, workshops, addresses, opened, onClose, 
             allowDecimal={false}
             name={field.name}
             ref={field.ref}
-            value={field.value ?? ''}
+            value={numberValue(field.value)}
             onBlur={field.onBlur}
-            onChange={(v) => field.onChange(v === '' ? null : Number(v))}
+            onChange={onNumberChange(field.onChange)}
             error={fieldState.error?.message}
           />
         )}

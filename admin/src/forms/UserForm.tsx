@@ -1,20 +1,15 @@
 import { Checkbox, Group, PasswordInput, TextInput } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { UserCreateFields, UserUpdateFields } from '../../../contract/forms';
 import type { UserCreate, UserPublic, UserUpdate } from '../../../contract/users';
 import { api } from '../api';
 import { FormModal } from '../components/FormModal';
 import { MESSAGES, TITLES } from '../notify';
 import { runChange } from '../mutations';
-import { EMAIL_PATTERN, FULL_NAME_MAX, PASSWORD_MIN, ru } from '../validation';
 
-interface UserValues {
-  email: string;
-  full_name: string;
-  password: string;
-  confirm_password: string;
-  is_superuser: boolean;
-  is_active: boolean;
-}
+type UserValues = z.output<typeof UserCreateFields>;
 
 export const ADD_USER_TITLE = 'Добавить пользователя';
 export const EDIT_USER_TITLE = 'Редактирорвание данных пользователя';
@@ -27,8 +22,9 @@ export function UserForm({ user, opened, onClose }: { user?: UserPublic; opened:
     control,
     handleSubmit,
     formState: { errors, isDirty, isSubmitting },
-  } = useForm<UserValues>({
+  } = useForm<z.input<typeof UserCreateFields>, unknown, UserValues>({
     mode: 'onBlur',
+    resolver: zodResolver(editing ? UserUpdateFields : UserCreateFields),
     defaultValues: {
       email: user?.email ?? '',
       full_name: user?.full_name ?? '',
@@ -39,11 +35,11 @@ export function UserForm({ user, opened, onClose }: { user?: UserPublic; opened:
     },
   });
 
-  const onSubmit = async (v: UserValues) => {
-    const base = { email: v.email.trim(), full_name: v.full_name.trim() || null, is_superuser: v.is_superuser, is_active: v.is_active };
-    const withPassword = { ...base, password: v.password, confirm_password: v.confirm_password };
+  const onSubmit = async ({ password, confirm_password, ...v }: UserValues) => {
+    const base = { ...v, full_name: v.full_name || null };
+    const withPassword = { ...base, password, confirm_password };
     const ok = user
-      ? await runChange(() => api.patch(`/users/${user.id}`, (v.password ? withPassword : base) satisfies UserUpdate), MESSAGES.userUpdated)
+      ? await runChange(() => api.patch(`/users/${user.id}`, (password ? withPassword : base) satisfies UserUpdate), MESSAGES.userUpdated)
       : await runChange(() => api.post('/users/', withPassword satisfies UserCreate), MESSAGES.userCreated, TITLES.userCreate);
     if (ok) onClose();
   };
@@ -65,13 +61,13 @@ export function UserForm({ user, opened, onClose }: { user?: UserPublic; opened:
         data-autofocus
         autoComplete="off"
         error={errors.email?.message}
-        {...register('email', { required: ru.emailRequired, pattern: { value: EMAIL_PATTERN, message: ru.invalidEmail } })}
+        {...register('email')}
       />
       <TextInput
         label="Полное имя"
         placeholder="Полное имя"
         error={errors.full_name?.message}
-        {...register('full_name', { maxLength: { value: FULL_NAME_MAX, message: ru.fullNameMax } })}
+        {...register('full_name')}
       />
       <PasswordInput
         label="Пароль"
@@ -79,10 +75,7 @@ export function UserForm({ user, opened, onClose }: { user?: UserPublic; opened:
         withAsterisk={!editing}
         autoComplete="new-password"
         error={errors.password?.message}
-        {...register('password', {
-          required: editing ? false : ru.passwordRequired,
-          minLength: { value: PASSWORD_MIN, message: ru.passwordMin },
-        })}
+        {...register('password')}
       />
       <PasswordInput
         label="Подтвердите пароль"
@@ -90,12 +83,7 @@ export function UserForm({ user, opened, onClose }: { user?: UserPublic; opened:
         withAsterisk={!editing}
         autoComplete="new-password"
         error={errors.confirm_password?.message}
-        {...register('confirm_password', {
-          validate: (value, values) => {
-            if (!value) return editing && !values.password ? true : ru.confirmRequired;
-            return value === values.password || ru.usersMismatch;
-          },
-        })}
+        {...register('confirm_password')}
       />
       <Group gap="xl" mt="xs">
         <Controller

@@ -1,19 +1,14 @@
 import { NumberInput, TextInput, Textarea } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
-import type { WorkshopCreate, WorkshopPublic } from '../../../contract/workshops';
+import { DEFAULT_PRICE } from '../../../contract/common';
+import { WorkshopCreate, type WorkshopPublic } from '../../../contract/workshops';
+import type { z } from 'zod';
 import { api } from '../api';
 import { FormModal } from '../components/FormModal';
 import { MESSAGES } from '../notify';
 import { runChange } from '../mutations';
-import { ru } from '../validation';
-
-export const DEFAULT_PRICE = 3500;
-
-interface WorkshopValues {
-  title: string;
-  description: string;
-  price: number | null;
-}
+import { numberValue, onNumberChange } from './numberField';
 
 /** Add (no `workshop`) or edit a workshop. */
 export function WorkshopForm({ workshop, opened, onClose }: { workshop?: WorkshopPublic; opened: boolean; onClose: () => void }) {
@@ -22,8 +17,9 @@ export function WorkshopForm({ workshop, opened, onClose }: { workshop?: Worksho
     control,
     handleSubmit,
     formState: { errors, isDirty, isSubmitting },
-  } = useForm<WorkshopValues>({
+  } = useForm<z.input<typeof WorkshopCreate>, unknown, WorkshopCreate>({
     mode: 'onBlur',
+    resolver: zodResolver(WorkshopCreate),
     defaultValues: {
       title: workshop?.title ?? '',
       description: workshop?.description ?? '',
@@ -31,8 +27,7 @@ export function WorkshopForm({ workshop, opened, onClose }: { workshop?: Worksho
     },
   });
 
-  const onSubmit = async (values: WorkshopValues) => {
-    const body: WorkshopCreate = { title: values.title.trim(), description: values.description, price: values.price ?? 0 };
+  const onSubmit = async (body: WorkshopCreate) => {
     const save = () => (workshop ? api.put(`/workshops/${workshop.id}`, body) : api.post('/workshops/', body));
     if (await runChange(save, workshop ? MESSAGES.workshopUpdated : MESSAGES.workshopCreated)) onClose();
   };
@@ -52,13 +47,12 @@ export function WorkshopForm({ workshop, opened, onClose }: { workshop?: Worksho
         withAsterisk
         data-autofocus
         error={errors.title?.message}
-        {...register('title', { validate: (v) => v.trim().length > 0 || ru.workshopTitle })}
+        {...register('title')}
       />
       <Textarea label="Описание" placeholder="Описание" autosize minRows={3} maxRows={10} {...register('description')} />
       <Controller
         control={control}
         name="price"
-        rules={{ validate: (v) => v === null || v >= 0 || ru.priceMin }}
         render={({ field, fieldState }) => (
           <NumberInput
             label="Цена, RSD"
@@ -70,9 +64,9 @@ export function WorkshopForm({ workshop, opened, onClose }: { workshop?: Worksho
             thousandSeparator=" "
             name={field.name}
             ref={field.ref}
-            value={field.value ?? ''}
+            value={numberValue(field.value)}
             onBlur={field.onBlur}
-            onChange={(v) => field.onChange(v === '' ? null : Number(v))}
+            onChange={onNumberChange(field.onChange)}
             error={fieldState.error?.message}
           />
         )}

@@ -1,17 +1,16 @@
 import { useState } from 'react';
 import { Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { mutate } from 'swr';
 import { Link, useLocation } from 'wouter';
+import type { z } from 'zod';
 import type { Token } from '../../../contract/auth';
+import { LoginFields } from '../../../contract/forms';
 import { CURRENT_USER_KEY, messageOf, request, setToken } from '../api';
 import { AuthCard } from '../components/AuthCard';
-import { EMAIL_PATTERN, en } from '../validation';
 
-interface LoginValues {
-  username: string;
-  password: string;
-}
+type LoginValues = z.output<typeof LoginFields>;
 
 export function LoginForm({ onLoggedIn }: { onLoggedIn: () => void }) {
   const [visible, setVisible] = useState(false);
@@ -20,12 +19,16 @@ export function LoginForm({ onLoggedIn }: { onLoggedIn: () => void }) {
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<LoginValues>({ mode: 'onBlur', defaultValues: { username: '', password: '' } });
+  } = useForm<z.input<typeof LoginFields>, unknown, LoginValues>({
+    mode: 'onBlur',
+    resolver: zodResolver(LoginFields),
+    defaultValues: { username: '', password: '' },
+  });
 
   const onSubmit = async (values: LoginValues) => {
     try {
       const token = await request<Token>('POST', '/login/access-token', undefined, {
-        form: { username: values.username.trim(), password: values.password },
+        form: values,
         public: true,
       });
       setToken(token.access_token);
@@ -46,7 +49,7 @@ export function LoginForm({ onLoggedIn }: { onLoggedIn: () => void }) {
           type="email"
           autoComplete="username"
           error={errors.username?.message}
-          {...register('username', { pattern: { value: EMAIL_PATTERN, message: en.invalidEmail } })}
+          {...register('username')}
         />
         <PasswordInput
           label="Password"

@@ -1,14 +1,11 @@
 import { Anchor, Button, Stack, TextInput } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { Link } from 'wouter';
+import { EmailParam } from '../../../contract/auth';
 import { request } from '../api';
 import { AuthCard } from '../components/AuthCard';
 import { MESSAGES, TITLES, toastError, toastSuccess } from '../notify';
-import { EMAIL_PATTERN, en } from '../validation';
-
-interface RecoverValues {
-  email: string;
-}
 
 export function RecoverPasswordForm() {
   const {
@@ -16,11 +13,11 @@ export function RecoverPasswordForm() {
     handleSubmit,
     reset,
     formState: { errors, isSubmitting },
-  } = useForm<RecoverValues>({ mode: 'onBlur', defaultValues: { email: '' } });
+  } = useForm<EmailParam>({ mode: 'onBlur', resolver: zodResolver(EmailParam), defaultValues: { email: '' } });
 
-  const onSubmit = async ({ email }: RecoverValues) => {
+  const onSubmit = async ({ email }: EmailParam) => {
     try {
-      await request('POST', `/password-recovery/${encodeURIComponent(email.trim())}`, undefined, { public: true });
+      await request('POST', `/password-recovery/${encodeURIComponent(email)}`, undefined, { public: true });
       toastSuccess('We sent an email with a link to get back into your account.', MESSAGES.emailSent);
       reset();
     } catch (err) {
@@ -37,10 +34,7 @@ export function RecoverPasswordForm() {
           type="email"
           autoComplete="email"
           error={errors.email?.message}
-          {...register('email', {
-            required: en.emailRequired,
-            pattern: { value: EMAIL_PATTERN, message: en.invalidEmail },
-          })}
+          {...register('email')}
         />
         <Button type="submit" loading={isSubmitting} fullWidth>
           Continue

@@ -1,26 +1,30 @@
 import { Button, PasswordInput, Stack } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { useLocation, useSearchParams } from 'wouter';
+import type { z } from 'zod';
+import type { NewPassword } from '../../../contract/auth';
+import { NewPasswordFields } from '../../../contract/forms';
 import { request } from '../api';
 import { AuthCard } from '../components/AuthCard';
 import { MESSAGES, TITLES, toastError, toastSuccess } from '../notify';
-import { PASSWORD_MIN, en } from '../validation';
 
-interface ResetValues {
-  new_password: string;
-  confirm_password: string;
-}
+type ResetValues = z.output<typeof NewPasswordFields>;
 
 export function ResetPasswordForm({ token, onDone }: { token: string; onDone: () => void }) {
   const {
     register,
     handleSubmit,
     formState: { errors, isSubmitting },
-  } = useForm<ResetValues>({ mode: 'onBlur', defaultValues: { new_password: '', confirm_password: '' } });
+  } = useForm<z.input<typeof NewPasswordFields>, unknown, ResetValues>({
+    mode: 'onBlur',
+    resolver: zodResolver(NewPasswordFields),
+    defaultValues: { new_password: '', confirm_password: '' },
+  });
 
   const onSubmit = async (values: ResetValues) => {
     try {
-      await request('POST', '/reset-password/', { token, new_password: values.new_password }, { public: true });
+      await request('POST', '/reset-password/', { token, new_password: values.new_password } satisfies NewPassword, { public: true });
       toastSuccess(MESSAGES.passwordUpdatedEn);
       onDone();
     } catch (err) {
@@ -36,20 +40,14 @@ export function ResetPasswordForm({ token, onDone }: { token: string; onDone: ()
           placeholder="New Password"
           autoComplete="new-password"
           error={errors.new_password?.message}
-          {...register('new_password', {
-            required: en.passwordRequired,
-            minLength: { value: PASSWORD_MIN, message: en.passwordMin },
-          })}
+          {...register('new_password')}
         />
         <PasswordInput
           label="Confirm Password"
           placeholder="Confirm Password"
           autoComplete="new-password"
           error={errors.confirm_password?.message}
-          {...register('confirm_password', {
-            required: en.confirmRequired,
-            validate: (value, values) => value === values.new_password || en.mismatch,
-          })}
+          {...register('confirm_password')}
         />
         <Button type="submit" loading={isSubmitting} fullWidth>
           Reset Password

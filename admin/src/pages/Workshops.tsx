@@ -8,7 +8,7 @@ import { EmptyState } from '../components/EmptyState';
 import { IconEdit, IconPlus, IconTrash } from '../components/icons';
 import { PageHeader } from '../components/PageHeader';
 import { WorkshopForm } from '../forms/WorkshopForm';
-import { formatPrice } from '../format';
+import { formatPrice } from '../../../contract/format';
 import { deleteObject } from '../mutations';
 import { TITLES, toastError } from '../notify';
 import '../pageStyles';

@@ -1,46 +1,20 @@
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { Button, Cell, Input, Radio, Section, Switch, Textarea } from '@telegram-apps/telegram-ui';
-import { PEOPLE_MAX, PEOPLE_MIN, RECORD_SOURCES, type RecordCreate, type RecordSource, type RecordView, type ScheduleOpen } from '../../../contract';
+import type { z } from 'zod';
+import { PEOPLE_MAX, PEOPLE_MIN, RECORD_SOURCES, type RecordSource, type RecordView, type ScheduleOpen } from '../../../contract';
+import { RecordCreateFields } from '../../../contract/forms';
+import { formatDate, formatPrice, formatTime } from '../../../contract/format';
 import { ApiError, api } from '../api';
-import { formatDate, formatPrice, formatTime } from '../format';
+import { config } from '../config';
 import { haptic, telegramUser } from '../tg';
 import { Notice } from '../ui/Notice';
 import { Stepper } from '../ui/Stepper';
 import { toast } from '../ui/toast';
 import { IconCalendar } from '../ui/icons';
 
-export const NAME_REQUIRED = 'Укажите имя';
-export const FIRST_TIME_REQUIRED = 'Укажите, впервые ли вы у нас';
-export const NO_TELEGRAM_USER = 'Не удалось получить данные Telegram. Откройте запись через бота в Telegram, чтобы записаться.';
-export const ALLERGY_REQUIRED = 'Укажите, на что аллергия';
-
-export interface ContactValues {
-  name: string;
-  last_name: string;
-  people_count: number;
-  comment: string;
-  has_allergy: boolean;
-  allergy_type: string;
-  source: RecordSource | '';
-  is_first_time: 'yes' | 'no' | '';
-}
-
-const orNull = (s: string) => (s.trim() ? s.trim() : null);
-
-export function toPayload(scheduleId: number, v: ContactValues): RecordCreate {
-  return {
-    schedule_id: scheduleId,
-    name: v.name.trim(),
-    last_name: orNull(v.last_name),
-    people_count: v.people_count,
-    comment: orNull(v.comment),
-    has_allergy: v.has_allergy,
-    allergy_type: v.has_allergy ? orNull(v.allergy_type) : null,
-    source: v.source || null,
-    is_first_time: v.is_first_time === 'yes',
-  };
-}
+const NO_TELEGRAM_USER = 'Не удалось получить данные Telegram. Откройте запись через бота в Telegram, чтобы записаться.';
 
 export default function ContactStep({
   session,
@@ -61,9 +35,9 @@ export default function ContactStep({
     register,
     control,
     handleSubmit,
-    watch,
     formState: { errors },
-  } = useForm<ContactValues>({
+  } = useForm<z.input<typeof RecordCreateFields>, unknown, z.output<typeof RecordCreateFields>>({
+    resolver: zodResolver(RecordCreateFields),
     defaultValues: {
       name: user?.first_name ?? '',
       last_name: user?.last_name ?? '',
@@ -71,13 +45,13 @@ export default function ContactStep({
       comment: '',
       has_allergy: false,
       allergy_type: '',
-      source: '',
-      is_first_time: '',
+      source: null,
+      is_first_time: undefined,
     },
   });
-  const people = watch('people_count');
-  const hasAllergy = watch('has_allergy');
+  const [people, hasAllergy] = useWatch({ control, name: ['people_count', 'has_allergy'] });
   const queued = people > session.places_available;
+  const tz = config().businessTimezone;
 
   const submit = handleSubmit(async (values) => {
     if (!user) {
@@ -86,7 +60,7 @@ export default function ContactStep({
     }
     setSubmitting(true);
     try {
-      const view = await api.createRecord(toPayload(session.id, values));
+      const view = await api.createRecord({ schedule_id: session.id, ...values });
       haptic('success');
       onDone(view);
     } catch (err) {
@@ -108,7 +82,7 @@ export default function ContactStep({
       <Section header="Мастер-класс">
         <Cell
           before={<IconCalendar className="cell-icon" />}
-          subhead={`${formatDate(session.date)} · ${formatTime(session.date)}`}
+          subhead={`${formatDate(session.date, tz)} · ${formatTime(session.date, tz)}`}
           subtitle={`${session.address.title} · ${formatPrice(session.workshop.price)}`}
           multiline
           after={
@@ -140,7 +114,7 @@ export default function ContactStep({
           aria-invalid={Boolean(errors.name)}
           autoComplete="given-name"
           status={errors.name ? 'error' : undefined}
-          {...register('name', { validate: (v) => (v.trim() ? true : NAME_REQUIRED) })}
+          {...register('name')}
         />
         <Input header="Фамилия" before={<span className="input-label">Фамилия</span>} placeholder="Необязательно" aria-label="Фамилия" autoComplete="family-name" {...register('last_name')} />
       </Section>
@@ -196,7 +170,7 @@ export default function ContactStep({
             placeholder="На что аллергия?"
             aria-label="На что аллергия"
             status={errors.allergy_type ? 'error' : undefined}
-            {...register('allergy_type', { validate: (v, all) => (!all.has_allergy || v.trim() ? true : ALLERGY_REQUIRED) })}
+            {...register('allergy_type')}
           />
         )}
       </Section>
@@ -215,7 +189,7 @@ export default function ContactStep({
             <Cell
               key={value}
               Component="label"
-              before={<Radio value={value} aria-label={label} {...register('is_first_time', { validate: (v) => (v ? true : FIRST_TIME_REQUIRED) })} />}
+              before={<Radio value={value} aria-label={label} {...register('is_first_time')} />}
             >
               {label}
             </Cell>

@@ -1,6 +1,7 @@
 import { Button, Cell, Placeholder, Section, Skeleton } from '@telegram-apps/telegram-ui';
 import type { ScheduleOpen } from '../../../contract';
-import { formatDate, formatPrice, formatTime, formatWeekday, plural } from '../format';
+import { formatDate, formatPrice, formatTime, formatWeekday, plural } from '../../../contract/format';
+import { config } from '../config';
 import { IconChef, IconChevron } from '../ui/icons';
 
 export const EMPTY_TEXT = 'На данный момент запись недоступна...';
@@ -8,7 +9,7 @@ export const LOAD_ERROR_TEXT = 'Произошла ошибка при загр�
 
 export function seatsText(s: Pick<ScheduleOpen, 'places_available'>): string {
   const n = s.places_available;
-  return n > 0 ? `Осталось ${n} ${plural(n, 'место', 'места', 'мест')}` : 'Мест нет — запись в очередь';
+  return n > 0 ? `Осталось ${n} ${plural(n, ['место', 'места', 'мест'])}` : 'Мест нет — запись в очередь';
 }
 
 export function ScheduleStep({
@@ -56,6 +57,7 @@ export function ScheduleStep({
       </Placeholder>
     );
   }
+  const tz = config().businessTimezone;
   return (
     <Section header="Выберите мастер-класс" footer="Цены указаны за одного человека">
       {data.map((s) => {
@@ -69,14 +71,14 @@ export function ScheduleStep({
             onClick={() => onSelect(s)}
             before={
               <div className="date-tile" aria-hidden="true">
-                <span className="date-tile__day">{formatDate(s.date).split('/')[0]}</span>
-                <span className="date-tile__time">{formatTime(s.date)}</span>
+                <span className="date-tile__day">{formatDate(s.date, tz).split('/')[0]}</span>
+                <span className="date-tile__time">{formatTime(s.date, tz)}</span>
               </div>
             }
             subhead={
               <span>
-                <span className="weekday">{formatWeekday(s.date)}, </span>
-                {formatDate(s.date)} · {formatTime(s.date)}
+                <span className="weekday">{formatWeekday(s.date, tz)}, </span>
+                {formatDate(s.date, tz)} · {formatTime(s.date, tz)}
               </span>
             }
             subtitle={s.address.title}

@@ -1,14 +1,16 @@
 import { Button, Placeholder } from '@telegram-apps/telegram-ui';
 import { Link } from 'wouter';
 import type { RecordView } from '../../../contract';
-import { formatDate, formatTime } from '../format';
+import { formatDate, formatTime } from '../../../contract/format';
+import { config } from '../config';
 import { closeApp } from '../tg';
 import { IconCheck, IconClock } from '../ui/icons';
 
 export default function SuccessStep({ view }: { view: RecordView }) {
   const { record, queue_position } = view;
   const queued = record.state === 'QUEUED';
-  const when = `${formatDate(record.schedule.date)} в ${formatTime(record.schedule.date)}`;
+  const tz = config().businessTimezone;
+  const when = `${formatDate(record.schedule.date, tz)} в ${formatTime(record.schedule.date, tz)}`;
   return (
     <Placeholder
       className="state success"

@@ -5,7 +5,7 @@ import { Button, Cell, Section, Spinner, Textarea, Title, Caption } from '@teleg
 import { PEOPLE_MAX, PEOPLE_MIN, type RecordView } from '../../../contract';
 import { api, errorText } from '../api';
 import { config } from '../config';
-import { formatDate, formatPrice, formatTime, formatWeekday, isPast } from '../format';
+import { formatDate, formatPrice, formatTime, formatWeekday, isPast } from '../../../contract/format';
 import { closeApp, haptic, openLink, setBackButton } from '../tg';
 import { Notice } from '../ui/Notice';
 import { Stepper } from '../ui/Stepper';
@@ -62,6 +62,7 @@ export default function RecordPage({ id }: { id: string }) {
 
   const { record, places_available, queue_position } = data;
   const s = record.schedule;
+  const tz = config().businessTimezone;
   const past = isPast(s.date);
   const cancelled = record.state === 'CANCELLED' || record.is_cancelled;
   const queued = record.state === 'QUEUED';
@@ -135,7 +136,7 @@ export default function RecordPage({ id }: { id: string }) {
       </div>
 
       <Section header="Мастер-класс">
-        <Cell before={<IconCalendar className="cell-icon" />} subhead={`${formatWeekday(s.date)}, ${formatDate(s.date)} · ${formatTime(s.date)}`} multiline>
+        <Cell before={<IconCalendar className="cell-icon" />} subhead={`${formatWeekday(s.date, tz)}, ${formatDate(s.date, tz)} · ${formatTime(s.date, tz)}`} multiline>
           <span className="session__title">{s.workshop.title}</span>
         </Cell>
         <Cell

@@ -85,7 +85,7 @@ export function UsersTable({ users, me, onEdit, onDelete }: { users: UserPublic[
   );
 }
 
-export default function Admin() {
+export default function Users() {
   const { data: me, isLoading: meLoading } = useCurrentUser();
   const allowed = Boolean(me?.is_superuser);
   const { data, isLoading } = useSWR<UsersPublic>(allowed ? keys.users : null, { onError: (err) => toastError(TITLES.en, err) });

@@ -1,17 +1,19 @@
 import { GrammyError, type Api } from 'grammy';
 import type { InlineKeyboardMarkup } from 'grammy/types';
-import type { Database } from '../../db/database';
-import { withWriteTransaction } from '../../db/lock';
+import type { Database } from '../db/database';
+import { withWriteTransaction } from '../db/lock';
 import {
   claimDueNotifications,
   markNotificationFailed,
   markNotificationSent,
   rescheduleNotification,
   type NotificationRow,
-} from '../../db/repositories/notifications';
+} from '../db/repositories/notifications';
+import { readNotification, type Notification } from '../core/notifications';
+import type { Log } from '../core/log';
 
 /*
- * The outbox worker (DESIGN §4): delivers the notification rows that services write in the
+ * The outbox worker: delivers the notification rows that core/ writes in the
  * transaction of each change. Rows are claimed atomically with a lease (locked_until), so several
  * workers (server instances) on one database never send a row twice, and rows of a crashed
  * worker are taken again once their lease has run out. Failures are retried with exponential
@@ -51,14 +53,12 @@ export interface RenderedMessage {
   reply_markup?: InlineKeyboardMarkup;
 }
 
-type Log = { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
-
 export interface OutboxDeps {
   database: Database;
   /** A Bot API client without auto-retry: the worker does its own retries. */
   api: Pick<Api, 'sendMessage'>;
-  /** Text and buttons of a row (bot/messages.ts), at delivery time. */
-  render(kind: string, payload: unknown): RenderedMessage;
+  /** Text and buttons of a notification (bot/messages.ts), at delivery time. */
+  render(n: Notification): RenderedMessage;
   log: Log;
   options?: Partial<OutboxOptions>;
 }
@@ -123,7 +123,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
   async function deliver(row: NotificationRow, lease: string): Promise<void> {
     let message: RenderedMessage;
     try {
-      message = deps.render(row.kind, JSON.parse(row.payload));
+      message = deps.render(readNotification(row.kind, row.payload));
     } catch (err) {
       log.error({ err, notification: row.id, kind: row.kind }, 'outbox: cannot render the notification, failed for good');
       await persist('a failure', row, () => markNotificationFailed(db, row.id, lease, `render: ${describe(err)}`));
@@ -145,8 +145,8 @@ export function createOutbox(deps: OutboxDeps): Outbox {
   async function failed(row: NotificationRow, lease: string, err: unknown) {
     const error = describe(err);
     const code = err instanceof GrammyError ? err.error_code : null;
-    if (code === 429) {
-      const retryAfterS = (err as GrammyError).parameters.retry_after ?? 5;
+    if (err instanceof GrammyError && code === 429) {
+      const retryAfterS = err.parameters.retry_after ?? 5;
       pausedUntil = Math.max(pausedUntil, Date.now() + retryAfterS * 1000);
       log.warn({ notification: row.id, retry_after: retryAfterS }, 'outbox: rate limited by Telegram, pausing');
       await persist('a retry', row, () => rescheduleNotification(db, row.id, lease, iso(pausedUntil), error, false));

@@ -1,14 +1,14 @@
-import type { Database } from '../../db/database';
-import { withWriteTransaction } from '../../db/lock';
-import { existingDedupeKeys } from '../../db/repositories/notifications';
-import { listQueue, listRecordsOfSchedules, type RecordRow } from '../../db/repositories/records';
-import { getRecordSchedule, listSchedulesBetween } from '../../db/repositories/schedules';
-import { listAlertRecipients } from '../../db/repositories/users';
-import { bool } from '../../db/database';
+import type { Database } from '../db/database';
+import { withWriteTransaction } from '../db/lock';
+import { existingDedupeKeys } from '../db/repositories/notifications';
+import { listQueue, listRecordsOfSchedules, type RecordRow } from '../db/repositories/records';
+import { getRecordSchedule, listSchedulesBetween } from '../db/repositories/schedules';
+import { listAlertRecipients } from '../db/repositories/users';
+import { bool } from '../db/database';
 import { digestDedupeKey, enqueueDigest, sessionSnapshot, type DigestPayload, type DigestPerson } from './notifications';
 
 /*
- * The day-before digest (staff setting scheduled1d): a periodic job writes, for every session
+ * The day-before digest (staff setting scheduled_1d): a scheduler job writes, for every session
  * that starts within the next 24 hours, one 'staff.digest' row per staff member who has the
  * alert on and a linked Telegram account. "The day before" is taken as "24 hours before": a
  * session at 12:00 is summarised at about 12:00 the day before, whatever the time zone; a session
@@ -67,41 +67,4 @@ export async function enqueueDueDigests(database: Database, now = new Date()): P
     });
   }
   return written;
-}
-
-type Log = { error(obj: object, msg?: string): void; info(obj: object, msg?: string): void };
-
-export interface DigestJob {
-  start(): void;
-  stop(): Promise<void>;
-  runOnce(now?: Date): Promise<number>;
-}
-
-/** Runs at start and then every `intervalMs` (default 5 minutes). */
-export function createDigestJob(deps: { database: Database; log: Log; intervalMs?: number }): DigestJob {
-  const intervalMs = deps.intervalMs ?? 5 * 60_000;
-  let timer: NodeJS.Timeout | null = null;
-  let current: Promise<unknown> = Promise.resolve();
-  const runOnce = async (now?: Date) => {
-    const n = await enqueueDueDigests(deps.database, now);
-    if (n > 0) deps.log.info({ digests: n }, 'digest: day-before digests queued');
-    return n;
-  };
-  const tick = () => {
-    current = runOnce().catch((err) => deps.log.error({ err }, 'digest: run failed'));
-  };
-  return {
-    start() {
-      if (timer) return;
-      tick();
-      timer = setInterval(tick, intervalMs);
-      timer.unref();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await current;
-    },
-    runOnce,
-  };
 }

@@ -1,6 +1,6 @@
-import type { RecordCreate, RecordSchedule, ScheduleCreate, ScheduleUpdate } from '../../contract';
-import { nowIso, type Database, type Executor } from '../../db/database';
-import { withScheduleLock, withWriteTransaction } from '../../db/lock';
+import type { RecordCreate, RecordSchedule, ScheduleCreate, ScheduleUpdate } from '../contract';
+import { nowIso, type Database, type Executor } from '../db/database';
+import { withScheduleLock, withWriteTransaction } from '../db/lock';
 import {
   findOpenBooking,
   getRecord,
@@ -11,15 +11,15 @@ import {
   takenSeats,
   updateRecord,
   type RecordRow,
-} from '../../db/repositories/records';
-import { deleteSchedule, getRecordSchedule, getSchedule, insertSchedule, placesAvailable, updateSchedule } from '../../db/repositories/schedules';
-import { getWorkshop } from '../../db/repositories/workshops';
-import { getAddress } from '../../db/repositories/addresses';
-import { conflict, notFound } from './errors';
-import { notifyCustomer, notifyStaff, recordSnapshot, sessionSnapshot, type CustomerKind, type RecordPayload } from './notifications';
+} from '../db/repositories/records';
+import { deleteSchedule, getRecordSchedule, getSchedule, insertSchedule, placesAvailable, updateSchedule } from '../db/repositories/schedules';
+import { getWorkshop } from '../db/repositories/workshops';
+import { getAddress } from '../db/repositories/addresses';
+import { Conflict, NotFound } from './errors';
+import { notifyCustomer, notifyStaff, recordSnapshot, sessionSnapshot, type RecordPayload } from './notifications';
 
 /*
- * The booking engine (DESIGN §5): the one place that decides a booking's state.
+ * The booking engine: the one place that decides a booking's state.
  * Seats taken = people on ACTIVE records; a booking is ACTIVE when it fits the seats left,
  * else QUEUED. Whatever can free seats ends with fill(), which walks the queue in order and
  * promotes every record that fits. Every change runs under the session's lock, and writes
@@ -55,7 +55,7 @@ const isPast = (date: string, now = nowIso()) => date <= now;
 
 async function loadSession(trx: Executor, scheduleId: number): Promise<RecordSchedule> {
   const session = await getRecordSchedule(trx, scheduleId);
-  if (!session) throw notFound(MSG.scheduleNotFound);
+  if (!session) throw new NotFound(MSG.scheduleNotFound);
   return session;
 }
 
@@ -76,10 +76,9 @@ export async function viewRecord(db: Executor, record: RecordRow): Promise<Recor
   return result(db, record, await loadSession(db, record.schedule_id));
 }
 
-async function tell(trx: Executor, kind: CustomerKind, r: RecordRow, session: RecordSchedule, extra: Partial<RecordPayload> = {}) {
-  const payload: RecordPayload = { session: sessionSnapshot(session), record: recordSnapshot(r, await positionOf(trx, r)), ...extra };
-  await notifyCustomer(trx, kind, r, payload);
-  return payload;
+/** What the customer and staff are told about `r`, as it is now. */
+async function payloadOf(trx: Executor, r: RecordRow, session: RecordSchedule): Promise<RecordPayload> {
+  return { session: sessionSnapshot(session), record: recordSnapshot(r, await positionOf(trx, r)) };
 }
 
 /** Promotes queued records, in queue order, while they fit; a party too large keeps its place. */
@@ -92,7 +91,7 @@ async function fill(trx: Executor, session: RecordSchedule, skipNotifyId?: numbe
     const r = await updateRecord(trx, q.id, { state: 'ACTIVE', queued_at: null });
     free -= q.people_count;
     promoted.push(q.id);
-    if (q.id !== skipNotifyId) await tell(trx, 'record.promoted', r, session);
+    if (q.id !== skipNotifyId) await notifyCustomer(trx, r, { kind: 'record.promoted', payload: await payloadOf(trx, r, session) });
   }
   return promoted;
 }
@@ -100,8 +99,8 @@ async function fill(trx: Executor, session: RecordSchedule, skipNotifyId?: numbe
 export async function createRecord(database: Database, input: RecordCreate, customer: Customer): Promise<RecordResult> {
   return withScheduleLock(database, input.schedule_id, async (trx) => {
     const session = await loadSession(trx, input.schedule_id);
-    if (isPast(session.date)) throw conflict(MSG.pastBooking);
-    if (customer.telegram_id != null && (await findOpenBooking(trx, session.id, customer.telegram_id))) throw conflict(MSG.alreadyBooked);
+    if (isPast(session.date)) throw new Conflict(MSG.pastBooking);
+    if (customer.telegram_id != null && (await findOpenBooking(trx, session.id, customer.telegram_id))) throw new Conflict(MSG.alreadyBooked);
     const people = input.people_count ?? 1;
     const record = await insertRecord(trx, {
       schedule_id: session.id,
@@ -117,8 +116,9 @@ export async function createRecord(database: Database, input: RecordCreate, cust
       source: input.source ?? null,
       is_first_time: input.is_first_time,
     });
-    const payload = await tell(trx, record.state === 'ACTIVE' ? 'record.booked' : 'record.queued', record, session);
-    await notifyStaff(trx, 'staff.new_record', payload);
+    const payload = await payloadOf(trx, record, session);
+    await notifyCustomer(trx, record, { kind: record.state === 'ACTIVE' ? 'record.booked' : 'record.queued', payload });
+    await notifyStaff(trx, { kind: 'staff.new_record', payload });
     return result(trx, record, session);
   });
 }
@@ -135,9 +135,9 @@ async function changeRecord(
 ): Promise<RecordResult> {
   return withScheduleLock(database, ref.schedule_id, async (trx) => {
     const r = await getRecord(trx, ref.id);
-    if (!r) throw notFound(MSG.recordNotFound);
+    if (!r) throw new NotFound(MSG.recordNotFound);
     const session = await loadSession(trx, r.schedule_id);
-    if (isPast(session.date)) throw conflict(MSG.past);
+    if (isPast(session.date)) throw new Conflict(MSG.past);
     const updated = await change(trx, r, session);
     return result(trx, updated, session);
   });
@@ -145,7 +145,7 @@ async function changeRecord(
 
 export function changePeopleCount(database: Database, record: RecordRef, peopleCount: number): Promise<RecordResult> {
   return changeRecord(database, record, async (trx, r, session) => {
-    if (r.state === 'CANCELLED') throw conflict(MSG.cancelled);
+    if (r.state === 'CANCELLED') throw new Conflict(MSG.cancelled);
     if (peopleCount === r.people_count) return r;
     let updated: RecordRow;
     if (r.state === 'ACTIVE') {
@@ -158,30 +158,32 @@ export function changePeopleCount(database: Database, record: RecordRef, peopleC
     // A smaller party, or seats left behind on the way to the queue, can serve the queue;
     // this record itself may be promoted, and then its one message says so.
     const promoted = await fill(trx, session, r.id);
-    if (promoted.includes(r.id)) updated = (await getRecord(trx, r.id))!;
-    await tell(trx, 'record.people_changed', updated, session, { previous_people_count: r.people_count });
+    if (promoted.includes(r.id)) updated = (await getRecord(trx, r.id)) ?? updated;
+    const payload = { ...(await payloadOf(trx, updated, session)), previous_people_count: r.people_count };
+    await notifyCustomer(trx, updated, { kind: 'record.people_changed', payload });
     return updated;
   });
 }
 
 export function cancelRecord(database: Database, record: RecordRef, reason: string): Promise<RecordResult> {
   return changeRecord(database, record, async (trx, r, session) => {
-    if (r.state === 'CANCELLED') throw conflict(MSG.alreadyCancelled);
+    if (r.state === 'CANCELLED') throw new Conflict(MSG.alreadyCancelled);
     const updated = await updateRecord(trx, r.id, { state: 'CANCELLED', cancel_reason: reason, queued_at: null });
     if (r.state === 'ACTIVE') await fill(trx, session);
-    const payload = await tell(trx, 'record.cancelled', updated, session);
-    await notifyStaff(trx, 'staff.cancelled', payload);
+    const payload = await payloadOf(trx, updated, session);
+    await notifyCustomer(trx, updated, { kind: 'record.cancelled', payload });
+    await notifyStaff(trx, { kind: 'staff.cancelled', payload });
     return updated;
   });
 }
 
 export function restoreRecord(database: Database, record: RecordRef): Promise<RecordResult> {
   return changeRecord(database, record, async (trx, r, session) => {
-    if (r.state !== 'CANCELLED') throw conflict(MSG.notCancelled);
-    if (r.telegram_id != null && (await findOpenBooking(trx, session.id, r.telegram_id, r.id))) throw conflict(MSG.alreadyBooked);
+    if (r.state !== 'CANCELLED') throw new Conflict(MSG.notCancelled);
+    if (r.telegram_id != null && (await findOpenBooking(trx, session.id, r.telegram_id, r.id))) throw new Conflict(MSG.alreadyBooked);
     const fits = r.people_count <= (await freeSeats(trx, session));
     const updated = await updateRecord(trx, r.id, fits ? { state: 'ACTIVE', cancel_reason: null } : { state: 'QUEUED', cancel_reason: null, queued_at: nowIso() });
-    await tell(trx, 'record.restored', updated, session);
+    await notifyCustomer(trx, updated, { kind: 'record.restored', payload: await payloadOf(trx, updated, session) });
     return updated;
   });
 }
@@ -190,7 +192,7 @@ export function restoreRecord(database: Database, record: RecordRef): Promise<Re
 export async function editSchedule(database: Database, id: number, patch: ScheduleUpdate): Promise<void> {
   await withScheduleLock(database, id, async (trx) => {
     const before = await getSchedule(trx, id);
-    if (!before) throw notFound(MSG.scheduleNotFound);
+    if (!before) throw new NotFound(MSG.scheduleNotFound);
     await assertRefsExist(trx, patch);
     const values = { ...patch, ...(patch.date && { date: new Date(patch.date).toISOString() }) };
     await updateSchedule(trx, id, values);
@@ -199,7 +201,9 @@ export async function editSchedule(database: Database, id: number, patch: Schedu
     if (session.capacity > before.capacity) await fill(trx, session);
     const changed = { date: session.date !== before.date, address: session.address.id !== before.address_id };
     if (changed.date || changed.address) {
-      for (const r of await openRecords(trx, id)) await tell(trx, 'schedule.changed', r, session, { changed });
+      for (const r of await openRecords(trx, id)) {
+        await notifyCustomer(trx, r, { kind: 'schedule.changed', payload: { ...(await payloadOf(trx, r, session)), changed } });
+      }
     }
   });
 }
@@ -209,15 +213,15 @@ export async function removeSchedule(database: Database, id: number): Promise<vo
   await withScheduleLock(database, id, async (trx) => {
     const session = await loadSession(trx, id);
     if (!isPast(session.date)) {
-      for (const r of await openRecords(trx, id)) await tell(trx, 'schedule.deleted', r, session);
+      for (const r of await openRecords(trx, id)) await notifyCustomer(trx, r, { kind: 'schedule.deleted', payload: await payloadOf(trx, r, session) });
     }
     await deleteSchedule(trx, id);
   });
 }
 
 export async function assertRefsExist(trx: Executor, refs: { workshop_id?: number; address_id?: number }) {
-  if (refs.workshop_id !== undefined && !(await getWorkshop(trx, refs.workshop_id))) throw notFound(MSG.workshopNotFound);
-  if (refs.address_id !== undefined && !(await getAddress(trx, refs.address_id))) throw notFound(MSG.addressNotFound);
+  if (refs.workshop_id !== undefined && !(await getWorkshop(trx, refs.workshop_id))) throw new NotFound(MSG.workshopNotFound);
+  if (refs.address_id !== undefined && !(await getAddress(trx, refs.address_id))) throw new NotFound(MSG.addressNotFound);
 }
 
 const openRecords = async (trx: Executor, scheduleId: number) =>

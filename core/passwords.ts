@@ -1,12 +1,15 @@
 import crypto from 'node:crypto';
-import { hash, verify } from '@node-rs/argon2';
 
 // algorithm 2 = Argon2id (the package's const enum cannot be imported under isolatedModules).
 const ARGON = { algorithm: 2 as const, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 
-export const hashPassword = (password: string) => hash(password, ARGON);
+// The native module is loaded by the first hash or check, not at start-up.
+const argon2 = () => import('@node-rs/argon2');
+
+export const hashPassword = async (password: string) => (await argon2()).hash(password, ARGON);
 
 export async function verifyPassword(password: string, hashed: string): Promise<boolean> {
+  const { verify } = await argon2();
   try {
     return await verify(hashed, password);
   } catch {

@@ -1,6 +1,7 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../config';
+import type { Config } from './config';
+import { RESET_TOKEN_HOURS } from '../core/users';
 
 export interface Email {
   to: string;
@@ -23,22 +24,24 @@ export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
       },
     };
   }
-  const transport = nodemailer.createTransport({
-    host: smtp.host,
-    port: smtp.port ?? (smtp.tls ? 465 : 587),
-    secure: smtp.tls,
-    auth: smtp.user ? { user: smtp.user, pass: smtp.password ?? '' } : undefined,
-  });
+  // nodemailer is loaded by the first email, not at start-up.
+  let transport: Promise<Transporter> | undefined;
   return {
     async send(email) {
-      await transport.sendMail({ from: smtp.from, ...email });
+      transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+        nodemailer.createTransport({
+          host: smtp.host,
+          port: smtp.port ?? (smtp.tls ? 465 : 587),
+          secure: smtp.tls,
+          auth: smtp.user ? { user: smtp.user, pass: smtp.password ?? '' } : undefined,
+        }),
+      );
+      await (await transport).sendMail({ from: smtp.from, ...email });
     },
   };
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-export const RESET_TOKEN_HOURS = 48;
 
 export function resetPasswordEmail(config: Config, to: string, token: string): Email {
   const link = `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;

@@ -1,0 +1,117 @@
+/**
+ * How numbers and dates read in Russian, for the bot, the mini-app and the admin alike.
+ * Plain TypeScript on Intl (no zod, no dayjs), so importing it adds next to nothing to a first load.
+ * Dates show the wall clock of the business time zone (AppConfig.businessTimezone), not the device's.
+ */
+
+const pluralRules = new Intl.PluralRules('ru');
+
+/** plural(2, ['место', 'места', 'мест']) → 'места'. */
+export function plural(n: number, [one, few, many]: readonly [one: string, few: string, many: string]): string {
+  const form = pluralRules.select(n);
+  return form === 'one' ? one : form === 'few' ? few : many;
+}
+
+const priceFormat = new Intl.NumberFormat('ru');
+
+/** 3500 → '3 500 RSD' (no-break spaces, so a price never wraps). */
+export const formatPrice = (price: number) => `${priceFormat.format(price)}\u00a0RSD`;
+
+/** An instant: an ISO string, epoch milliseconds or a Date. */
+export type Instant = string | number | Date;
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+function dateFormat(locale: 'en-US' | 'ru', timeZone: string): Intl.DateTimeFormat {
+  const key = `${locale} ${timeZone}`;
+  let format = formats.get(key);
+  if (!format) {
+    format =
+      locale === 'ru'
+        ? new Intl.DateTimeFormat('ru', { timeZone, day: 'numeric', month: 'long', weekday: 'long' })
+        : new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+    formats.set(key, format);
+  }
+  return format;
+}
+
+const partsOf = (format: Intl.DateTimeFormat, when: Instant) =>
+  Object.fromEntries(format.formatToParts(new Date(when)).map((p) => [p.type, p.value])) as Partial<Record<Intl.DateTimeFormatPartTypes, string>>;
+
+/** The wall clock of an instant in a time zone. */
+function wallClock(when: Instant, timeZone: string) {
+  const p = partsOf(dateFormat('en-US', timeZone), when);
+  const n = (type: Intl.DateTimeFormatPartTypes) => Number(p[type]);
+  return { year: n('year'), month: n('month'), day: n('day'), hour: n('hour') % 24, minute: n('minute'), second: n('second') };
+}
+
+/** Russian names: the month in the genitive ('ноября', as after a day) and the weekday ('пятница'). */
+function names(when: Instant, timeZone: string) {
+  const p = partsOf(dateFormat('ru', timeZone), when);
+  return { month: p.month ?? '', weekday: p.weekday ?? '' };
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** '5/01/2030': the public schedule's date. */
+export function formatDate(when: Instant, timeZone: string): string {
+  const w = wallClock(when, timeZone);
+  return `${w.day}/${pad(w.month)}/${w.year}`;
+}
+
+/** '9:05' */
+export function formatTime(when: Instant, timeZone: string): string {
+  const w = wallClock(when, timeZone);
+  return `${w.hour}:${pad(w.minute)}`;
+}
+
+/** 'пятница' */
+export const formatWeekday = (when: Instant, timeZone: string) => names(when, timeZone).weekday;
+
+/** '21 ноября 2026 12:00': staff cards and the bot's messages. */
+export function formatDateTime(when: Instant, timeZone: string): string {
+  const w = wallClock(when, timeZone);
+  return `${w.day} ${names(when, timeZone).month} ${w.year} ${w.hour}:${pad(w.minute)}`;
+}
+
+/** '21 ноября 12:00': where space is short (the bot's buttons). */
+export function formatShortDateTime(when: Instant, timeZone: string): string {
+  const w = wallClock(when, timeZone);
+  return `${w.day} ${names(when, timeZone).month} ${w.hour}:${pad(w.minute)}`;
+}
+
+/** Calendar days from one instant's date to another's in the zone: 0 today, 1 tomorrow, -1 yesterday. */
+export function daysBetween(from: Instant, to: Instant, timeZone: string): number {
+  const day = (when: Instant) => {
+    const w = wallClock(when, timeZone);
+    return Date.UTC(w.year, w.month - 1, w.day);
+  };
+  return Math.round((day(to) - day(from)) / 86_400_000);
+}
+
+/** A session is past once its date is before now. */
+export const isPast = (when: Instant, now: Instant = Date.now()) => new Date(when).getTime() < new Date(now).getTime();
+
+/** 'YYYY-MM-DD HH:mm:ss', the wall clock of an instant in the zone: what a date-time picker edits. */
+export function toZonedInput(when: Instant, timeZone: string): string {
+  const w = wallClock(when, timeZone);
+  return `${w.year}-${pad(w.month)}-${pad(w.day)} ${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}`;
+}
+
+/** Milliseconds the zone's wall clock is ahead of UTC at an instant. */
+function zoneOffset(instant: number, timeZone: string): number {
+  const w = wallClock(instant, timeZone);
+  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - Math.floor(instant / 1000) * 1000;
+}
+
+/** A picker's 'YYYY-MM-DD HH:mm:ss' read as wall time in the zone → '2026-11-22T12:00:00+01:00'. */
+export function fromZonedInput(value: string, timeZone: string): string {
+  const [year, month, day, hour = 0, minute = 0, second = 0] = value.split(/\D+/).map(Number);
+  const asUtc = Date.UTC(year, month - 1, day, hour, minute, second);
+  // The wall time read as UTC, moved back by the zone's offset; the offset is looked up twice because
+  // it may differ around a DST change, and a wall time that does not exist then lands an hour later.
+  const instant = asUtc - zoneOffset(asUtc - zoneOffset(asUtc, timeZone), timeZone);
+  const offset = zoneOffset(instant, timeZone);
+  const minutes = Math.abs(offset) / 60_000;
+  const sign = offset < 0 ? '-' : '+';
+  return `${toZonedInput(instant, timeZone).replace(' ', 'T')}${sign}${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
+}

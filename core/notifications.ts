@@ -1,0 +1,150 @@
+import { z } from 'zod';
+import type { RecordSchedule } from '../contract';
+import { bool, type Executor } from '../db/database';
+import { enqueueNotifications } from '../db/repositories/notifications';
+import type { RecordRow } from '../db/repositories/records';
+import { listAlertRecipients } from '../db/repositories/users';
+
+/*
+ * What the outbox carries: one union of kinds and their payloads, written here in the transaction
+ * of each change and rendered by the bot at delivery time. A payload is a snapshot taken in that
+ * transaction, so the message tells what happened then. The schemas also check every row the bot
+ * reads back, so a row of an unknown or older shape fails for good instead of sending nonsense.
+ */
+
+const SessionSnapshot = z.object({
+  schedule_id: z.number(),
+  date: z.string(),
+  workshop_title: z.string(),
+  address_title: z.string(),
+  address_description: z.string().nullable(),
+  map_link: z.string(),
+});
+export type SessionSnapshot = z.infer<typeof SessionSnapshot>;
+
+const RecordSnapshot = z.object({
+  record_id: z.number(),
+  state: z.enum(['ACTIVE', 'QUEUED', 'CANCELLED']),
+  name: z.string(),
+  last_name: z.string().nullable(),
+  people_count: z.number(),
+  telegram_login: z.string().nullable(),
+  comment: z.string().nullable(),
+  has_allergy: z.boolean(),
+  allergy_type: z.string().nullable(),
+  source: z.string().nullable(),
+  is_first_time: z.boolean(),
+  cancel_reason: z.string().nullable(),
+  /** Place in the queue when QUEUED, else null. */
+  queue_position: z.number().nullable(),
+});
+export type RecordSnapshot = z.infer<typeof RecordSnapshot>;
+
+const RecordPayload = z.object({ session: SessionSnapshot, record: RecordSnapshot });
+export type RecordPayload = z.infer<typeof RecordPayload>;
+
+const DigestPerson = z.object({
+  record_id: z.number(),
+  name: z.string(),
+  last_name: z.string().nullable(),
+  telegram_login: z.string().nullable(),
+  people_count: z.number(),
+  has_allergy: z.boolean(),
+  allergy_type: z.string().nullable(),
+  comment: z.string().nullable(),
+  is_first_time: z.boolean(),
+});
+export type DigestPerson = z.infer<typeof DigestPerson>;
+
+const DigestPayload = z.object({
+  session: SessionSnapshot,
+  capacity: z.number(),
+  /** ACTIVE bookings, in booking order. */
+  participants: z.array(DigestPerson),
+  /** People on ACTIVE bookings. */
+  total_people: z.number(),
+  allergies: z.array(z.object({ name: z.string(), allergy: z.string() })),
+  comments: z.array(z.object({ name: z.string(), comment: z.string() })),
+  /** QUEUED bookings in the order they are served. */
+  queue: z.array(DigestPerson),
+});
+export type DigestPayload = z.infer<typeof DigestPayload>;
+
+const about = <K extends string, P extends z.ZodType>(kind: K, payload: P) => z.object({ kind: z.literal(kind), payload });
+
+export const Notification = z.discriminatedUnion('kind', [
+  // To the customer who booked from Telegram.
+  about('record.booked', RecordPayload),
+  about('record.queued', RecordPayload),
+  about('record.promoted', RecordPayload),
+  about('record.cancelled', RecordPayload),
+  about('record.restored', RecordPayload),
+  about('record.people_changed', RecordPayload.extend({ previous_people_count: z.number() })),
+  about('schedule.changed', RecordPayload.extend({ changed: z.object({ date: z.boolean(), address: z.boolean() }) })),
+  about('schedule.deleted', RecordPayload),
+  about('schedule.reminder', RecordPayload),
+  // To staff who switched the alert on.
+  about('staff.new_record', RecordPayload),
+  about('staff.cancelled', RecordPayload),
+  about('staff.digest', DigestPayload),
+]);
+export type Notification = z.infer<typeof Notification>;
+export type NotificationKind = Notification['kind'];
+export type StaffNotification = Extract<Notification, { kind: 'staff.new_record' | 'staff.cancelled' }>;
+export type CustomerNotification = Exclude<Notification, StaffNotification | { kind: 'staff.digest' }>;
+
+/** An outbox row as the bot reads it back; throws when the row is not a notification this version knows. */
+export const readNotification = (kind: string, payloadJson: string): Notification => Notification.parse({ kind, payload: JSON.parse(payloadJson) });
+
+export const sessionSnapshot = (s: RecordSchedule): SessionSnapshot => ({
+  schedule_id: s.id,
+  date: s.date,
+  workshop_title: s.workshop.title,
+  address_title: s.address.title,
+  address_description: s.address.description,
+  map_link: s.address.map_link,
+});
+
+export const recordSnapshot = (r: RecordRow, queuePosition: number | null): RecordSnapshot => ({
+  record_id: r.id,
+  state: r.state,
+  name: r.name,
+  last_name: r.last_name,
+  people_count: r.people_count,
+  telegram_login: r.telegram_login,
+  comment: r.comment,
+  has_allergy: bool(r.has_allergy),
+  allergy_type: r.allergy_type,
+  source: r.source,
+  is_first_time: bool(r.is_first_time),
+  cancel_reason: r.cancel_reason,
+  queue_position: r.state === 'QUEUED' ? queuePosition : null,
+});
+
+/** Tells the customer, when the booking came from Telegram. */
+export async function notifyCustomer(trx: Executor, r: Pick<RecordRow, 'telegram_id'>, n: CustomerNotification): Promise<void> {
+  if (r.telegram_id == null) return;
+  await enqueueNotifications(trx, [{ chat_id: r.telegram_id, kind: n.kind, payload: n.payload }]);
+}
+
+const SETTING_OF = { 'staff.new_record': 'user_apply', 'staff.cancelled': 'user_cancel' } as const;
+
+/** Alerts every staff member linked to Telegram who has this alert switched on. */
+export async function notifyStaff(trx: Executor, n: StaffNotification): Promise<void> {
+  const recipients = await listAlertRecipients(trx, SETTING_OF[n.kind]);
+  await enqueueNotifications(
+    trx,
+    recipients.map((r) => ({ chat_id: r.chat_id, kind: n.kind, payload: n.payload })),
+  );
+}
+
+export const digestDedupeKey = (scheduleId: number, userId: number) => `digest:${scheduleId}:${userId}`;
+
+/** Writes one digest per recipient; the dedupe key makes it idempotent across runs, restarts and instances. */
+export async function enqueueDigest(trx: Executor, recipients: { user_id: number; chat_id: number }[], payload: DigestPayload): Promise<void> {
+  const n: Notification = { kind: 'staff.digest', payload };
+  await enqueueNotifications(
+    trx,
+    recipients.map((r) => ({ chat_id: r.chat_id, kind: n.kind, payload: n.payload, dedupe_key: digestDedupeKey(payload.session.schedule_id, r.user_id) })),
+  );
+}

@@ -1,0 +1,65 @@
+import type { Database } from '../db/database';
+import { enqueueDueDigests } from './digest';
+import type { Log } from './log';
+
+/**
+ * The periodic jobs: one timer, every job in turn at each tick. A job must be idempotent (it runs
+ * on every instance, after restarts, and again at the next tick): it writes what is due at `now`
+ * and nothing twice.
+ */
+export interface Job {
+  name: string;
+  /** Returns how many things it did, for the log. */
+  run(now: Date): Promise<number>;
+}
+
+export interface Scheduler {
+  start(): void;
+  /** Stops the timer and waits for the tick in progress. */
+  stop(): Promise<void>;
+  /** One tick at `now`: every job, in order; a failing job does not stop the others. */
+  runOnce(now?: Date): Promise<Record<string, number>>;
+}
+
+export const DEFAULT_TICK_MS = 60_000;
+
+/** The product's jobs. */
+export const jobs = (database: Database): Job[] => [{ name: 'digest', run: (now) => enqueueDueDigests(database, now) }];
+
+export function createScheduler(deps: { jobs: Job[]; log: Log; tickMs?: number }): Scheduler {
+  const tickMs = deps.tickMs ?? DEFAULT_TICK_MS;
+  let timer: NodeJS.Timeout | null = null;
+  let current: Promise<unknown> = Promise.resolve();
+
+  async function runOnce(now = new Date()) {
+    const done: Record<string, number> = {};
+    for (const job of deps.jobs) {
+      try {
+        done[job.name] = await job.run(now);
+        if (done[job.name] > 0) deps.log.info({ job: job.name, done: done[job.name] }, 'scheduler: job done');
+      } catch (err) {
+        deps.log.error({ err, job: job.name }, 'scheduler: job failed');
+      }
+    }
+    return done;
+  }
+
+  const tick = () => {
+    current = current.then(() => runOnce());
+  };
+
+  return {
+    start() {
+      if (timer) return;
+      tick();
+      timer = setInterval(tick, tickMs);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await current;
+    },
+    runOnce,
+  };
+}

@@ -1,0 +1,97 @@
+import type { UserPublic } from '../contract';
+import { bool, type Database } from '../db/database';
+import { withWriteTransaction } from '../db/lock';
+import { consumeToken, insertToken } from '../db/repositories/tokens';
+import { countUsers, getUserByEmail, insertUser, toUserPublic, updateUser, type UserPatch, type UserRow } from '../db/repositories/users';
+import { Conflict, Invalid } from './errors';
+import { generatePassword, hashPassword, newToken, sha256, verifyDummy, verifyPassword } from './passwords';
+
+/** Staff accounts: creation, credentials and password resets. */
+
+export const USER_MSG = {
+  emailTaken: 'The user with this email already exists in the system',
+  badCredentials: 'Incorrect email or password',
+  inactive: 'Inactive user',
+  wrongPassword: 'Incorrect password',
+  samePassword: 'New password cannot be the same as the current one',
+  badResetToken: 'Invalid or expired token',
+} as const;
+
+/** How long a password-reset link works. */
+export const RESET_TOKEN_HOURS = 48;
+
+/** Refuses an email that another account (not `selfId`) already has. */
+export async function assertEmailFree(database: Database, email: string | undefined, selfId = 0): Promise<void> {
+  if (email === undefined) return;
+  const other = await getUserByEmail(database.db, email);
+  if (other && other.id !== selfId) throw new Conflict(USER_MSG.emailTaken);
+}
+
+export interface NewUser {
+  email: string;
+  password: string;
+  full_name?: string | null;
+  is_active: boolean;
+  is_superuser: boolean;
+}
+
+export async function createUser(database: Database, u: NewUser): Promise<UserPublic> {
+  await assertEmailFree(database, u.email);
+  const { password, ...rest } = u;
+  return toUserPublic(await insertUser(database.db, { ...rest, full_name: u.full_name || null, hashed_password: await hashPassword(password) }));
+}
+
+/** The account behind a login; the same time is spent whether or not the email exists. */
+export async function authenticate(database: Database, email: string, password: string): Promise<UserRow> {
+  const user = await getUserByEmail(database.db, email);
+  const ok = user ? await verifyPassword(password, user.hashed_password) : await verifyDummy(password);
+  if (!user || !ok) throw new Invalid(USER_MSG.badCredentials);
+  if (!bool(user.is_active)) throw new Invalid(USER_MSG.inactive);
+  return user;
+}
+
+export async function changeOwnPassword(database: Database, me: UserRow, current: string, next: string): Promise<void> {
+  if (!(await verifyPassword(current, me.hashed_password))) throw new Invalid(USER_MSG.wrongPassword);
+  if (current === next) throw new Invalid(USER_MSG.samePassword);
+  await updateUser(database.db, me.id, { hashed_password: await hashPassword(next) });
+}
+
+/** A superuser's edit of an account; a new password is hashed here. */
+export async function editUser(database: Database, id: number, patch: Omit<UserPatch, 'hashed_password'> & { password?: string }) {
+  await assertEmailFree(database, patch.email ?? undefined, id);
+  const { password, ...rest } = patch;
+  const clean: UserPatch = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+  if (password) clean.hashed_password = await hashPassword(password);
+  return updateUser(database.db, id, clean);
+}
+
+/** A one-time reset token for an existing active account (only its hash is stored), or null. */
+export async function createResetToken(database: Database, email: string): Promise<{ user: UserRow; token: string } | null> {
+  const user = await getUserByEmail(database.db, email);
+  if (!user || !bool(user.is_active)) return null;
+  const { token, hash } = newToken();
+  const expires = new Date(Date.now() + RESET_TOKEN_HOURS * 3600_000).toISOString();
+  await insertToken(database.db, 'password_resets', { token_hash: hash, user_id: user.id, expires_at: expires });
+  return { user, token };
+}
+
+export async function resetPassword(database: Database, token: string, newPassword: string): Promise<void> {
+  const hashed = await hashPassword(newPassword);
+  await withWriteTransaction(database, async (trx) => {
+    const userId = await consumeToken(trx, 'password_resets', sha256(token), new Date().toISOString());
+    if (userId === null) throw new Invalid(USER_MSG.badResetToken);
+    await updateUser(trx, userId, { hashed_password: hashed });
+  });
+}
+
+/** On the first start (no user at all) creates the superuser; returns the password when it was generated. */
+export async function ensureFirstSuperuser(
+  database: Database,
+  first: { email: string; password?: string },
+): Promise<{ email: string; password: string; generated: boolean } | null> {
+  if ((await countUsers(database.db)) > 0) return null;
+  const generated = !first.password;
+  const password = first.password ?? generatePassword();
+  await insertUser(database.db, { email: first.email, hashed_password: await hashPassword(password), full_name: null, is_active: true, is_superuser: true });
+  return { email: first.email, password, generated };
+}

@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../helpers/app';
+
+// The OpenAPI document as Swagger UI reads it: each operation says how to authenticate for it,
+// what errors it answers with, and names its schemas.
+
+interface Operation {
+  summary?: string;
+  security?: Record<string, string[]>[];
+  parameters?: { in: string; name: string }[];
+  requestBody?: { content: Record<string, { schema: Schema }> };
+  responses: Record<string, { description: string; content?: Record<string, { schema: Schema }> }>;
+}
+interface Schema {
+  $ref?: string;
+  type?: string;
+  properties?: Record<string, unknown>;
+  required?: string[];
+}
+interface Doc {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Schema>; securitySchemes: Record<string, Record<string, string>> };
+}
+
+type Role = 'public' | 'user' | 'superuser' | 'customer';
+
+// Who may call what; every other operation is for staff ('user').
+const PUBLIC = ['GET /utils/health-check/', 'POST /login/access-token', 'POST /password-recovery/{email}', 'POST /reset-password/', 'POST /users/open', 'GET /schedule/public'];
+const SUPERUSER = ['POST /password-recovery-html-content/{email}', 'GET /users/', 'POST /users/', 'PATCH /users/{user_id}', 'DELETE /users/{user_id}'];
+const CUSTOMER = ['POST /records/', 'GET /records/{id}', 'PUT /records/{id}', 'PUT /records/cancel/{id}', 'PUT /records/restore/{id}'];
+const roleOf = (op: string): Role => (PUBLIC.includes(op) ? 'public' : SUPERUSER.includes(op) ? 'superuser' : CUSTOMER.includes(op) ? 'customer' : 'user');
+
+const SECURITY: Record<Role, Record<string, string[]>[]> = {
+  public: [],
+  user: [{ bearer: [] }],
+  superuser: [{ bearer: [] }],
+  customer: [{ bearer: [] }, { telegramInitData: [] }],
+};
+
+const REF = '#/components/schemas/';
+
+let t: TestApp;
+let doc: Doc;
+let ops: { name: string; path: string; method: string; op: Operation }[];
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  const res = await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
+  expect(res.statusCode).toBe(200);
+  doc = res.json();
+  ops = Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path.replace('/api/v1', '')}`, path, method, op })),
+  );
+});
+afterAll(() => t.close());
+
+/** The component a $ref names, or the schema itself. */
+const resolve = (s: Schema): Schema => (s.$ref ? doc.components.schemas[s.$ref.slice(REF.length)] : s);
+
+describe('the OpenAPI document', () => {
+  it('lists every operation, the role lists above among them, each with a summary', () => {
+    expect(ops.length).toBeGreaterThan(35);
+    const names = ops.map((o) => o.name);
+    expect(names).toEqual(expect.arrayContaining([...PUBLIC, ...SUPERUSER, ...CUSTOMER]));
+    expect(ops.filter((o) => !o.op.summary?.trim()).map((o) => o.name)).toEqual([]);
+  });
+
+  it('declares the Bearer and the Telegram init data schemes', () => {
+    expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.components.securitySchemes.telegramInitData).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
+    expect(doc.components.securitySchemes.telegramInitData.description).toContain('tma <initData>');
+  });
+
+  it("gives every operation the security of its role: none for public ones", () => {
+    const wrong = ops.filter((o) => JSON.stringify(o.op.security) !== JSON.stringify(SECURITY[roleOf(o.name)])).map((o) => `${o.name}: ${JSON.stringify(o.op.security)}`);
+    expect(wrong).toEqual([]);
+  });
+
+  it('matches what the server does: an anonymous call is refused with 401 exactly when the operation declares security', async () => {
+    // Operations without a body can be called as they are (a path id of 1, an unknown email).
+    const mismatched: string[] = [];
+    for (const o of ops.filter((o) => !o.op.requestBody)) {
+      const url = o.path.replace('{email}', 'nobody@example.com').replace(/\{[^}]+\}/g, '1');
+      const res = await t.app.inject({ method: o.method.toUpperCase() as 'GET', url });
+      if ((res.statusCode === 401) !== (o.op.security?.length ?? 0) > 0) mismatched.push(`${o.name} → ${res.statusCode}`);
+    }
+    expect(mismatched).toEqual([]);
+  });
+
+  it('declares the errors each operation answers with, all as {"detail": …}', () => {
+    const problems: string[] = [];
+    for (const { name, op } of ops) {
+      const role = roleOf(name);
+      const codes = Object.keys(op.responses);
+      const expected = [
+        ...(role !== 'public' ? ['401'] : []),
+        ...(role === 'superuser' ? ['403'] : []),
+        ...(role !== 'public' && op.parameters?.some((p) => p.in === 'path') ? ['404'] : []),
+        ...(op.requestBody || op.parameters?.length ? ['422'] : []),
+      ];
+      for (const code of expected) if (!codes.includes(code)) problems.push(`${name}: no ${code}`);
+      for (const code of codes.filter((c) => Number(c) >= 400)) {
+        const schema = op.responses[code].content?.['application/json']?.schema;
+        const body = schema && resolve(schema);
+        if (!schema?.$ref || !body?.properties?.detail || !body.required?.includes('detail')) problems.push(`${name}: ${code} is not a {"detail"} component`);
+        if (!op.responses[code].description) problems.push(`${name}: ${code} has no description`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('names its object schemas as components that request bodies and responses refer to', () => {
+    const inline: string[] = [];
+    for (const { name, op } of ops) {
+      const bodies = Object.values(op.requestBody?.content ?? {}).map((c) => ['body', c.schema] as const);
+      const responses = Object.entries(op.responses).flatMap(([code, r]) => Object.values(r.content ?? {}).map((c) => [code, c.schema] as const));
+      for (const [where, schema] of [...bodies, ...responses]) {
+        if (!schema.$ref && schema.type === 'object') inline.push(`${name} ${where}`);
+      }
+    }
+    expect(inline).toEqual([]);
+    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['UserPublic', 'RecordView', 'SchedulePublic', 'HTTPError']));
+    expect(doc.paths['/api/v1/users/me'].get.responses['200'].content?.['application/json'].schema).toEqual({ $ref: `${REF}UserPublic` });
+  });
+
+  it('has no dangling references and no unused components', () => {
+    const refs = new Set<string>();
+    JSON.stringify(doc, (key, value) => {
+      if (key === '$ref') refs.add(value);
+      return value;
+    });
+    const names = [...refs].map((r) => r.slice(REF.length));
+    expect(names.filter((n) => !doc.components.schemas[n])).toEqual([]);
+    expect(Object.keys(doc.components.schemas).filter((n) => !refs.has(REF + n))).toEqual([]);
+  });
+});
