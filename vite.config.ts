@@ -14,7 +14,10 @@ function precompress(): Plugin {
         const full = path.join(options.dir!, file);
         const data = fs.readFileSync(full);
         fs.writeFileSync(`${full}.gz`, zlib.gzipSync(data, { level: 9 }));
-        fs.writeFileSync(`${full}.br`, zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
+        fs.writeFileSync(
+          `${full}.br`,
+          zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+        );
       }
     },
   };

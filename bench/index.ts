@@ -37,11 +37,26 @@ async function publicScheduleThroughput() {
     const { workshop, address } = await createSession(s.app, staff);
     await withWriteTransaction(s.database, async (trx) => {
       for (let i = 0; i < 49; i++) {
-        const { id } = await insertSchedule(trx, { date: new Date(Date.now() + (i + 1) * 86_400_000).toISOString(), capacity: 8, workshop_id: workshop.id, address_id: address.id });
+        const { id } = await insertSchedule(trx, {
+          date: new Date(Date.now() + (i + 1) * 86_400_000).toISOString(),
+          capacity: 8,
+          workshop_id: workshop.id,
+          address_id: address.id,
+        });
         for (let j = 0; j < (i === 0 ? 80 : 40); j++) {
           await insertRecord(trx, {
-            schedule_id: id, state: j < 8 ? 'ACTIVE' : 'QUEUED', name: `Гость ${j}`, last_name: null, people_count: 1,
-            telegram_login: null, telegram_id: 10_000 + i * 100 + j, comment: null, has_allergy: false, allergy_type: null, source: null, is_first_time: true,
+            schedule_id: id,
+            state: j < 8 ? 'ACTIVE' : 'QUEUED',
+            name: `Гость ${j}`,
+            last_name: null,
+            people_count: 1,
+            telegram_login: null,
+            telegram_id: 10_000 + i * 100 + j,
+            comment: null,
+            has_allergy: false,
+            allergy_type: null,
+            source: null,
+            is_first_time: true,
           });
         }
       }
@@ -73,14 +88,26 @@ async function bookingStorm() {
   try {
     const staff = await s.auth();
     const { schedule } = await createSession(s.app, staff, { capacity: 8 });
-    const headers = Array.from({ length: 1000 }, (_, i) => ({ authorization: `tma ${initDataFor({ id: 900_000 + i, username: `storm${i}` })}`, 'content-type': 'application/json' }));
+    const headers = Array.from({ length: 1000 }, (_, i) => ({
+      authorization: `tma ${initDataFor({ id: 900_000 + i, username: `storm${i}` })}`,
+      'content-type': 'application/json',
+    }));
     const body = JSON.stringify(bookingPayload(schedule.id));
     const started = performance.now();
     const results = await Promise.all(
-      headers.map((h) => fetch(`${s.url}/api/v1/records/`, { method: 'POST', headers: h, body }).then((r) => r.status, () => 0)),
+      headers.map((h) =>
+        fetch(`${s.url}/api/v1/records/`, { method: 'POST', headers: h, body }).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      ),
     );
     const seconds = (performance.now() - started) / 1000;
-    const states = await s.database.db.selectFrom('records').select(['state', 'people_count']).where('schedule_id', '=', schedule.id).execute();
+    const states = await s.database.db
+      .selectFrom('records')
+      .select(['state', 'people_count'])
+      .where('schedule_id', '=', schedule.id)
+      .execute();
     const taken = states.filter((r) => r.state === 'ACTIVE').reduce((n, r) => n + r.people_count, 0);
     const queued = states.filter((r) => r.state === 'QUEUED').length;
     const errors = results.filter((c) => c !== 201).length;
@@ -150,8 +177,12 @@ await publicScheduleThroughput();
 await bookingStorm();
 await coldStart();
 
-console.log(`\nAPI budgets (DESIGN §9) on ${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} cores, Node ${process.version}`);
-console.table(rows.map((r) => ({ what: r.what, measured: r.measured, budget: r.budget, result: r.ok ? 'pass' : 'FAIL' })));
+console.log(
+  `\nAPI budgets (DESIGN §9) on ${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} cores, Node ${process.version}`,
+);
+console.table(
+  rows.map((r) => ({ what: r.what, measured: r.measured, budget: r.budget, result: r.ok ? 'pass' : 'FAIL' })),
+);
 
 if (process.env.BENCH_SKIP_WEB !== '1') {
   const web = spawnSync(process.execPath, ['--import', 'tsx', 'bench/web.ts'], { stdio: 'inherit' });

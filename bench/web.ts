@@ -34,14 +34,20 @@ function buildIfNeeded() {
   if (process.env.DIST_DIR) return;
   const pages = ['webapp', 'admin'].map((e) => path.join(DIST, e, 'index.html'));
   const built = pages.every((p) => fs.existsSync(p)) ? Math.min(...pages.map((p) => fs.statSync(p).mtimeMs)) : 0;
-  const sources = Math.max(...['webapp', 'admin', 'contract'].filter((d) => fs.existsSync(d)).map(newestMtime), fs.statSync('vite.config.ts').mtimeMs);
+  const sources = Math.max(
+    ...['webapp', 'admin', 'contract'].filter((d) => fs.existsSync(d)).map(newestMtime),
+    fs.statSync('vite.config.ts').mtimeMs,
+  );
   if (built > sources) return;
   console.log('Building the bundles (vite build)…');
   execFileSync('npx', ['vite', 'build'], { stdio: 'inherit' });
 }
 
 /** gzip size (KB) of the JS and CSS an entry HTML loads up front. */
-export function firstLoad(entry: 'webapp' | 'admin', dist = DIST): { kb: number; files: { file: string; kb: number }[] } {
+export function firstLoad(
+  entry: 'webapp' | 'admin',
+  dist = DIST,
+): { kb: number; files: { file: string; kb: number }[] } {
   const html = fs.readFileSync(path.join(dist, entry, 'index.html'), 'utf8');
   const refs = new Set<string>();
   for (const m of html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)) refs.add(m[1]);
@@ -61,7 +67,11 @@ export function firstLoad(entry: 'webapp' | 'admin', dist = DIST): { kb: number;
 
 async function seed(server: Awaited<ReturnType<typeof startTestServer>>) {
   const api = async (method: string, url: string, body: unknown, headers: Record<string, string>) => {
-    const res = await fetch(`${server.url}/api/v1${url}`, { method, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${server.url}/api/v1${url}`, {
+      method,
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
     return res.json();
   };
@@ -71,7 +81,12 @@ async function seed(server: Awaited<ReturnType<typeof startTestServer>>) {
     body: new URLSearchParams({ username: server.superuser.email, password: server.superuser.password }).toString(),
   });
   const auth = { authorization: `Bearer ${(await login.json()).access_token}` };
-  const address = await api('POST', '/address/', { title: 'Нови Сад, Змај Јовина 12', map_link: 'https://maps.google.com/?q=1', description: null }, auth);
+  const address = await api(
+    'POST',
+    '/address/',
+    { title: 'Нови Сад, Змај Јовина 12', map_link: 'https://maps.google.com/?q=1', description: null },
+    auth,
+  );
   const titles = ['Хинкали и хачапури', 'Свежая паста и соусы', 'Французские десерты', 'Азиатская лапша'];
   for (const [i, title] of titles.entries()) {
     const workshop = await api('POST', '/workshops/', { title, description: null, price: 3500 + i * 500 }, auth);
@@ -85,12 +100,27 @@ async function lighthouseScores(url: string): Promise<number[]> {
   for (let i = 0; i < RUNS; i++) {
     const chrome = await chromeLauncher.launch({
       chromePath: CHROMIUM,
-      chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      chromeFlags: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     try {
-      const result = await lighthouse(url, { port: chrome.port, onlyCategories: ['performance'], output: 'json', logLevel: 'error' });
+      const result = await lighthouse(url, {
+        port: chrome.port,
+        onlyCategories: ['performance'],
+        output: 'json',
+        logLevel: 'error',
+      });
       const score = result?.lhr.categories.performance?.score;
-      if (typeof score !== 'number') throw new Error(`Lighthouse gave no performance score: ${JSON.stringify(result?.lhr.runtimeError ?? null)}`);
+      if (typeof score !== 'number')
+        throw new Error(`Lighthouse gave no performance score: ${JSON.stringify(result?.lhr.runtimeError ?? null)}`);
       scores.push(Math.round(score * 100));
       const a = result!.lhr.audits;
       console.log(
@@ -110,13 +140,23 @@ async function main() {
   const rows: { what: string; value: string; budget: string; pass: boolean }[] = [];
   for (const entry of ['webapp', 'admin'] as const) {
     if (!fs.existsSync(path.join(DIST, entry, 'index.html'))) {
-      rows.push({ what: `${entry} first load (JS+CSS gzip)`, value: 'not built', budget: `≤ ${BUDGETS[entry]} KB`, pass: false });
+      rows.push({
+        what: `${entry} first load (JS+CSS gzip)`,
+        value: 'not built',
+        budget: `≤ ${BUDGETS[entry]} KB`,
+        pass: false,
+      });
       continue;
     }
     const { kb, files } = firstLoad(entry);
     console.log(`${entry} first load:`);
     for (const f of files) console.log(`  ${f.file.padEnd(48)} ${f.kb.toFixed(1).padStart(7)} KB`);
-    rows.push({ what: `${entry} first load (JS+CSS gzip)`, value: `${kb.toFixed(1)} KB`, budget: `≤ ${BUDGETS[entry]} KB`, pass: kb <= BUDGETS[entry] });
+    rows.push({
+      what: `${entry} first load (JS+CSS gzip)`,
+      value: `${kb.toFixed(1)} KB`,
+      budget: `≤ ${BUDGETS[entry]} KB`,
+      pass: kb <= BUDGETS[entry],
+    });
   }
 
   if (fs.existsSync(path.join(DIST, 'webapp', 'index.html'))) {
@@ -126,7 +166,12 @@ async function main() {
       console.log(`Lighthouse (mobile, performance) on ${server.url}/apply, ${RUNS} run(s):`);
       const scores = await lighthouseScores(`${server.url}/apply`);
       const m = median(scores);
-      rows.push({ what: 'Lighthouse mobile performance /apply', value: `${m} (runs: ${scores.join(', ')})`, budget: `≥ ${BUDGETS.lighthouse}`, pass: m >= BUDGETS.lighthouse });
+      rows.push({
+        what: 'Lighthouse mobile performance /apply',
+        value: `${m} (runs: ${scores.join(', ')})`,
+        budget: `≥ ${BUDGETS.lighthouse}`,
+        pass: m >= BUDGETS.lighthouse,
+      });
     } finally {
       await server.close();
     }
@@ -136,7 +181,8 @@ async function main() {
   console.log('');
   console.log(`${'budget'.padEnd(w[0])} ${'measured'.padEnd(w[1])} ${'limit'.padEnd(w[2])} result`);
   console.log('-'.repeat(w[0] + w[1] + w[2] + 10));
-  for (const r of rows) console.log(`${r.what.padEnd(w[0])} ${r.value.padEnd(w[1])} ${r.budget.padEnd(w[2])} ${r.pass ? 'PASS' : 'FAIL'}`);
+  for (const r of rows)
+    console.log(`${r.what.padEnd(w[0])} ${r.value.padEnd(w[1])} ${r.budget.padEnd(w[2])} ${r.pass ? 'PASS' : 'FAIL'}`);
   if (rows.some((r) => !r.pass)) process.exitCode = 1;
 }
 

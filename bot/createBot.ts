@@ -64,7 +64,12 @@ export function createBot(deps: BotDeps & { botInfo?: UserFromGetMe }): Bot<BotC
     }),
   );
   pm.use(commandsLeaveConversations());
-  pm.use(createConversation(createCancelConversation(deps), { id: CANCEL_CONVERSATION, maxMillisecondsToWait: CANCEL_WAIT_MS }));
+  pm.use(
+    createConversation(createCancelConversation(deps), {
+      id: CANCEL_CONVERSATION,
+      maxMillisecondsToWait: CANCEL_WAIT_MS,
+    }),
+  );
   pm.use(linkFeature(deps));
   pm.use(startFeature(deps));
   pm.use(myFeature(deps));

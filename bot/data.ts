@@ -20,7 +20,8 @@ export async function loadUpcoming(deps: BotDeps, telegramId: number): Promise<U
   const titles = new Map<number, string>();
   const out: UpcomingBooking[] = [];
   for (const r of records) {
-    if (!titles.has(r.schedule_id)) titles.set(r.schedule_id, (await getRecordSchedule(db, r.schedule_id))?.workshop.title ?? '');
+    if (!titles.has(r.schedule_id))
+      titles.set(r.schedule_id, (await getRecordSchedule(db, r.schedule_id))?.workshop.title ?? '');
     out.push({
       id: r.id,
       state: r.state,

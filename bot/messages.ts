@@ -4,7 +4,15 @@ import timezone from 'dayjs/plugin/timezone';
 import 'dayjs/locale/ru';
 import type { InlineKeyboardMarkup } from 'grammy/types';
 import { RECORD_SOURCES } from '../contract';
-import type { CustomerNotification, DigestPayload, DigestPerson, Notification, RecordPayload, SessionSnapshot, StaffNotification } from '../core/notifications';
+import type {
+  CustomerNotification,
+  DigestPayload,
+  DigestPerson,
+  Notification,
+  RecordPayload,
+  SessionSnapshot,
+  StaffNotification,
+} from '../core/notifications';
 import { applyButton, inlineKeyboard, recordButton, urlButton } from './keyboards/webapp';
 
 /*
@@ -30,7 +38,8 @@ export interface OutgoingMessage {
 /** Telegram's limit is 4096 characters of text; keep a margin for the markup. */
 const MAX_TEXT = 3900;
 
-export const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+export const escapeHtml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const e = escapeHtml;
 
 /** "5 декабря 2026 12:00" in the business time zone (spec §9: 'd MMMM y H:mm'). */
@@ -50,11 +59,13 @@ function sessionLines(s: SessionSnapshot, rc: RenderContext): string[] {
 export const STATE_LABEL = { ACTIVE: '✅ Активна', QUEUED: '⏳ В очереди', CANCELLED: '❌ Отменена' } as const;
 
 const people = (n: number) => `👥 Количество человек: ${n}`;
-const queueNote = (position: number | null) => `Ваше место в очереди: ${position ?? '—'}. Мы напишем, как только место освободится.`;
+const queueNote = (position: number | null) =>
+  `Ваше место в очереди: ${position ?? '—'}. Мы напишем, как только место освободится.`;
 
 const fullName = (p: { name: string; last_name: string | null }) => e([p.name, p.last_name].filter(Boolean).join(' '));
 const handle = (login: string | null) => (login ? ` (@${e(login.replace(/^@/, ''))})` : '');
-const sourceLabel = (source: string | null) => (source ? e((RECORD_SOURCES as Record<string, string>)[source] ?? source) : '—');
+const sourceLabel = (source: string | null) =>
+  source ? e((RECORD_SOURCES as Record<string, string>)[source] ?? source) : '—';
 const yesNo = (b: boolean) => (b ? 'да' : 'нет');
 
 /** Joins lines, dropping whole lines from the end (with a note) when the text would be too long. */
@@ -84,21 +95,33 @@ function customerMessage(n: CustomerNotification, rc: RenderContext): OutgoingMe
     case 'record.booked':
       return msg([`✅ Вы записаны на мастер-класс ${title(s)}!`], ['До встречи!']);
     case 'record.queued':
-      return msg([`⏳ Свободных мест на мастер-класс ${title(s)} сейчас нет, и вы в очереди.`, queueNote(r.queue_position)]);
+      return msg([
+        `⏳ Свободных мест на мастер-класс ${title(s)} сейчас нет, и вы в очереди.`,
+        queueNote(r.queue_position),
+      ]);
     case 'record.promoted':
       return msg([`🎉 Освободилось место! Вы записаны на мастер-класс ${title(s)}.`], ['До встречи!']);
     case 'record.cancelled':
       return msg(
-        [`❌ Ваша запись на мастер-класс ${title(s)} отменена.`, ...(r.cancel_reason ? [`Причина: ${e(r.cancel_reason)}`] : [])],
+        [
+          `❌ Ваша запись на мастер-класс ${title(s)} отменена.`,
+          ...(r.cancel_reason ? [`Причина: ${e(r.cancel_reason)}`] : []),
+        ],
         ['Передумали? Восстановить запись можно на странице записи.'],
       );
     case 'record.restored':
       return r.state === 'QUEUED'
-        ? msg([`↩️ Ваша запись на мастер-класс ${title(s)} восстановлена, но свободных мест сейчас нет, и вы в очереди.`, queueNote(r.queue_position)])
+        ? msg([
+            `↩️ Ваша запись на мастер-класс ${title(s)} восстановлена, но свободных мест сейчас нет, и вы в очереди.`,
+            queueNote(r.queue_position),
+          ])
         : msg([`✅ Ваша запись на мастер-класс ${title(s)} восстановлена.`], ['До встречи!']);
     case 'record.people_changed': {
-      const head = [`👥 Количество человек в вашей записи на мастер-класс ${title(s)} изменено: было ${n.payload.previous_people_count}, стало ${r.people_count}.`];
-      if (r.state === 'QUEUED') head.push(`Свободных мест не хватает, поэтому запись перенесена в очередь. ${queueNote(r.queue_position)}`);
+      const head = [
+        `👥 Количество человек в вашей записи на мастер-класс ${title(s)} изменено: было ${n.payload.previous_people_count}, стало ${r.people_count}.`,
+      ];
+      if (r.state === 'QUEUED')
+        head.push(`Свободных мест не хватает, поэтому запись перенесена в очередь. ${queueNote(r.queue_position)}`);
       else if (r.state === 'ACTIVE') head.push('Места за вами.');
       return msg(head);
     }
@@ -106,7 +129,12 @@ function customerMessage(n: CustomerNotification, rc: RenderContext): OutgoingMe
       const { changed } = n.payload;
       const what = changed.date && changed.address ? 'дата и адрес' : changed.address ? 'адрес' : 'дата';
       const head = [`✏️ Изменения в мастер-классе ${title(s)}: новая ${what}. Актуальные данные:`];
-      return msg(head, r.state === 'QUEUED' ? [`Вы в очереди. ${queueNote(r.queue_position)}`] : ['Если новое время или место вам не подходит, запись можно отменить на странице записи.']);
+      return msg(
+        head,
+        r.state === 'QUEUED'
+          ? [`Вы в очереди. ${queueNote(r.queue_position)}`]
+          : ['Если новое время или место вам не подходит, запись можно отменить на странице записи.'],
+      );
     }
     case 'schedule.deleted':
       return {
@@ -133,7 +161,8 @@ function staffMessage(n: StaffNotification, rc: RenderContext): OutgoingMessage 
   const markup = inlineKeyboard([[urlButton(rc.publicUrl, 'Открыть расписание', '/schedule')]]);
   const when = `${title(s)}, ${formatDate(s.date, rc.timezone)}`;
   if (n.kind === 'staff.new_record') {
-    const state = r.state === 'QUEUED' ? `${STATE_LABEL.QUEUED} (место ${r.queue_position ?? '—'})` : STATE_LABEL[r.state];
+    const state =
+      r.state === 'QUEUED' ? `${STATE_LABEL.QUEUED} (место ${r.queue_position ?? '—'})` : STATE_LABEL[r.state];
     return {
       text: fit([
         `🆕 Новая запись на ${when}`,
@@ -149,7 +178,12 @@ function staffMessage(n: StaffNotification, rc: RenderContext): OutgoingMessage 
     };
   }
   return {
-    text: fit([`❌ Отмена записи на ${when}`, '', ...staffRecordLines(p), `Причина: ${r.cancel_reason ? e(r.cancel_reason) : '—'}`]),
+    text: fit([
+      `❌ Отмена записи на ${when}`,
+      '',
+      ...staffRecordLines(p),
+      `Причина: ${r.cancel_reason ? e(r.cancel_reason) : '—'}`,
+    ]),
     reply_markup: markup,
   };
 }
@@ -193,7 +227,10 @@ function digestMessage(p: DigestPayload, rc: RenderContext, now: Date): Outgoing
     p.queue.length ? `⏳ Очередь: ${p.queue.length}` : '⏳ Очередь: пусто',
     ...p.queue.map((x, i) => personLine(i, x)),
   ];
-  return { text: fit(lines), reply_markup: inlineKeyboard([[urlButton(rc.publicUrl, 'Открыть расписание', '/schedule')]]) };
+  return {
+    text: fit(lines),
+    reply_markup: inlineKeyboard([[urlButton(rc.publicUrl, 'Открыть расписание', '/schedule')]]),
+  };
 }
 
 /** The text and buttons of a notification. */
@@ -249,9 +286,11 @@ export const T = {
   cancelPickButton: (workshop: string, shortDate: string) => `${workshop}, ${shortDate}`,
   cancelPickAgain: 'Выберите запись кнопкой выше или нажмите «Не отменять».',
   cancelNotYours: 'Эта запись недоступна. Выберите запись кнопкой выше.',
-  cancelAskReason: (workshop: string, date: string) => `Отменяем запись на «${e(workshop)}», ${date}.\n\nНапишите, пожалуйста, причину отмены одним сообщением.`,
+  cancelAskReason: (workshop: string, date: string) =>
+    `Отменяем запись на «${e(workshop)}», ${date}.\n\nНапишите, пожалуйста, причину отмены одним сообщением.`,
   cancelReasonAgain: 'Напишите причину отмены текстом (до 1000 символов).',
-  cancelConfirm: (workshop: string, date: string, reason: string) => `Отменить запись на «${e(workshop)}», ${date}?\n\nПричина: ${e(reason)}`,
+  cancelConfirm: (workshop: string, date: string, reason: string) =>
+    `Отменить запись на «${e(workshop)}», ${date}?\n\nПричина: ${e(reason)}`,
   cancelConfirmAgain: 'Нажмите «Да, отменить» или «Нет».',
   cancelDone: '❌ Запись отменена. Передумаете — восстановить её можно на странице записи (/my).',
   cancelDoneToast: 'Запись отменена',

@@ -77,7 +77,11 @@ export const backoffMs = (attempt: number, o: Pick<OutboxOptions, 'baseDelayMs' 
   Math.min(o.maxDelayMs, o.baseDelayMs * 2 ** Math.max(0, attempt - 1));
 
 const describe = (err: unknown) =>
-  err instanceof GrammyError ? `${err.error_code}: ${err.description}` : err instanceof Error ? err.message : String(err);
+  err instanceof GrammyError
+    ? `${err.error_code}: ${err.description}`
+    : err instanceof Error
+      ? err.message
+      : String(err);
 
 export function createOutbox(deps: OutboxDeps): Outbox {
   const o: OutboxOptions = { ...DEFAULT_OUTBOX_OPTIONS, ...deps.options };
@@ -125,7 +129,10 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     try {
       message = deps.render(readNotification(row.kind, row.payload));
     } catch (err) {
-      log.error({ err, notification: row.id, kind: row.kind }, 'outbox: cannot render the notification, failed for good');
+      log.error(
+        { err, notification: row.id, kind: row.kind },
+        'outbox: cannot render the notification, failed for good',
+      );
       await persist('a failure', row, () => markNotificationFailed(db, row.id, lease, `render: ${describe(err)}`));
       return;
     }
@@ -178,7 +185,9 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       const now = Date.now();
       // Not started when stopping, paused by a 429, or when the lease could expire mid-send: released for anyone.
       if (closing || now < pausedUntil || now + o.sendTimeoutMs > claimedAt + o.leaseMs) {
-        await persist('a release', row, () => rescheduleNotification(db, row.id, lease, iso(Math.max(now, pausedUntil)), row.last_error, false));
+        await persist('a release', row, () =>
+          rescheduleNotification(db, row.id, lease, iso(Math.max(now, pausedUntil)), row.last_error, false),
+        );
         continue;
       }
       await deliver(row, lease);
@@ -204,7 +213,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     } catch (err) {
       log.error({ err }, 'outbox: poll failed');
     }
-    if (!stopped) timer = setTimeout(loop, Math.max(o.pollIntervalMs, pausedUntil - Date.now()));
+    if (!stopped) timer = setTimeout(() => void loop(), Math.max(o.pollIntervalMs, pausedUntil - Date.now()));
   }
 
   return {
@@ -212,7 +221,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       if (!stopped) return;
       stopped = false;
       closing = false;
-      timer = setTimeout(loop, 0);
+      timer = setTimeout(() => void loop(), 0);
     },
     async stop() {
       stopped = true;

@@ -34,17 +34,37 @@ export interface Telegram {
 }
 
 /** The outbox worker's own Bot API client: no auto-retry (the worker retries), a bounded timeout. */
-export function createOutboxFor(deps: { config: BotConfig; database: Database; log: Log; options?: Partial<OutboxOptions> }): Outbox {
+export function createOutboxFor(deps: {
+  config: BotConfig;
+  database: Database;
+  log: Log;
+  options?: Partial<OutboxOptions>;
+}): Outbox {
   const { config } = deps;
   const options = { ...DEFAULT_OUTBOX_OPTIONS, ...deps.options };
   if (!config.botToken) throw new Error('the outbox needs BOT_TOKEN');
-  const api = new Api(config.botToken, { apiRoot: config.telegramApiRoot, timeoutSeconds: Math.ceil(options.sendTimeoutMs / 1000) });
+  const api = new Api(config.botToken, {
+    apiRoot: config.telegramApiRoot,
+    timeoutSeconds: Math.ceil(options.sendTimeoutMs / 1000),
+  });
   const rc = renderContext(config);
-  return createOutbox({ database: deps.database, api, log: deps.log, options, render: (n) => renderNotification(n, rc) });
+  return createOutbox({
+    database: deps.database,
+    api,
+    log: deps.log,
+    options,
+    render: (n) => renderNotification(n, rc),
+  });
 }
 
 /** `webhookPath`: where the server takes Telegram's updates, registered with setWebhook in webhook mode. */
-export function createTelegram(deps: { config: BotConfig; database: Database; log: Log; webhookPath: string; options?: TelegramOptions }): Telegram {
+export function createTelegram(deps: {
+  config: BotConfig;
+  database: Database;
+  log: Log;
+  webhookPath: string;
+  options?: TelegramOptions;
+}): Telegram {
   const { config, database, log } = deps;
   const webhookUrl = `${config.publicUrl}${deps.webhookPath}`;
   const bot = createBot({ config, database, log, botInfo: deps.options?.botInfo });
@@ -75,16 +95,24 @@ export function createTelegram(deps: { config: BotConfig; database: Database; lo
       await init();
       await bot.api.setMyCommands(BOT_COMMANDS);
       if (https) {
-        await bot.api.setChatMenuButton({ menu_button: { type: 'web_app', text: MENU_BUTTON_TEXT, web_app: { url: `${config.publicUrl}/apply` } } });
+        await bot.api.setChatMenuButton({
+          menu_button: { type: 'web_app', text: MENU_BUTTON_TEXT, web_app: { url: `${config.publicUrl}/apply` } },
+        });
       }
       if (config.botMode === 'webhook' && https) {
-        await bot.api.setWebhook(webhookUrl, { secret_token: config.webhookSecret, allowed_updates: [...ALLOWED_UPDATES] });
+        await bot.api.setWebhook(webhookUrl, {
+          secret_token: config.webhookSecret,
+          allowed_updates: [...ALLOWED_UPDATES],
+        });
         log.info({ url: webhookUrl }, 'telegram: webhook registered');
       }
       if (config.botMode === 'polling' && !stopped) {
         // bot.start() removes any webhook first, then long-polls until stop().
         void bot
-          .start({ allowed_updates: [...ALLOWED_UPDATES], onStart: (me) => log.info({ bot: me.username }, 'telegram: polling started') })
+          .start({
+            allowed_updates: [...ALLOWED_UPDATES],
+            onStart: (me) => log.info({ bot: me.username }, 'telegram: polling started'),
+          })
           .catch((err) => log.error({ err }, 'telegram: polling stopped with an error'));
       }
       log.info({ bot: bot.botInfo.username, mode: config.botMode }, 'telegram: bot ready');

@@ -35,5 +35,6 @@ export function parseAppConfig(raw: string | null | undefined): AppConfig {
 }
 
 /** Reads the configuration from a page. */
-export const readAppConfig = (doc: Document | undefined = typeof document === 'undefined' ? undefined : document): AppConfig =>
-  parseAppConfig(doc?.querySelector(`meta[name="${APP_CONFIG_META}"]`)?.getAttribute('content'));
+export const readAppConfig = (
+  doc: Document | undefined = typeof document === 'undefined' ? undefined : document,
+): AppConfig => parseAppConfig(doc?.querySelector(`meta[name="${APP_CONFIG_META}"]`)?.getAttribute('content'));

@@ -13,7 +13,11 @@ export type Token = z.infer<typeof Token>;
 // The password reset and recovery screens are in English, and so are their messages.
 export const NewPassword = z.object({
   token: z.string().min(1).max(512),
-  new_password: z.string().min(1, 'Password is required').min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`).max(255),
+  new_password: z
+    .string()
+    .min(1, 'Password is required')
+    .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`)
+    .max(255),
 });
 export type NewPassword = z.infer<typeof NewPassword>;
 

@@ -28,20 +28,38 @@ function dateFormat(locale: 'en-US' | 'ru', timeZone: string): Intl.DateTimeForm
     format =
       locale === 'ru'
         ? new Intl.DateTimeFormat('ru', { timeZone, day: 'numeric', month: 'long', weekday: 'long' })
-        : new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+        : new Intl.DateTimeFormat('en-US', {
+            timeZone,
+            hourCycle: 'h23',
+            year: 'numeric',
+            month: 'numeric',
+            day: 'numeric',
+            hour: 'numeric',
+            minute: 'numeric',
+            second: 'numeric',
+          });
     formats.set(key, format);
   }
   return format;
 }
 
 const partsOf = (format: Intl.DateTimeFormat, when: Instant) =>
-  Object.fromEntries(format.formatToParts(new Date(when)).map((p) => [p.type, p.value])) as Partial<Record<Intl.DateTimeFormatPartTypes, string>>;
+  Object.fromEntries(format.formatToParts(new Date(when)).map((p) => [p.type, p.value])) as Partial<
+    Record<Intl.DateTimeFormatPartTypes, string>
+  >;
 
 /** The wall clock of an instant in a time zone. */
 function wallClock(when: Instant, timeZone: string) {
   const p = partsOf(dateFormat('en-US', timeZone), when);
   const n = (type: Intl.DateTimeFormatPartTypes) => Number(p[type]);
-  return { year: n('year'), month: n('month'), day: n('day'), hour: n('hour') % 24, minute: n('minute'), second: n('second') };
+  return {
+    year: n('year'),
+    month: n('month'),
+    day: n('day'),
+    hour: n('hour') % 24,
+    minute: n('minute'),
+    second: n('second'),
+  };
 }
 
 /** Russian names: the month in the genitive ('ноября', as after a day) and the weekday ('пятница'). */

@@ -33,10 +33,13 @@ export const NewPasswordFields = NewPassword.pick({ new_password: true })
 const CONFIRM_REQUIRED = 'Введите пароль еще раз';
 
 /** Settings → change password. */
-export const UpdatePasswordFields = UpdatePassword.extend({ confirm_password: z.string().min(1, CONFIRM_REQUIRED) }).refine(
-  (v) => !v.confirm_password || v.confirm_password === v.new_password,
-  { message: 'Пароли не совпадают', path: ['confirm_password'], ...always },
-);
+export const UpdatePasswordFields = UpdatePassword.extend({
+  confirm_password: z.string().min(1, CONFIRM_REQUIRED),
+}).refine((v) => !v.confirm_password || v.confirm_password === v.new_password, {
+  message: 'Пароли не совпадают',
+  path: ['confirm_password'],
+  ...always,
+});
 
 /** Settings → profile; `telegram` is the notifications toggle (off sends telegram_id: null). */
 export const UserUpdateMeFields = UserUpdateMe.omit({ telegram_id: true }).extend({
@@ -54,19 +57,25 @@ export const UserUpdateFields = UserCreate.safeExtend({
     .max(255)
     .refine((p) => !p || p.length >= PASSWORD_MIN, PASSWORD_TOO_SHORT),
   confirm_password: z.string(),
-}).refine((v) => !v.password || Boolean(v.confirm_password), { message: CONFIRM_REQUIRED, path: ['confirm_password'], ...always });
+}).refine((v) => !v.password || Boolean(v.confirm_password), {
+  message: CONFIRM_REQUIRED,
+  path: ['confirm_password'],
+  ...always,
+});
 
 /** The mini-app's contact step: '' for an empty text, 'yes'/'no' for the first-time question; its
  * output is the booking payload without schedule_id. */
 export const RecordCreateFields = RecordCreate.omit({ schedule_id: true, telegram_login: true, telegram_id: true })
   .extend({ people_count: PeopleCount, is_first_time: z.enum(['yes', 'no'], { error: FIRST_TIME_REQUIRED }) })
-  .refine((r) => !r.has_allergy || Boolean(r.allergy_type), { message: 'Укажите, на что аллергия', path: ['allergy_type'], ...always })
-  .transform(
-    ({ last_name, comment, allergy_type, is_first_time, ...rest }): Omit<RecordCreate, 'schedule_id'> => ({
-      ...rest,
-      last_name: last_name || null,
-      comment: comment || null,
-      allergy_type: rest.has_allergy ? allergy_type || null : null,
-      is_first_time: is_first_time === 'yes',
-    }),
-  );
+  .refine((r) => !r.has_allergy || Boolean(r.allergy_type), {
+    message: 'Укажите, на что аллергия',
+    path: ['allergy_type'],
+    ...always,
+  })
+  .transform(({ last_name, comment, allergy_type, is_first_time, ...rest }): Omit<RecordCreate, 'schedule_id'> => ({
+    ...rest,
+    last_name: last_name || null,
+    comment: comment || null,
+    allergy_type: rest.has_allergy ? allergy_type || null : null,
+    is_first_time: is_first_time === 'yes',
+  }));

@@ -33,7 +33,9 @@ function detailText(detail: unknown): string | null {
   if (typeof detail === 'string' && detail.trim()) return detail;
   if (Array.isArray(detail)) {
     const parts = detail
-      .map((d) => (typeof d === 'string' ? d : d && typeof d === 'object' && 'msg' in d ? String((d as { msg: unknown }).msg) : ''))
+      .map((d) =>
+        typeof d === 'string' ? d : d && typeof d === 'object' && 'msg' in d ? String((d as { msg: unknown }).msg) : '',
+      )
       .filter(Boolean);
     if (parts.length) return parts.join('; ');
   }
@@ -42,9 +44,15 @@ function detailText(detail: unknown): string | null {
 
 /** The readable message of a failed response: its `detail`, else the status's default text, else status and body. */
 export function errorMessage(status: number, statusText: string, body: unknown): string {
-  const detail = body && typeof body === 'object' && 'detail' in body ? detailText((body as { detail: unknown }).detail) : null;
+  const detail =
+    body && typeof body === 'object' && 'detail' in body ? detailText((body as { detail: unknown }).detail) : null;
   if (detail) return detail;
   if (HTTP_STATUS_TEXT[status]) return HTTP_STATUS_TEXT[status];
-  const text = typeof body === 'string' ? body.slice(0, 200) : body === undefined || body === null ? '' : JSON.stringify(body).slice(0, 200);
+  const text =
+    typeof body === 'string'
+      ? body.slice(0, 200)
+      : body === undefined || body === null
+        ? ''
+        : JSON.stringify(body).slice(0, 200);
   return `Ошибка ${status} ${statusText}${text ? `: ${text}` : ''}`.trim();
 }

@@ -17,7 +17,9 @@ export const RECORD_SOURCES = {
   events: 'На мероприятиях',
   other: 'Другое',
 } as const;
-export const RecordSource = z.enum(Object.keys(RECORD_SOURCES) as [keyof typeof RECORD_SOURCES, ...(keyof typeof RECORD_SOURCES)[]]);
+export const RecordSource = z.enum(
+  Object.keys(RECORD_SOURCES) as [keyof typeof RECORD_SOURCES, ...(keyof typeof RECORD_SOURCES)[]],
+);
 export type RecordSource = z.infer<typeof RecordSource>;
 
 export const PeopleCount = z

@@ -1,7 +1,11 @@
 import { z } from './zod';
 import { DEFAULT_PRICE, listOf, requiredText } from './common';
 
-const price = z.number().int('Цена должна быть целым числом').min(0, 'Цена не может быть отрицательной').max(10_000_000);
+const price = z
+  .number()
+  .int('Цена должна быть целым числом')
+  .min(0, 'Цена не может быть отрицательной')
+  .max(10_000_000);
 
 export const WorkshopCreate = z.object({
   title: requiredText('Укажите название', 255),

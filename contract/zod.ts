@@ -20,7 +20,11 @@ const FORMATS: Record<string, string> = {
 };
 
 const units = (origin: string, n: number) =>
-  origin === 'string' ? ` ${plural(n, CHARACTERS)}` : origin === 'array' || origin === 'set' ? ` ${plural(n, ITEMS)}` : '';
+  origin === 'string'
+    ? ` ${plural(n, CHARACTERS)}`
+    : origin === 'array' || origin === 'set'
+      ? ` ${plural(n, ITEMS)}`
+      : '';
 
 function russian(issue: z.core.$ZodRawIssue): string {
   switch (issue.code) {

@@ -12,7 +12,14 @@ import {
   updateRecord,
   type RecordRow,
 } from '../db/repositories/records';
-import { deleteSchedule, getRecordSchedule, getSchedule, insertSchedule, placesAvailable, updateSchedule } from '../db/repositories/schedules';
+import {
+  deleteSchedule,
+  getRecordSchedule,
+  getSchedule,
+  insertSchedule,
+  placesAvailable,
+  updateSchedule,
+} from '../db/repositories/schedules';
 import { getWorkshop } from '../db/repositories/workshops';
 import { getAddress } from '../db/repositories/addresses';
 import { Conflict, NotFound } from './errors';
@@ -68,7 +75,12 @@ async function positionOf(trx: Executor, r: RecordRow) {
 }
 
 async function result(trx: Executor, record: RecordRow, session: RecordSchedule): Promise<RecordResult> {
-  return { record, session, places_available: await freeSeats(trx, session), queue_position: await positionOf(trx, record) };
+  return {
+    record,
+    session,
+    places_available: await freeSeats(trx, session),
+    queue_position: await positionOf(trx, record),
+  };
 }
 
 /** A record as its booking page shows it: its session, the seats left and its place in the queue. */
@@ -91,7 +103,8 @@ async function fill(trx: Executor, session: RecordSchedule, skipNotifyId?: numbe
     const r = await updateRecord(trx, q.id, { state: 'ACTIVE', queued_at: null });
     free -= q.people_count;
     promoted.push(q.id);
-    if (q.id !== skipNotifyId) await notifyCustomer(trx, r, { kind: 'record.promoted', payload: await payloadOf(trx, r, session) });
+    if (q.id !== skipNotifyId)
+      await notifyCustomer(trx, r, { kind: 'record.promoted', payload: await payloadOf(trx, r, session) });
   }
   return promoted;
 }
@@ -100,7 +113,8 @@ export async function createRecord(database: Database, input: RecordCreate, cust
   return withScheduleLock(database, input.schedule_id, async (trx) => {
     const session = await loadSession(trx, input.schedule_id);
     if (isPast(session.date)) throw new Conflict(MSG.pastBooking);
-    if (customer.telegram_id != null && (await findOpenBooking(trx, session.id, customer.telegram_id))) throw new Conflict(MSG.alreadyBooked);
+    if (customer.telegram_id != null && (await findOpenBooking(trx, session.id, customer.telegram_id)))
+      throw new Conflict(MSG.alreadyBooked);
     const people = input.people_count ?? 1;
     const record = await insertRecord(trx, {
       schedule_id: session.id,
@@ -151,7 +165,11 @@ export function changePeopleCount(database: Database, record: RecordRef, peopleC
     if (r.state === 'ACTIVE') {
       const increase = peopleCount - r.people_count;
       const fits = increase <= (await freeSeats(trx, session));
-      updated = await updateRecord(trx, r.id, fits ? { people_count: peopleCount } : { people_count: peopleCount, state: 'QUEUED', queued_at: nowIso() });
+      updated = await updateRecord(
+        trx,
+        r.id,
+        fits ? { people_count: peopleCount } : { people_count: peopleCount, state: 'QUEUED', queued_at: nowIso() },
+      );
     } else {
       updated = await updateRecord(trx, r.id, { people_count: peopleCount });
     }
@@ -180,9 +198,14 @@ export function cancelRecord(database: Database, record: RecordRef, reason: stri
 export function restoreRecord(database: Database, record: RecordRef): Promise<RecordResult> {
   return changeRecord(database, record, async (trx, r, session) => {
     if (r.state !== 'CANCELLED') throw new Conflict(MSG.notCancelled);
-    if (r.telegram_id != null && (await findOpenBooking(trx, session.id, r.telegram_id, r.id))) throw new Conflict(MSG.alreadyBooked);
+    if (r.telegram_id != null && (await findOpenBooking(trx, session.id, r.telegram_id, r.id)))
+      throw new Conflict(MSG.alreadyBooked);
     const fits = r.people_count <= (await freeSeats(trx, session));
-    const updated = await updateRecord(trx, r.id, fits ? { state: 'ACTIVE', cancel_reason: null } : { state: 'QUEUED', cancel_reason: null, queued_at: nowIso() });
+    const updated = await updateRecord(
+      trx,
+      r.id,
+      fits ? { state: 'ACTIVE', cancel_reason: null } : { state: 'QUEUED', cancel_reason: null, queued_at: nowIso() },
+    );
     await notifyCustomer(trx, updated, { kind: 'record.restored', payload: await payloadOf(trx, updated, session) });
     return updated;
   });
@@ -202,7 +225,10 @@ export async function editSchedule(database: Database, id: number, patch: Schedu
     const changed = { date: session.date !== before.date, address: session.address.id !== before.address_id };
     if (changed.date || changed.address) {
       for (const r of await openRecords(trx, id)) {
-        await notifyCustomer(trx, r, { kind: 'schedule.changed', payload: { ...(await payloadOf(trx, r, session)), changed } });
+        await notifyCustomer(trx, r, {
+          kind: 'schedule.changed',
+          payload: { ...(await payloadOf(trx, r, session)), changed },
+        });
       }
     }
   });
@@ -213,15 +239,18 @@ export async function removeSchedule(database: Database, id: number): Promise<vo
   await withScheduleLock(database, id, async (trx) => {
     const session = await loadSession(trx, id);
     if (!isPast(session.date)) {
-      for (const r of await openRecords(trx, id)) await notifyCustomer(trx, r, { kind: 'schedule.deleted', payload: await payloadOf(trx, r, session) });
+      for (const r of await openRecords(trx, id))
+        await notifyCustomer(trx, r, { kind: 'schedule.deleted', payload: await payloadOf(trx, r, session) });
     }
     await deleteSchedule(trx, id);
   });
 }
 
 export async function assertRefsExist(trx: Executor, refs: { workshop_id?: number; address_id?: number }) {
-  if (refs.workshop_id !== undefined && !(await getWorkshop(trx, refs.workshop_id))) throw new NotFound(MSG.workshopNotFound);
-  if (refs.address_id !== undefined && !(await getAddress(trx, refs.address_id))) throw new NotFound(MSG.addressNotFound);
+  if (refs.workshop_id !== undefined && !(await getWorkshop(trx, refs.workshop_id)))
+    throw new NotFound(MSG.workshopNotFound);
+  if (refs.address_id !== undefined && !(await getAddress(trx, refs.address_id)))
+    throw new NotFound(MSG.addressNotFound);
 }
 
 const openRecords = async (trx: Executor, scheduleId: number) =>

@@ -5,7 +5,13 @@ import { listQueue, listRecordsOfSchedules, type RecordRow } from '../db/reposit
 import { getRecordSchedule, listSchedulesBetween } from '../db/repositories/schedules';
 import { listAlertRecipients } from '../db/repositories/users';
 import { bool } from '../db/database';
-import { digestDedupeKey, enqueueDigest, sessionSnapshot, type DigestPayload, type DigestPerson } from './notifications';
+import {
+  digestDedupeKey,
+  enqueueDigest,
+  sessionSnapshot,
+  type DigestPayload,
+  type DigestPerson,
+} from './notifications';
 
 /*
  * The day-before digest (staff setting scheduled_1d): a scheduler job writes, for every session
@@ -36,7 +42,11 @@ const displayName = (r: RecordRow) => [r.name, r.last_name].filter(Boolean).join
 /** Writes the digests due at `now`; returns how many rows it wrote. */
 export async function enqueueDueDigests(database: Database, now = new Date()): Promise<number> {
   const db = database.db;
-  const sessions = await listSchedulesBetween(db, now.toISOString(), new Date(now.getTime() + DIGEST_WINDOW_MS).toISOString());
+  const sessions = await listSchedulesBetween(
+    db,
+    now.toISOString(),
+    new Date(now.getTime() + DIGEST_WINDOW_MS).toISOString(),
+  );
   if (sessions.length === 0) return 0;
   const recipients = await listAlertRecipients(db, 'scheduled_1d');
   if (recipients.length === 0) return 0;
@@ -58,8 +68,12 @@ export async function enqueueDueDigests(database: Database, now = new Date()): P
         capacity: session.capacity,
         participants: active.map(person),
         total_people: active.reduce((n, r) => n + r.people_count, 0),
-        allergies: active.filter((r) => bool(r.has_allergy)).map((r) => ({ name: displayName(r), allergy: r.allergy_type || 'да' })),
-        comments: active.filter((r) => r.comment?.trim()).map((r) => ({ name: displayName(r), comment: r.comment!.trim() })),
+        allergies: active
+          .filter((r) => bool(r.has_allergy))
+          .map((r) => ({ name: displayName(r), allergy: r.allergy_type || 'да' })),
+        comments: active
+          .filter((r) => r.comment?.trim())
+          .map((r) => ({ name: displayName(r), comment: r.comment!.trim() })),
         queue: (await listQueue(trx, s.id)).map(person),
       };
       await enqueueDigest(trx, todo, payload);

@@ -70,7 +70,8 @@ const DigestPayload = z.object({
 });
 export type DigestPayload = z.infer<typeof DigestPayload>;
 
-const about = <K extends string, P extends z.ZodType>(kind: K, payload: P) => z.object({ kind: z.literal(kind), payload });
+const about = <K extends string, P extends z.ZodType>(kind: K, payload: P) =>
+  z.object({ kind: z.literal(kind), payload });
 
 export const Notification = z.discriminatedUnion('kind', [
   // To the customer who booked from Telegram.
@@ -94,7 +95,8 @@ export type StaffNotification = Extract<Notification, { kind: 'staff.new_record'
 export type CustomerNotification = Exclude<Notification, StaffNotification | { kind: 'staff.digest' }>;
 
 /** An outbox row as the bot reads it back; throws when the row is not a notification this version knows. */
-export const readNotification = (kind: string, payloadJson: string): Notification => Notification.parse({ kind, payload: JSON.parse(payloadJson) });
+export const readNotification = (kind: string, payloadJson: string): Notification =>
+  Notification.parse({ kind, payload: JSON.parse(payloadJson) });
 
 export const sessionSnapshot = (s: RecordSchedule): SessionSnapshot => ({
   schedule_id: s.id,
@@ -122,7 +124,11 @@ export const recordSnapshot = (r: RecordRow, queuePosition: number | null): Reco
 });
 
 /** Tells the customer, when the booking came from Telegram. */
-export async function notifyCustomer(trx: Executor, r: Pick<RecordRow, 'telegram_id'>, n: CustomerNotification): Promise<void> {
+export async function notifyCustomer(
+  trx: Executor,
+  r: Pick<RecordRow, 'telegram_id'>,
+  n: CustomerNotification,
+): Promise<void> {
   if (r.telegram_id == null) return;
   await enqueueNotifications(trx, [{ chat_id: r.telegram_id, kind: n.kind, payload: n.payload }]);
 }
@@ -141,10 +147,19 @@ export async function notifyStaff(trx: Executor, n: StaffNotification): Promise<
 export const digestDedupeKey = (scheduleId: number, userId: number) => `digest:${scheduleId}:${userId}`;
 
 /** Writes one digest per recipient; the dedupe key makes it idempotent across runs, restarts and instances. */
-export async function enqueueDigest(trx: Executor, recipients: { user_id: number; chat_id: number }[], payload: DigestPayload): Promise<void> {
+export async function enqueueDigest(
+  trx: Executor,
+  recipients: { user_id: number; chat_id: number }[],
+  payload: DigestPayload,
+): Promise<void> {
   const n: Notification = { kind: 'staff.digest', payload };
   await enqueueNotifications(
     trx,
-    recipients.map((r) => ({ chat_id: r.chat_id, kind: n.kind, payload: n.payload, dedupe_key: digestDedupeKey(payload.session.schedule_id, r.user_id) })),
+    recipients.map((r) => ({
+      chat_id: r.chat_id,
+      kind: n.kind,
+      payload: n.payload,
+      dedupe_key: digestDedupeKey(payload.session.schedule_id, r.user_id),
+    })),
   );
 }

@@ -22,7 +22,8 @@ export function createPublicScheduleCache(database: Database, ttlMs = 1000) {
   return {
     /** The response body of GET /schedule/public. */
     json(): Promise<string> {
-      if (cached && cached.writes === database.writes && Date.now() - cached.at < ttlMs) return Promise.resolve(cached.json);
+      if (cached && cached.writes === database.writes && Date.now() - cached.at < ttlMs)
+        return Promise.resolve(cached.json);
       // One query at a time however many requests arrive together.
       building ??= build().finally(() => (building = null));
       return building;

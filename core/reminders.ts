@@ -26,7 +26,10 @@ export async function sendReminders(database: Database, scheduleId: number): Pro
     let written = 0;
     for (const r of await listRecordsOfSchedules(trx, [scheduleId])) {
       if (r.state !== 'ACTIVE' || r.telegram_id == null) continue;
-      await notifyCustomer(trx, r, { kind: 'schedule.reminder', payload: { session: snapshot, record: recordSnapshot(r, null) } });
+      await notifyCustomer(trx, r, {
+        kind: 'schedule.reminder',
+        payload: { session: snapshot, record: recordSnapshot(r, null) },
+      });
       written++;
     }
     await setScheduleNotified(trx, scheduleId);

@@ -2,7 +2,15 @@ import type { UserPublic } from '../contract';
 import { bool, type Database } from '../db/database';
 import { withWriteTransaction } from '../db/lock';
 import { consumeToken, insertToken } from '../db/repositories/tokens';
-import { countUsers, getUserByEmail, insertUser, toUserPublic, updateUser, type UserPatch, type UserRow } from '../db/repositories/users';
+import {
+  countUsers,
+  getUserByEmail,
+  insertUser,
+  toUserPublic,
+  updateUser,
+  type UserPatch,
+  type UserRow,
+} from '../db/repositories/users';
 import { Conflict, Invalid } from './errors';
 import { generatePassword, hashPassword, newToken, sha256, verifyDummy, verifyPassword } from './passwords';
 
@@ -38,7 +46,13 @@ export interface NewUser {
 export async function createUser(database: Database, u: NewUser): Promise<UserPublic> {
   await assertEmailFree(database, u.email);
   const { password, ...rest } = u;
-  return toUserPublic(await insertUser(database.db, { ...rest, full_name: u.full_name || null, hashed_password: await hashPassword(password) }));
+  return toUserPublic(
+    await insertUser(database.db, {
+      ...rest,
+      full_name: u.full_name || null,
+      hashed_password: await hashPassword(password),
+    }),
+  );
 }
 
 /** The account behind a login; the same time is spent whether or not the email exists. */
@@ -57,7 +71,11 @@ export async function changeOwnPassword(database: Database, me: UserRow, current
 }
 
 /** A superuser's edit of an account; a new password is hashed here. */
-export async function editUser(database: Database, id: number, patch: Omit<UserPatch, 'hashed_password'> & { password?: string }) {
+export async function editUser(
+  database: Database,
+  id: number,
+  patch: Omit<UserPatch, 'hashed_password'> & { password?: string },
+) {
   await assertEmailFree(database, patch.email ?? undefined, id);
   const { password, ...rest } = patch;
   const clean: UserPatch = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
@@ -66,7 +84,10 @@ export async function editUser(database: Database, id: number, patch: Omit<UserP
 }
 
 /** A one-time reset token for an existing active account (only its hash is stored), or null. */
-export async function createResetToken(database: Database, email: string): Promise<{ user: UserRow; token: string } | null> {
+export async function createResetToken(
+  database: Database,
+  email: string,
+): Promise<{ user: UserRow; token: string } | null> {
   const user = await getUserByEmail(database.db, email);
   if (!user || !bool(user.is_active)) return null;
   const { token, hash } = newToken();
@@ -92,6 +113,12 @@ export async function ensureFirstSuperuser(
   if ((await countUsers(database.db)) > 0) return null;
   const generated = !first.password;
   const password = first.password ?? generatePassword();
-  await insertUser(database.db, { email: first.email, hashed_password: await hashPassword(password), full_name: null, is_active: true, is_superuser: true });
+  await insertUser(database.db, {
+    email: first.email,
+    hashed_password: await hashPassword(password),
+    full_name: null,
+    is_active: true,
+    is_superuser: true,
+  });
   return { email: first.email, password, generated };
 }

@@ -28,7 +28,7 @@ export function createDb(url: string, opts: { poolSize?: number } = {}): Databas
       return new pg.Pool({
         connectionString: url,
         max: opts.poolSize ?? 10,
-        types: { getTypeParser: pgTypeParser(pg.types) as any },
+        types: { getTypeParser: pgTypeParser(pg.types) },
       });
     };
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
@@ -44,7 +44,13 @@ export function createDb(url: string, opts: { poolSize?: number } = {}): Databas
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, dialect: 'sqlite', file: file === ':memory:' ? null : path.resolve(file), writes: 0, close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    file: file === ':memory:' ? null : path.resolve(file),
+    writes: 0,
+    close: () => db.destroy(),
+  };
 }
 
 const INT8 = 20;
@@ -52,11 +58,13 @@ const TIMESTAMPTZ = 1184;
 const TIMESTAMP = 1114;
 
 /** Telegram ids are bigint columns but below 2^53; timestamps come back as the ISO strings SQLite stores. */
-const pgTypeParser = (types: typeof pg.types) => (oid: number, format?: string) => {
-  if (oid === INT8) return (v: string) => Number(v);
-  if (oid === TIMESTAMPTZ || oid === TIMESTAMP) return (v: string) => new Date(oid === TIMESTAMP ? `${v}Z` : v).toISOString();
-  return types.getTypeParser(oid, format as any);
-};
+const pgTypeParser = (types: typeof pg.types): typeof pg.types.getTypeParser =>
+  ((oid: number, format: 'text' | 'binary' = 'text') => {
+    if (oid === INT8) return (v: string) => Number(v);
+    if (oid === TIMESTAMPTZ || oid === TIMESTAMP)
+      return (v: string) => new Date(oid === TIMESTAMP ? `${v}Z` : v).toISOString();
+    return format === 'binary' ? types.getTypeParser(oid, 'binary') : types.getTypeParser(oid, 'text');
+  }) as typeof pg.types.getTypeParser;
 
 export const bool = (v: boolean | number | null | undefined): boolean => Boolean(v);
 export const flag = (v: boolean): number => (v ? 1 : 0);

@@ -7,7 +7,11 @@ import type { Database, Executor } from './database';
  * up front (no upgrade deadlocks between processes); PostgreSQL: SELECT … FOR UPDATE on the
  * session row, so different sessions still book in parallel.
  */
-export async function withScheduleLock<T>(database: Database, scheduleId: number, fn: (trx: Executor) => Promise<T>): Promise<T> {
+export async function withScheduleLock<T>(
+  database: Database,
+  scheduleId: number,
+  fn: (trx: Executor) => Promise<T>,
+): Promise<T> {
   if (database.dialect === 'postgres') {
     const result = await database.db.transaction().execute(async (trx) => {
       await trx.selectFrom('schedules').select('id').where('id', '=', scheduleId).forUpdate().execute();

@@ -7,7 +7,10 @@ import { backupSqlite } from '../db/backup';
 // `npm run backup`: a consistent, timestamped copy of the SQLite database in <DATA_DIR>/backups.
 const config = loadConfigOrExit();
 const database = shown('DATABASE_URL', config.databaseUrl);
-if (!config.databaseUrl.startsWith('sqlite:')) exitWith([`${database}: npm run backup copies an SQLite database; expected sqlite:<file> (on PostgreSQL use pg_dump)`]);
+if (!config.databaseUrl.startsWith('sqlite:'))
+  exitWith([
+    `${database}: npm run backup copies an SQLite database; expected sqlite:<file> (on PostgreSQL use pg_dump)`,
+  ]);
 const file = path.resolve(config.databaseUrl.slice('sqlite:'.length));
 if (!fs.existsSync(file)) {
   const why = fs.existsSync(path.dirname(file)) ? `no file ${file}` : `no folder ${path.dirname(file)}`;
@@ -20,6 +23,8 @@ try {
 } catch (err) {
   const { code, message } = err as NodeJS.ErrnoException;
   if (!code || !['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'ENOSPC'].includes(code)) throw err;
-  exitWith([`${shown('DATA_DIR', config.dataDir)}: cannot write ${path.resolve(backups)} (${code}: ${message}); expected a writable folder with free space`]);
+  exitWith([
+    `${shown('DATA_DIR', config.dataDir)}: cannot write ${path.resolve(backups)} (${code}: ${message}); expected a writable folder with free space`,
+  ]);
 }
 console.log(`Backup written: ${dest}`);

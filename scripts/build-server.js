@@ -79,17 +79,26 @@ const packages = {
     const require = createRequire(path.join(root, 'package.json'));
     build.onResolve({ filter: /^[^./]/ }, ({ path: spec, importer, kind }) => {
       if (spec.startsWith('node:') || builtinModules.includes(spec)) return { path: spec, external: true };
-      const name = spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+      const name = spec
+        .split('/')
+        .slice(0, spec.startsWith('@') ? 2 : 1)
+        .join('/');
       if (INLINE.has(name)) return undefined;
       // An inlined package's own dependency must be the one the bundle will find from the project root.
-      if (importer.includes(`${path.sep}node_modules${path.sep}`) && packageDir(importer, name) !== packageDir(path.join(root, 'package.json'), name)) {
+      if (
+        importer.includes(`${path.sep}node_modules${path.sep}`) &&
+        packageDir(importer, name) !== packageDir(path.join(root, 'package.json'), name)
+      ) {
         throw new Error(`${importer} needs its own copy of ${name}: add ${name} to INLINE in scripts/build-server.js`);
       }
       if (kind === 'import-statement' && isCommonJs(spec, require)) return { path: spec, namespace: 'require' };
       return { path: esmSpecifier(spec, require), external: true };
     });
     // A stand-in module whose require() stays in the bundle as a call to Node's require (see the banner).
-    build.onLoad({ filter: /.*/, namespace: 'require' }, ({ path: spec }) => ({ contents: `module.exports = require(${JSON.stringify(spec)});`, loader: 'js' }));
+    build.onLoad({ filter: /.*/, namespace: 'require' }, ({ path: spec }) => ({
+      contents: `module.exports = require(${JSON.stringify(spec)});`,
+      loader: 'js',
+    }));
   },
 };
 
@@ -98,25 +107,31 @@ export async function buildServer({ outDir = OUT_DIR } = {}) {
   const esbuild = await import('esbuild');
   fs.rmSync(outDir, { recursive: true, force: true });
   // stop(): esbuild's helper process would otherwise live as long as the server started after the build.
-  const result = await esbuild.build({
-    absWorkingDir: root,
-    entryPoints: ENTRIES,
-    outdir: outDir,
-    bundle: true,
-    // A dynamic import() becomes its own file, loaded only when reached (the bot without BOT_TOKEN is never loaded).
-    splitting: true,
-    chunkNames: 'chunks/[name]-[hash]',
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    plugins: [packages],
-    sourcemap: 'linked',
-    metafile: true,
-    logLevel: 'warning',
-    // The require() of the stand-ins above: an ES module has none of its own.
-    banner: { js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);" },
-  }).finally(() => esbuild.stop());
-  const inputs = Object.keys(result.metafile.inputs).filter((f) => !f.startsWith('node_modules/') && !f.startsWith('require:'));
+  const result = await esbuild
+    .build({
+      absWorkingDir: root,
+      entryPoints: ENTRIES,
+      outdir: outDir,
+      bundle: true,
+      // A dynamic import() becomes its own file, loaded only when reached (the bot without BOT_TOKEN is never loaded).
+      splitting: true,
+      chunkNames: 'chunks/[name]-[hash]',
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      plugins: [packages],
+      sourcemap: 'linked',
+      metafile: true,
+      logLevel: 'warning',
+      // The require() of the stand-ins above: an ES module has none of its own.
+      banner: {
+        js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
+      },
+    })
+    .finally(() => esbuild.stop());
+  const inputs = Object.keys(result.metafile.inputs).filter(
+    (f) => !f.startsWith('node_modules/') && !f.startsWith('require:'),
+  );
   fs.writeFileSync(path.join(outDir, META), JSON.stringify({ inputs }, null, 1));
 }
 

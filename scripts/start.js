@@ -30,7 +30,10 @@ if (entry === 'main') {
   const built = Math.min(...WEB_OUTPUTS.map((o) => (fs.existsSync(at(o)) ? fs.statSync(at(o)).mtimeMs : 0)));
   if (built < Math.max(...WEB_SOURCES.map((s) => newestMtime(at(s))))) {
     console.log('Building the web bundles…');
-    execFileSync(process.execPath, [at('node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { stdio: 'inherit', cwd: root });
+    execFileSync(process.execPath, [at('node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
+      stdio: 'inherit',
+      cwd: root,
+    });
   }
 }
 if (serverIsStale()) {

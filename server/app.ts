@@ -47,7 +47,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: config.env === 'production',
     // Every schema is zod: Fastify's default JSON-schema compilers (ajv, ~45 ms of start-up) are not loaded
     // for nothing. (The option's types are ajv's; Fastify calls these like the compilers set below.)
-    schemaController: { compilersFactory: { buildValidator: (() => validatorCompiler) as never, buildSerializer: (() => serializerCompiler) as never } },
+    schemaController: {
+      compilersFactory: {
+        buildValidator: (() => validatorCompiler) as never,
+        buildSerializer: (() => serializerCompiler) as never,
+      },
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -80,7 +85,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       api.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger());
-      for (const routes of [utilsRoutes, loginRoutes, usersRoutes, workshopsRoutes, addressesRoutes, scheduleRoutes, recordsRoutes, settingsRoutes]) {
+      for (const routes of [
+        utilsRoutes,
+        loginRoutes,
+        usersRoutes,
+        workshopsRoutes,
+        addressesRoutes,
+        scheduleRoutes,
+        recordsRoutes,
+        settingsRoutes,
+      ]) {
         await routes(api, routeDeps);
       }
       await telegramRoutes(api, routeDeps, telegram);
@@ -90,7 +104,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await registerStatic(app, {
     distDir: path.resolve(config.distDir),
-    client: { businessName: config.businessName, businessTimezone: config.businessTimezone, botEnabled: Boolean(config.botToken) },
+    client: {
+      businessName: config.businessName,
+      businessTimezone: config.businessTimezone,
+      botEnabled: Boolean(config.botToken),
+    },
   });
   app.addHook('onClose', () => database.close());
   return app;

@@ -29,11 +29,23 @@ const Env = z.object({
   FIRST_SUPERUSER: z.email().default('admin@example.com'),
   FIRST_SUPERUSER_PASSWORD: z.string().min(8).optional(),
   // Default: http://localhost:${PORT}, filled in below once PORT is known.
-  PUBLIC_URL: z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, '')).optional(),
-  BOT_TOKEN: z.string().regex(/^\d+:[\w-]+$/).optional(),
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/ })
+    .transform((u) => u.replace(/\/+$/, ''))
+    .optional(),
+  BOT_TOKEN: z
+    .string()
+    .regex(/^\d+:[\w-]+$/)
+    .optional(),
   BOT_MODE: z.enum(['webhook', 'polling']).default('webhook'),
-  WEBHOOK_SECRET: z.string().regex(/^[\w-]{1,256}$/).optional(),
-  TELEGRAM_API_ROOT: z.url({ protocol: /^https?$/ }).default('https://api.telegram.org').transform((u) => u.replace(/\/+$/, '')),
+  WEBHOOK_SECRET: z
+    .string()
+    .regex(/^[\w-]{1,256}$/)
+    .optional(),
+  TELEGRAM_API_ROOT: z
+    .url({ protocol: /^https?$/ })
+    .default('https://api.telegram.org')
+    .transform((u) => u.replace(/\/+$/, '')),
   SMTP_HOST: z.string().optional(),
   SMTP_PORT: z.coerce.number().int().optional(),
   SMTP_USER: z.string().optional(),
@@ -135,7 +147,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, opts: { dote
     throw new ConfigError([...problems.values()]);
   }
   const e = parsed.data;
-  if (e.NODE_ENV === 'production' && !e.SECRET_KEY) throw new ConfigError([`${shown('SECRET_KEY', undefined)}: required when NODE_ENV=production; expected ${EXPECTED.SECRET_KEY}`]);
+  if (e.NODE_ENV === 'production' && !e.SECRET_KEY)
+    throw new ConfigError([
+      `${shown('SECRET_KEY', undefined)}: required when NODE_ENV=production; expected ${EXPECTED.SECRET_KEY}`,
+    ]);
   const secretKey = e.SECRET_KEY ?? persistentSecret(e.DATA_DIR);
   return {
     env: e.NODE_ENV,
@@ -150,7 +165,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, opts: { dote
     botMode: e.BOT_MODE,
     webhookSecret: e.WEBHOOK_SECRET ?? crypto.createHmac('sha256', secretKey).update('telegram-webhook').digest('hex'),
     telegramApiRoot: e.TELEGRAM_API_ROOT,
-    smtp: { host: e.SMTP_HOST, port: e.SMTP_PORT, user: e.SMTP_USER, password: e.SMTP_PASSWORD, tls: e.SMTP_TLS, from: e.EMAILS_FROM_EMAIL },
+    smtp: {
+      host: e.SMTP_HOST,
+      port: e.SMTP_PORT,
+      user: e.SMTP_USER,
+      password: e.SMTP_PASSWORD,
+      tls: e.SMTP_TLS,
+      from: e.EMAILS_FROM_EMAIL,
+    },
     businessName: e.BUSINESS_NAME,
     businessTimezone: e.BUSINESS_TIMEZONE,
     usersOpenRegistration: e.USERS_OPEN_REGISTRATION,
@@ -174,7 +196,9 @@ function persistentSecret(dataDir: string): string {
       return key;
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? String(err);
-      throw new ConfigError([`${shown('DATA_DIR', dataDir)}: cannot write ${path.resolve(file)} (${code}); expected a writable folder, or set SECRET_KEY`]);
+      throw new ConfigError([
+        `${shown('DATA_DIR', dataDir)}: cannot write ${path.resolve(file)} (${code}); expected a writable folder, or set SECRET_KEY`,
+      ]);
     }
   }
 }
@@ -184,7 +208,8 @@ export function configWarnings(config: Config): string[] {
   const warnings: string[] = [];
   if (config.env === 'production') {
     const url = new URL(config.publicUrl);
-    const local = ['localhost', '127.0.0.1', '[::1]', '0.0.0.0'].includes(url.hostname) || url.hostname.endsWith('.localhost');
+    const local =
+      ['localhost', '127.0.0.1', '[::1]', '0.0.0.0'].includes(url.hostname) || url.hostname.endsWith('.localhost');
     if (local || url.protocol !== 'https:') {
       warnings.push(
         `${shown('PUBLIC_URL', config.publicUrl)}: ${local ? 'a local address' : 'plain http'} in production; expected the public https address ` +

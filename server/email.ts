@@ -20,7 +20,10 @@ export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
   if (!smtp.host) {
     return {
       async send(email) {
-        log.info({ to: email.to, subject: email.subject, text: email.text }, 'SMTP_HOST is not set: email written to the log');
+        log.info(
+          { to: email.to, subject: email.subject, text: email.text },
+          'SMTP_HOST is not set: email written to the log',
+        );
       },
     };
   }

@@ -12,16 +12,23 @@ const database = await openDatabase(config);
 
 // The bot (webhook or polling) and the outbox worker that delivers notifications; none without BOT_TOKEN
 // (grammY is then not even loaded: a faster start).
-const telegram = config.botToken ? (await import('../bot/runtime')).createTelegram({ config, database, log, webhookPath: API_PREFIX + WEBHOOK_PATH }) : null;
+const telegram = config.botToken
+  ? (await import('../bot/runtime')).createTelegram({ config, database, log, webhookPath: API_PREFIX + WEBHOOK_PATH })
+  : null;
 // The periodic jobs (the day-before digest, …): they only write rows, so they run with or without a bot.
 const scheduler = createScheduler({ jobs: jobs(database), log });
 // Started before the app is built: on a new database the password hash runs on another thread meanwhile.
-const firstUser = ensureFirstSuperuser(database, { email: config.firstSuperuser, password: config.firstSuperuserPassword });
+const firstUser = ensureFirstSuperuser(database, {
+  email: config.firstSuperuser,
+  password: config.firstSuperuserPassword,
+});
 const app = await buildApp({ config, database, logger: log, telegram });
 
 const first = await firstUser;
 if (first) {
-  const pw = first.generated ? `password: ${first.password}  (generated: shown this once, keep it)` : 'password: from FIRST_SUPERUSER_PASSWORD';
+  const pw = first.generated
+    ? `password: ${first.password}  (generated: shown this once, keep it)`
+    : 'password: from FIRST_SUPERUSER_PASSWORD';
   console.log(`\nFirst superuser created: ${first.email}\n${pw}\n`);
 }
 
@@ -49,4 +56,7 @@ await listen(app, config);
 
 scheduler.start();
 if (telegram) await telegram.start();
-else app.log.warn('BOT_TOKEN is not set: the Telegram bot is off; notifications stay in the outbox undelivered until a token is configured');
+else
+  app.log.warn(
+    'BOT_TOKEN is not set: the Telegram bot is off; notifications stay in the outbox undelivered until a token is configured',
+  );

@@ -30,7 +30,9 @@ export async function createLogger(config: Config): Promise<Logger> {
   const options = { level: config.logLevel, redact: ['req.headers.authorization'] };
   // Loaded only in development: production never needs it.
   const pretty = config.env === 'production' ? undefined : (await import('pino-pretty')).default;
-  const log = pretty ? pino(options, pretty({ sync: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' })) : pino(options);
+  const log = pretty
+    ? pino(options, pretty({ sync: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' }))
+    : pino(options);
   for (const warning of configWarnings(config)) log.warn(warning);
   return log;
 }
@@ -44,7 +46,10 @@ export async function openDatabase(config: Config): Promise<Database> {
     database = createDb(config.databaseUrl);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(Object.assign(new Error('no answer'), { code: 'ETIMEDOUT' })), CONNECT_TIMEOUT_MS);
+      timer = setTimeout(
+        () => reject(Object.assign(new Error('no answer'), { code: 'ETIMEDOUT' })),
+        CONNECT_TIMEOUT_MS,
+      );
     });
     await Promise.race([sql`select 1`.execute(database.db), timeout]).finally(() => clearTimeout(timer));
   } catch (err) {
@@ -62,7 +67,8 @@ export function databaseProblem(url: string, err: unknown): string {
   const subject = shown('DATABASE_URL', url);
   if (url.startsWith('sqlite:')) {
     const file = path.resolve(url.slice('sqlite:'.length));
-    if (code === 'SQLITE_NOTADB') return `${subject}: ${file} is not an SQLite database; expected an SQLite file or a path for a new one`;
+    if (code === 'SQLITE_NOTADB')
+      return `${subject}: ${file} is not an SQLite database; expected an SQLite file or a path for a new one`;
     return `${subject}: cannot open ${file} (${code ?? e.message}); expected a file path in a writable folder`;
   }
   const u = new URL(url);
@@ -107,5 +113,7 @@ export async function listen(app: FastifyInstance, config: Config): Promise<void
     exitWith([problem]);
   }
   const url = config.publicUrl;
-  console.log(`Listening on http://${config.host}:${config.port}: admin login ${url}/login, mini-app ${url}/apply, API docs ${url}/docs`);
+  console.log(
+    `Listening on http://${config.host}:${config.port}: admin login ${url}/login, mini-app ${url}/apply, API docs ${url}/docs`,
+  );
 }

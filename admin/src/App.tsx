@@ -20,7 +20,11 @@ const NotFound = lazy(() => import('./pages/NotFound'));
 const STAFF_PATHS = /^\/(?:workshops|schedule|past|settings|admin)?\/?$/;
 
 function PublicOnly({ children }: { children: ReactNode }) {
-  return isLoggedIn() ? <Redirect to="/" replace /> : <Suspense fallback={<PageLoader h="100vh" />}>{children}</Suspense>;
+  return isLoggedIn() ? (
+    <Redirect to="/" replace />
+  ) : (
+    <Suspense fallback={<PageLoader h="100vh" />}>{children}</Suspense>
+  );
 }
 
 function StaffArea() {

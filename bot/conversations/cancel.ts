@@ -5,7 +5,14 @@ import { cancelRecord, MSG } from '../../core/booking';
 import { DomainError } from '../../core/errors';
 import { HTML, type BotContext, type BotDeps } from '../context';
 import { loadUpcoming, type UpcomingBooking } from '../data';
-import { CANCEL_ABORT, CANCEL_NO, CANCEL_PICK, CANCEL_YES, confirmCancelKeyboard, pickRecordKeyboard } from '../keyboards/cancel';
+import {
+  CANCEL_ABORT,
+  CANCEL_NO,
+  CANCEL_PICK,
+  CANCEL_YES,
+  confirmCancelKeyboard,
+  pickRecordKeyboard,
+} from '../keyboards/cancel';
 import { formatDate, formatShortDate, T } from '../messages';
 
 export const CANCEL_CONVERSATION = 'cancel';
@@ -16,7 +23,12 @@ const REASON_MAX = 1000;
 type CancelOutcome = { ok: true } | { ok: false; detail: string };
 
 /** Cancels through the booking engine, as the API does, after checking the record is this user's. */
-async function cancelOwnRecord(deps: BotDeps, telegramId: number, recordId: number, reason: string): Promise<CancelOutcome> {
+async function cancelOwnRecord(
+  deps: BotDeps,
+  telegramId: number,
+  recordId: number,
+  reason: string,
+): Promise<CancelOutcome> {
   const record = await getRecord(deps.database.db, recordId);
   if (!record || record.telegram_id !== telegramId) return { ok: false, detail: MSG.recordNotFound };
   try {
@@ -38,19 +50,25 @@ export function createCancelConversation(deps: BotDeps) {
   const tz = deps.config.businessTimezone;
   return async function cancel(conversation: Conversation<BotContext, Context>, ctx: Context): Promise<void> {
     const telegramId = ctx.from!.id;
-    const items: UpcomingBooking[] = (await conversation.external(() => loadUpcoming(deps, telegramId))).filter((b) => b.state !== 'CANCELLED');
+    const items: UpcomingBooking[] = (await conversation.external(() => loadUpcoming(deps, telegramId))).filter(
+      (b) => b.state !== 'CANCELLED',
+    );
     if (items.length === 0) {
       await ctx.reply(T.cancelNone, HTML);
       return;
     }
     await ctx.reply(T.cancelPick, {
       ...HTML,
-      reply_markup: pickRecordKeyboard(items.map((b) => ({ id: b.id, label: T.cancelPickButton(b.workshop_title, formatShortDate(b.date, tz)) }))),
+      reply_markup: pickRecordKeyboard(
+        items.map((b) => ({ id: b.id, label: T.cancelPickButton(b.workshop_title, formatShortDate(b.date, tz)) })),
+      ),
     });
 
     let picked: UpcomingBooking | undefined;
     while (!picked) {
-      const c = await conversation.waitFor('callback_query:data', { otherwise: (o) => o.reply(T.cancelPickAgain, HTML) });
+      const c = await conversation.waitFor('callback_query:data', {
+        otherwise: (o) => o.reply(T.cancelPickAgain, HTML),
+      });
       const data = c.callbackQuery.data;
       if (data === CANCEL_ABORT) {
         await c.answerCallbackQuery();
@@ -75,8 +93,13 @@ export function createCancelConversation(deps: BotDeps) {
       else await c.reply(T.cancelReasonAgain, HTML);
     }
 
-    await ctx.reply(T.cancelConfirm(picked.workshop_title, formatDate(picked.date, tz), reason), { ...HTML, reply_markup: confirmCancelKeyboard() });
-    const answer = await conversation.waitForCallbackQuery([CANCEL_YES, CANCEL_NO], { otherwise: (o) => o.reply(T.cancelConfirmAgain, HTML) });
+    await ctx.reply(T.cancelConfirm(picked.workshop_title, formatDate(picked.date, tz), reason), {
+      ...HTML,
+      reply_markup: confirmCancelKeyboard(),
+    });
+    const answer = await conversation.waitForCallbackQuery([CANCEL_YES, CANCEL_NO], {
+      otherwise: (o) => o.reply(T.cancelConfirmAgain, HTML),
+    });
     if (answer.callbackQuery.data === CANCEL_NO) {
       await answer.answerCallbackQuery();
       await answer.editMessageText(T.cancelKept, HTML);

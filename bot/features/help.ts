@@ -12,7 +12,9 @@ export function helpFeature(deps: BotDeps) {
 /** Last in the chain: buttons of a finished conversation, and messages no feature took. */
 export function fallbackFeature() {
   const composer = new Composer<BotContext>();
-  composer.on('callback_query', (ctx) => ctx.answerCallbackQuery({ text: 'Эта кнопка больше не действует. Отправьте команду заново.' }));
+  composer.on('callback_query', (ctx) =>
+    ctx.answerCallbackQuery({ text: 'Эта кнопка больше не действует. Отправьте команду заново.' }),
+  );
   composer.on('message', (ctx) => ctx.reply(T.unknown));
   return composer;
 }

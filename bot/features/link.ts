@@ -9,7 +9,9 @@ export function linkFeature(deps: BotDeps) {
   composer.command('start', async (ctx, next) => {
     if (!ctx.match.startsWith(LINK_PREFIX)) return next();
     const token = ctx.match.slice(LINK_PREFIX.length).trim();
-    const user = token ? await consumeLinkToken(deps.database, token, { id: ctx.from!.id, username: ctx.from!.username }) : null;
+    const user = token
+      ? await consumeLinkToken(deps.database, token, { id: ctx.from!.id, username: ctx.from!.username })
+      : null;
     if (!user) {
       await ctx.reply(T.linkInvalid, HTML);
       return;

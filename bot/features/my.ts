@@ -15,9 +15,21 @@ export function myFeature(deps: BotDeps) {
       return;
     }
     const lines = items.map((b, i) =>
-      T.myItem(i, b.workshop_title, formatDate(b.date, tz), b.state === 'QUEUED' ? T.queuedAt(b.queue_position ?? 0) : STATE_LABEL[b.state], b.people_count),
+      T.myItem(
+        i,
+        b.workshop_title,
+        formatDate(b.date, tz),
+        b.state === 'QUEUED' ? T.queuedAt(b.queue_position ?? 0) : STATE_LABEL[b.state],
+        b.people_count,
+      ),
     );
-    const buttons = items.map((b, i) => [webAppButton(deps.config.publicUrl, T.myButton(i, b.workshop_title, formatShortDate(b.date, tz)), `/record/${b.id}`)]);
+    const buttons = items.map((b, i) => [
+      webAppButton(
+        deps.config.publicUrl,
+        T.myButton(i, b.workshop_title, formatShortDate(b.date, tz)),
+        `/record/${b.id}`,
+      ),
+    ]);
     await ctx.reply([T.myHead, '', ...lines].join('\n'), { ...HTML, reply_markup: inlineKeyboard(buttons) });
   });
   return composer;

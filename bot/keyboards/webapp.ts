@@ -20,7 +20,8 @@ export const RECORD_BUTTON = 'Моя запись';
 export const APPLY_BUTTON = 'Записаться на мастер-класс';
 
 /** "Моя запись": the customer's booking page `/record/{id}`. */
-export const recordButton = (publicUrl: string, recordId: number) => webAppButton(publicUrl, RECORD_BUTTON, `/record/${recordId}`);
+export const recordButton = (publicUrl: string, recordId: number) =>
+  webAppButton(publicUrl, RECORD_BUTTON, `/record/${recordId}`);
 
 /** The booking wizard `/apply`. */
 export const applyButton = (publicUrl: string, text = APPLY_BUTTON) => webAppButton(publicUrl, text, '/apply');

@@ -8,7 +8,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   const bigint = pg ? sql`bigint` : sql`integer`;
   const falseValue = pg ? sql`false` : sql`0`;
   const trueValue = pg ? sql`true` : sql`1`;
-  const id = (t: any) => (pg ? t.addColumn('id', 'serial', (c: any) => c.primaryKey()) : t.addColumn('id', 'integer', (c: any) => c.primaryKey().autoIncrement()));
+  const id = (t: any) =>
+    pg
+      ? t.addColumn('id', 'serial', (c: any) => c.primaryKey())
+      : t.addColumn('id', 'integer', (c: any) => c.primaryKey().autoIncrement());
 
   await id(db.schema.createTable('users'))
     .addColumn('email', 'varchar(255)', (c: any) => c.notNull().unique())
@@ -24,7 +27,12 @@ export async function up(db: Kysely<any>): Promise<void> {
   await id(db.schema.createTable('workshops'))
     .addColumn('title', 'varchar(255)', (c: any) => c.notNull())
     .addColumn('description', 'text')
-    .addColumn('price', 'integer', (c: any) => c.notNull().defaultTo(3500).check(sql`price >= 0`))
+    .addColumn('price', 'integer', (c: any) =>
+      c
+        .notNull()
+        .defaultTo(3500)
+        .check(sql`price >= 0`),
+    )
     .execute();
 
   await id(db.schema.createTable('addresses'))
@@ -96,7 +104,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', ts, (c: any) => c.notNull())
     .addColumn('sent_at', ts)
     .execute();
-  await db.schema.createIndex('notifications_due_idx').on('notifications').columns(['status', 'next_attempt_at']).execute();
+  await db.schema
+    .createIndex('notifications_due_idx')
+    .on('notifications')
+    .columns(['status', 'next_attempt_at'])
+    .execute();
 
   await db.schema
     .createTable('bot_sessions')
@@ -106,7 +118,18 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ['bot_sessions', 'notifications', 'telegram_links', 'password_resets', 'settings', 'records', 'schedules', 'addresses', 'workshops', 'users']) {
+  for (const t of [
+    'bot_sessions',
+    'notifications',
+    'telegram_links',
+    'password_resets',
+    'settings',
+    'records',
+    'schedules',
+    'addresses',
+    'workshops',
+    'users',
+  ]) {
     await db.schema.dropTable(t).execute();
   }
 }

@@ -45,7 +45,11 @@ export type NotificationRow = Selectable<NotificationsTable>;
  * SQLite: the UPDATE runs inside BEGIN IMMEDIATE (the caller's write transaction), which
  * serializes claimers.
  */
-export async function claimDueNotifications(db: Executor, dialect: Dialect, opts: { now: string; leaseUntil: string; limit: number }) {
+export async function claimDueNotifications(
+  db: Executor,
+  dialect: Dialect,
+  opts: { now: string; leaseUntil: string; limit: number },
+) {
   const due = db
     .selectFrom('notifications')
     .select('id')
@@ -67,7 +71,13 @@ export async function claimDueNotifications(db: Executor, dialect: Dialect, opts
 export const markNotificationSent = (db: Executor, id: number, lease: string, now: string) =>
   db
     .updateTable('notifications')
-    .set((eb) => ({ status: 'sent', sent_at: now, attempts: eb('attempts', '+', 1), locked_until: null, last_error: null }))
+    .set((eb) => ({
+      status: 'sent',
+      sent_at: now,
+      attempts: eb('attempts', '+', 1),
+      locked_until: null,
+      last_error: null,
+    }))
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .where('locked_until', '=', lease)
@@ -77,14 +87,26 @@ export const markNotificationSent = (db: Executor, id: number, lease: string, no
 export const markNotificationFailed = (db: Executor, id: number, lease: string, error: string) =>
   db
     .updateTable('notifications')
-    .set((eb) => ({ status: 'failed', attempts: eb('attempts', '+', 1), locked_until: null, last_error: error.slice(0, 1000) }))
+    .set((eb) => ({
+      status: 'failed',
+      attempts: eb('attempts', '+', 1),
+      locked_until: null,
+      last_error: error.slice(0, 1000),
+    }))
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .where('locked_until', '=', lease)
     .execute();
 
 /** Tried again at `nextAttemptAt`; `countAttempt: false` for rate limits (429), which are not the row's fault. */
-export const rescheduleNotification = (db: Executor, id: number, lease: string, nextAttemptAt: string, error: string | null, countAttempt = true) =>
+export const rescheduleNotification = (
+  db: Executor,
+  id: number,
+  lease: string,
+  nextAttemptAt: string,
+  error: string | null,
+  countAttempt = true,
+) =>
   db
     .updateTable('notifications')
     .set((eb) => ({

@@ -24,7 +24,8 @@ export const toRecordPublic = (r: RecordRow): RecordPublic => ({
   created_at: r.created_at,
 });
 
-export const getRecord = (db: Executor, id: number) => db.selectFrom('records').selectAll().where('id', '=', id).executeTakeFirst();
+export const getRecord = (db: Executor, id: number) =>
+  db.selectFrom('records').selectAll().where('id', '=', id).executeTakeFirst();
 
 export interface RecordInsert {
   schedule_id: number;
@@ -96,13 +97,21 @@ export const listQueue = (db: Executor, scheduleId: number) =>
     .execute();
 
 /** 1-based position of a QUEUED record in its session's queue. */
-export async function queuePosition(db: Executor, r: Pick<RecordRow, 'id' | 'schedule_id' | 'queued_at'>): Promise<number> {
+export async function queuePosition(
+  db: Executor,
+  r: Pick<RecordRow, 'id' | 'schedule_id' | 'queued_at'>,
+): Promise<number> {
   const row = await db
     .selectFrom('records')
     .select((eb) => eb.fn.countAll<number>().as('ahead'))
     .where('schedule_id', '=', r.schedule_id)
     .where('state', '=', 'QUEUED')
-    .where((eb) => eb.or([eb('queued_at', '<', r.queued_at ?? ''), eb.and([eb('queued_at', '=', r.queued_at ?? ''), eb('id', '<', r.id)])]))
+    .where((eb) =>
+      eb.or([
+        eb('queued_at', '<', r.queued_at ?? ''),
+        eb.and([eb('queued_at', '=', r.queued_at ?? ''), eb('id', '<', r.id)]),
+      ]),
+    )
     .executeTakeFirstOrThrow();
   return Number(row.ahead) + 1;
 }

@@ -78,7 +78,9 @@ async function withRecords(db: Executor, rows: JoinedRow[]): Promise<SchedulePub
 export async function listOpenSchedules(db: Executor, now: string): Promise<ScheduleOpen[]> {
   const rows = await joined(db)
     .select(
-      sql<number>`coalesce((select sum(r.people_count) from records r where r.schedule_id = s.id and r.state = 'ACTIVE'), 0)`.as('taken'),
+      sql<number>`coalesce((select sum(r.people_count) from records r where r.schedule_id = s.id and r.state = 'ACTIVE'), 0)`.as(
+        'taken',
+      ),
     )
     .where('s.date', '>', now)
     .orderBy('s.date')
@@ -93,7 +95,8 @@ export async function getRecordSchedule(db: Executor, id: number): Promise<Recor
   return row && nest(row);
 }
 
-export const getSchedule = (db: Executor, id: number) => db.selectFrom('schedules').selectAll().where('id', '=', id).executeTakeFirst();
+export const getSchedule = (db: Executor, id: number) =>
+  db.selectFrom('schedules').selectAll().where('id', '=', id).executeTakeFirst();
 
 export interface ScheduleValues {
   date: string;
@@ -110,13 +113,25 @@ export const insertSchedule = (db: Executor, s: ScheduleValues) =>
     .executeTakeFirstOrThrow();
 
 export const updateSchedule = (db: Executor, id: number, patch: Partial<ScheduleValues>) =>
-  Object.keys(patch).length === 0 ? Promise.resolve() : db.updateTable('schedules').set(patch).where('id', '=', id).execute();
+  Object.keys(patch).length === 0
+    ? Promise.resolve()
+    : db.updateTable('schedules').set(patch).where('id', '=', id).execute();
 
 export const setScheduleNotified = (db: Executor, id: number) =>
-  db.updateTable('schedules').set({ is_notified: flag(true) }).where('id', '=', id).execute();
+  db
+    .updateTable('schedules')
+    .set({ is_notified: flag(true) })
+    .where('id', '=', id)
+    .execute();
 
 export const deleteSchedule = (db: Executor, id: number) => db.deleteFrom('schedules').where('id', '=', id).execute();
 
 /** Sessions starting within (from, to]: the day-before digest. */
 export const listSchedulesBetween = (db: Executor, from: string, to: string) =>
-  db.selectFrom('schedules').select(['id', 'date']).where('date', '>', from).where('date', '<=', to).orderBy('date').execute();
+  db
+    .selectFrom('schedules')
+    .select(['id', 'date'])
+    .where('date', '>', from)
+    .where('date', '<=', to)
+    .orderBy('date')
+    .execute();

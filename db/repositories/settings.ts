@@ -4,7 +4,13 @@ import { bool, flag, type Executor } from '../database';
 export async function getSettings(db: Executor, userId: number): Promise<Settings> {
   const row = await db.selectFrom('settings').selectAll().where('user_id', '=', userId).executeTakeFirst();
   if (!row) return DEFAULT_SETTINGS;
-  return { notifications: { userApply: bool(row.user_apply), userCancel: bool(row.user_cancel), scheduled1d: bool(row.scheduled_1d) } };
+  return {
+    notifications: {
+      userApply: bool(row.user_apply),
+      userCancel: bool(row.user_cancel),
+      scheduled1d: bool(row.scheduled_1d),
+    },
+  };
 }
 
 export async function saveSettings(db: Executor, userId: number, s: Settings): Promise<Settings> {

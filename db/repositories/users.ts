@@ -27,13 +27,23 @@ export const getUserByTelegramId = (db: Executor, telegramId: number) =>
 export async function listUsers(db: Executor, skip: number, limit: number) {
   const [rows, total] = await Promise.all([
     db.selectFrom('users').selectAll().orderBy('id').offset(skip).limit(limit).execute(),
-    db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
   ]);
   return { rows, count: Number(total.n) };
 }
 
 export const countUsers = async (db: Executor) =>
-  Number((await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 export interface UserInsert {
   email: string;
@@ -93,9 +103,16 @@ export async function listAlertRecipients(db: Executor, setting: 'user_apply' | 
     .where('users.is_active', '=', 1)
     .execute();
   // No settings row means the defaults: everything on.
-  return rows.filter((r) => r.enabled === null || bool(r.enabled)).map((r) => ({ user_id: r.id, chat_id: r.telegram_id as number }));
+  return rows
+    .filter((r) => r.enabled === null || bool(r.enabled))
+    .map((r) => ({ user_id: r.id, chat_id: r.telegram_id as number }));
 }
 
 /** One Telegram account alerts one staff member: forgets it on every other user (linking it to `keepUserId`). */
 export const clearTelegramIdOfOthers = (db: Executor, telegramId: number, keepUserId: number) =>
-  db.updateTable('users').set({ telegram_id: null, telegram_login: null }).where('telegram_id', '=', telegramId).where('id', '!=', keepUserId).execute();
+  db
+    .updateTable('users')
+    .set({ telegram_id: null, telegram_login: null })
+    .where('telegram_id', '=', telegramId)
+    .where('id', '!=', keepUserId)
+    .execute();

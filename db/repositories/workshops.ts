@@ -6,7 +6,10 @@ const columns = ['id', 'title', 'description', 'price'] as const;
 export async function listWorkshops(db: Executor, skip: number, limit: number) {
   const [data, total] = await Promise.all([
     db.selectFrom('workshops').select(columns).orderBy('id', 'desc').offset(skip).limit(limit).execute(),
-    db.selectFrom('workshops').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('workshops')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
   ]);
   return { data: data as WorkshopPublic[], count: Number(total.n) };
 }
@@ -21,14 +24,25 @@ export const insertWorkshop = (db: Executor, w: WorkshopCreate): Promise<Worksho
     .returning(columns)
     .executeTakeFirstOrThrow();
 
-export async function updateWorkshop(db: Executor, id: number, patch: WorkshopUpdate): Promise<WorkshopPublic | undefined> {
+export async function updateWorkshop(
+  db: Executor,
+  id: number,
+  patch: WorkshopUpdate,
+): Promise<WorkshopPublic | undefined> {
   if (Object.keys(patch).length === 0) return getWorkshop(db, id);
   return db.updateTable('workshops').set(patch).where('id', '=', id).returning(columns).executeTakeFirst();
 }
 
-export const deleteWorkshop = (db: Executor, id: number) => db.deleteFrom('workshops').where('id', '=', id).executeTakeFirst();
+export const deleteWorkshop = (db: Executor, id: number) =>
+  db.deleteFrom('workshops').where('id', '=', id).executeTakeFirst();
 
 export const countSchedulesOfWorkshop = async (db: Executor, id: number) =>
   Number(
-    (await db.selectFrom('schedules').select((eb) => eb.fn.countAll<number>().as('n')).where('workshop_id', '=', id).executeTakeFirstOrThrow()).n,
+    (
+      await db
+        .selectFrom('schedules')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('workshop_id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).n,
   );

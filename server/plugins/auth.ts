@@ -35,8 +35,15 @@ declare module '@fastify/jwt' {
 
 export const TOKEN_TTL = '8d';
 
-export async function registerAuth(app: FastifyInstance, opts: { database: Database; secretKey: string; botToken?: string }) {
-  await app.register(fastifyJwt, { secret: opts.secretKey, sign: { algorithm: 'HS256', expiresIn: TOKEN_TTL }, verify: { algorithms: ['HS256'] } });
+export async function registerAuth(
+  app: FastifyInstance,
+  opts: { database: Database; secretKey: string; botToken?: string },
+) {
+  await app.register(fastifyJwt, {
+    secret: opts.secretKey,
+    sign: { algorithm: 'HS256', expiresIn: TOKEN_TTL },
+    verify: { algorithms: ['HS256'] },
+  });
   app.decorateRequest('staff', null);
   app.decorateRequest('telegramUser', null);
 
@@ -59,7 +66,8 @@ export async function registerAuth(app: FastifyInstance, opts: { database: Datab
     }
     if (scheme !== 'bearer' || !credentials) throw new HttpError(401, 'Not authenticated');
     req.staff = await staffFromToken(app, opts.database, credentials);
-    if (access === 'superuser' && !bool(req.staff.is_superuser)) throw new HttpError(403, "The user doesn't have enough privileges");
+    if (access === 'superuser' && !bool(req.staff.is_superuser))
+      throw new HttpError(403, "The user doesn't have enough privileges");
   });
 }
 

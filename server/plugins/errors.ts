@@ -22,8 +22,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const errors = err.validation.map((v) => {
-        const field = [(v.params as any)?.issue?.path ?? []].flat().join('.') || v.instancePath.replace(/^\//, '').replaceAll('/', '.');
-        const msg = /received undefined/.test(v.message ?? '') ? 'Обязательное поле' : (v.message ?? 'Некорректное значение');
+        const field =
+          [(v.params as { issue?: { path?: PropertyKey[] } } | undefined)?.issue?.path ?? []].flat().join('.') ||
+          v.instancePath.replace(/^\//, '').replaceAll('/', '.');
+        const msg = /received undefined/.test(v.message ?? '')
+          ? 'Обязательное поле'
+          : (v.message ?? 'Некорректное значение');
         return { loc: [err.validationContext ?? 'body', ...(field ? field.split('.') : [])], msg };
       });
       const detail = errors.map((e) => (e.loc.length > 1 ? `${e.loc.slice(1).join('.')}: ${e.msg}` : e.msg)).join('; ');
@@ -35,7 +39,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return reply.status(status).send({ detail: status === 429 ? err.message : (err.message || HTTP_STATUS_TEXT[status] || 'Bad Request') });
+      return reply
+        .status(status)
+        .send({ detail: status === 429 ? err.message : err.message || HTTP_STATUS_TEXT[status] || 'Bad Request' });
     }
     req.log.error({ err }, 'unhandled error');
     return reply.status(500).send({ detail: 'Internal Server Error' });

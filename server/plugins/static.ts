@@ -4,8 +4,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { APP_CONFIG_META, type AppConfig } from '../../contract/app-config';
 
-
-const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeAttr = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** A built page with the runtime config in a <meta> (no inline script, so the CSP stays strict).
  * Re-read when the file changes (a rebuild during `npm run dev`); null while not built. */
@@ -16,7 +16,8 @@ function page(distDir: string, entry: 'webapp' | 'admin', client: AppConfig): ()
   return () => {
     try {
       const { mtimeMs } = fs.statSync(file);
-      if (cached?.mtimeMs !== mtimeMs) cached = { mtimeMs, html: fs.readFileSync(file, 'utf8').replace('</head>', meta) };
+      if (cached?.mtimeMs !== mtimeMs)
+        cached = { mtimeMs, html: fs.readFileSync(file, 'utf8').replace('</head>', meta) };
       return cached.html;
     } catch {
       return null;
@@ -32,19 +33,30 @@ export async function registerStatic(app: FastifyInstance, opts: { distDir: stri
   // Looked up per request, so a build made while the server runs (npm run dev) is served too.
   const assets = path.join(opts.distDir, 'assets');
   fs.mkdirSync(assets, { recursive: true });
-  await app.register(fastifyStatic, { root: assets, prefix: '/assets/', immutable: true, maxAge: '365d', preCompressed: true });
+  await app.register(fastifyStatic, {
+    root: assets,
+    prefix: '/assets/',
+    immutable: true,
+    maxAge: '365d',
+    preCompressed: true,
+  });
   const pages = { webapp: page(opts.distDir, 'webapp', opts.client), admin: page(opts.distDir, 'admin', opts.client) };
 
   const send = (reply: FastifyReply, entry: 'webapp' | 'admin') => {
     const html = pages[entry]();
-    if (!html) return reply.status(503).type('text/plain; charset=utf-8').send('The web bundles are not built yet: run `npm run build` (npm start does it).');
+    if (!html)
+      return reply
+        .status(503)
+        .type('text/plain; charset=utf-8')
+        .send('The web bundles are not built yet: run `npm run build` (npm start does it).');
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
   };
 
   app.get('/apply', { schema: { hide: true } }, (_req, reply) => send(reply, 'webapp'));
   app.get('/record/:id', { schema: { hide: true } }, (_req, reply) => send(reply, 'webapp'));
   app.get('/*', { schema: { hide: true } }, (req, reply) => {
-    if (req.url.startsWith('/api/') || req.url.startsWith('/assets/')) return reply.status(404).send({ detail: 'Not Found' });
+    if (req.url.startsWith('/api/') || req.url.startsWith('/assets/'))
+      return reply.status(404).send({ detail: 'Not Found' });
     return send(reply, 'admin');
   });
 }

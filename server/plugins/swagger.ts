@@ -18,7 +18,8 @@ declare module 'fastify' {
 // The contract's objects become named components that operations $ref (zod's registry is what the
 // type provider reads ids from); registered once per process, whatever the number of apps built.
 for (const [name, schema] of Object.entries(contract)) {
-  if (schema instanceof z.ZodObject && !z.globalRegistry.get(schema)?.id) z.globalRegistry.add(schema, { ...z.globalRegistry.get(schema), id: name });
+  if (schema instanceof z.ZodObject && !z.globalRegistry.get(schema)?.id)
+    z.globalRegistry.add(schema, { ...z.globalRegistry.get(schema), id: name });
 }
 
 /** What the error handler sends for a request that fails its schema. */
@@ -72,7 +73,10 @@ const transform: SwaggerTransform = (document) => {
   // Without a declared success response the document would lose its default 200.
   if (!Object.keys(response).some((code) => code.startsWith('2'))) response[200] = UNDOCUMENTED;
   for (const code of errorStatuses(access, schema)) response[code] = errorResponse(code);
-  return jsonSchemaTransform({ ...document, schema: { ...rest, ...inlineParameters(rest), security: SECURITY[access], response } });
+  return jsonSchemaTransform({
+    ...document,
+    schema: { ...rest, ...inlineParameters(rest), security: SECURITY[access], response },
+  });
 };
 
 /** @fastify/swagger lists parameters one by one and cannot expand a $ref there: an unnamed copy (no parent, so no
@@ -86,7 +90,10 @@ const COMPONENT_REF = '#/components/schemas/';
 
 /** The type provider emits every registered schema twice (input and output); only those operations reach are kept. */
 const transformObject: SwaggerTransformObject = (document) => {
-  const doc = jsonSchemaTransformObject(document) as { paths?: unknown; components?: { schemas?: Record<string, unknown> } };
+  const doc = jsonSchemaTransformObject(document) as {
+    paths?: unknown;
+    components?: { schemas?: Record<string, unknown> };
+  };
   const schemas = doc.components?.schemas ?? {};
   const used = new Set<string>();
   const visit = (node: unknown): void => {
@@ -103,7 +110,8 @@ const transformObject: SwaggerTransformObject = (document) => {
     }
   };
   visit(doc.paths);
-  if (doc.components) doc.components.schemas = Object.fromEntries(Object.entries(schemas).filter(([id]) => used.has(id)));
+  if (doc.components)
+    doc.components.schemas = Object.fromEntries(Object.entries(schemas).filter(([id]) => used.has(id)));
   return doc as ReturnType<SwaggerTransformObject>;
 };
 
@@ -114,12 +122,18 @@ export async function registerSwagger(app: FastifyInstance) {
       info: { title: 'Workshop booking API', version: '1.0.0' },
       components: {
         securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Staff: access_token from POST /api/v1/login/access-token' },
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: 'Staff: access_token from POST /api/v1/login/access-token',
+          },
           telegramInitData: {
             type: 'apiKey',
             in: 'header',
             name: 'Authorization',
-            description: 'Customer in the mini-app: `tma <initData>` (Telegram WebApp initData, verified with the bot token)',
+            description:
+              'Customer in the mini-app: `tma <initData>` (Telegram WebApp initData, verified with the bot token)',
           },
         },
       },

@@ -56,7 +56,11 @@ function sign(params: URLSearchParams, botToken: string): string {
 
 /** Builds signed init data, as Telegram does: for tests, benchmarks and the dev mock. */
 export function signInitData(user: TelegramUser, botToken: string, authDateS = Math.floor(Date.now() / 1000)): string {
-  const params = new URLSearchParams({ auth_date: String(authDateS), query_id: 'AAF' + user.id, user: JSON.stringify(user) });
+  const params = new URLSearchParams({
+    auth_date: String(authDateS),
+    query_id: 'AAF' + user.id,
+    user: JSON.stringify(user),
+  });
   params.set('hash', sign(params, botToken));
   return params.toString();
 }

@@ -1,7 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AddressCreate, AddressesPublic, AddressPublic, AddressUpdate, IdParam, Message, Pagination } from '../../contract';
-import { countSchedulesOfAddress, deleteAddress, getAddress, insertAddress, listAddresses, updateAddress } from '../../db/repositories/addresses';
+import {
+  AddressCreate,
+  AddressesPublic,
+  AddressPublic,
+  AddressUpdate,
+  IdParam,
+  Message,
+  Pagination,
+} from '../../contract';
+import {
+  countSchedulesOfAddress,
+  deleteAddress,
+  getAddress,
+  insertAddress,
+  listAddresses,
+  updateAddress,
+} from '../../db/repositories/addresses';
 import { Conflict, NotFound } from '../../core/errors';
 import type { RouteDeps } from './deps';
 
@@ -13,31 +28,71 @@ export default async function addressesRoutes(app: FastifyInstance, { database }
   const tags = ['address'];
   const config = { auth: 'user' as const };
 
-  r.get('/address/', { config, schema: { tags, summary: 'List addresses', querystring: Pagination, response: { 200: AddressesPublic } } }, async (req) =>
-    listAddresses(db, req.query.skip, req.query.limit),
+  r.get(
+    '/address/',
+    {
+      config,
+      schema: { tags, summary: 'List addresses', querystring: Pagination, response: { 200: AddressesPublic } },
+    },
+    async (req) => listAddresses(db, req.query.skip, req.query.limit),
   );
 
-  r.post('/address/', { config, schema: { tags, summary: 'Create an address', body: AddressCreate, response: { 201: AddressPublic } } }, async (req, reply) =>
-    reply.status(201).send(await insertAddress(db, req.body)),
+  r.post(
+    '/address/',
+    { config, schema: { tags, summary: 'Create an address', body: AddressCreate, response: { 201: AddressPublic } } },
+    async (req, reply) => reply.status(201).send(await insertAddress(db, req.body)),
   );
 
-  r.get('/address/:id', { config, schema: { tags, summary: 'An address by id', params: IdParam, response: { 200: AddressPublic } } }, async (req) => {
-    const a = await getAddress(db, req.params.id);
-    if (!a) throw new NotFound(NOT_FOUND);
-    return a;
-  });
+  r.get(
+    '/address/:id',
+    { config, schema: { tags, summary: 'An address by id', params: IdParam, response: { 200: AddressPublic } } },
+    async (req) => {
+      const a = await getAddress(db, req.params.id);
+      if (!a) throw new NotFound(NOT_FOUND);
+      return a;
+    },
+  );
 
-  r.put('/address/:id', { config, schema: { tags, summary: 'Update an address', params: IdParam, body: AddressUpdate, response: { 200: AddressPublic } } }, async (req) => {
-    const a = await updateAddress(db, req.params.id, req.body);
-    if (!a) throw new NotFound(NOT_FOUND);
-    return a;
-  });
+  r.put(
+    '/address/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Update an address',
+        params: IdParam,
+        body: AddressUpdate,
+        response: { 200: AddressPublic },
+      },
+    },
+    async (req) => {
+      const a = await updateAddress(db, req.params.id, req.body);
+      if (!a) throw new NotFound(NOT_FOUND);
+      return a;
+    },
+  );
 
-  r.delete('/address/:id', { config, schema: { tags, summary: 'Delete an address no session uses', errors: [409], params: IdParam, response: { 200: Message } } }, async (req) => {
-    if (!(await getAddress(db, req.params.id))) throw new NotFound(NOT_FOUND);
-    const used = await countSchedulesOfAddress(db, req.params.id);
-    if (used > 0) throw new Conflict(`Нельзя удалить адрес: он указан в расписании (занятий: ${used}). Сначала измените или удалите эти занятия.`);
-    await deleteAddress(db, req.params.id);
-    return { message: 'Address deleted successfully' };
-  });
+  r.delete(
+    '/address/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Delete an address no session uses',
+        errors: [409],
+        params: IdParam,
+        response: { 200: Message },
+      },
+    },
+    async (req) => {
+      if (!(await getAddress(db, req.params.id))) throw new NotFound(NOT_FOUND);
+      const used = await countSchedulesOfAddress(db, req.params.id);
+      if (used > 0)
+        throw new Conflict(
+          `Нельзя удалить адрес: он указан в расписании (занятий: ${used}). Сначала измените или удалите эти занятия.`,
+        );
+      await deleteAddress(db, req.params.id);
+      return { message: 'Address deleted successfully' };
+    },
+  );
 }

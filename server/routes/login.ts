@@ -26,7 +26,14 @@ export default async function loginRoutes(app: FastifyInstance, deps: RouteDeps)
           errorResponseBuilder: tooMany('Слишком много попыток входа. Подождите минуту и попробуйте снова.'),
         },
       },
-      schema: { tags, summary: 'Log in: an access token for staff', errors: [400], consumes: ['application/x-www-form-urlencoded'], body: LoginForm, response: { 200: Token } },
+      schema: {
+        tags,
+        summary: 'Log in: an access token for staff',
+        errors: [400],
+        consumes: ['application/x-www-form-urlencoded'],
+        body: LoginForm,
+        response: { 200: Token },
+      },
     },
     async (req) => {
       const user = await authenticate(database, req.body.username, req.body.password);
@@ -34,8 +41,10 @@ export default async function loginRoutes(app: FastifyInstance, deps: RouteDeps)
     },
   );
 
-  r.post('/login/test-token', { config: { auth: 'user' }, schema: { tags, summary: 'Check the access token', response: { 200: UserPublic } } }, async (req) =>
-    toUserPublic(requireStaff(req)),
+  r.post(
+    '/login/test-token',
+    { config: { auth: 'user' }, schema: { tags, summary: 'Check the access token', response: { 200: UserPublic } } },
+    async (req) => toUserPublic(requireStaff(req)),
   );
 
   r.post(
@@ -55,26 +64,40 @@ export default async function loginRoutes(app: FastifyInstance, deps: RouteDeps)
       // The same answer whether or not the email exists, so it cannot be probed.
       const found = await createResetToken(database, req.params.email);
       if (found) {
-        mailer.send(resetPasswordEmail(config, found.user.email, found.token)).catch((err) => req.log.error({ err }, 'password recovery email failed'));
+        mailer
+          .send(resetPasswordEmail(config, found.user.email, found.token))
+          .catch((err) => req.log.error({ err }, 'password recovery email failed'));
       }
       return { message: 'If that email is registered, a password recovery email has been sent' };
     },
   );
 
-  r.post('/reset-password/', { config: { auth: 'public' }, schema: { tags, summary: 'Reset the password', errors: [400], body: NewPassword, response: { 200: Message } } }, async (req) => {
-    await resetPassword(database, req.body.token, req.body.new_password);
-    return { message: 'Password updated successfully' };
-  });
+  r.post(
+    '/reset-password/',
+    {
+      config: { auth: 'public' },
+      schema: { tags, summary: 'Reset the password', errors: [400], body: NewPassword, response: { 200: Message } },
+    },
+    async (req) => {
+      await resetPassword(database, req.body.token, req.body.new_password);
+      return { message: 'Password updated successfully' };
+    },
+  );
 
   r.post(
     '/password-recovery-html-content/:email',
-    { config: { auth: 'superuser' }, schema: { tags, summary: 'Preview the password reset email (HTML)', params: EmailParam } },
+    {
+      config: { auth: 'superuser' },
+      schema: { tags, summary: 'Preview the password reset email (HTML)', params: EmailParam },
+    },
     async (req, reply) => {
       const found = await createResetToken(database, req.params.email);
       if (!found) throw new NotFound('The user with this email does not exist in the system.');
       const email = resetPasswordEmail(config, found.user.email, found.token);
-      return reply.type('text/html; charset=utf-8').header('subject', encodeURIComponent(email.subject)).send(email.html);
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('subject', encodeURIComponent(email.subject))
+        .send(email.html);
     },
   );
 }
-

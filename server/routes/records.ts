@@ -2,7 +2,16 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { IdParam, RecordCancel, RecordCreate, RecordUpdate, RecordView } from '../../contract';
 import { getRecord, toRecordPublic } from '../../db/repositories/records';
-import { MSG, cancelRecord, changePeopleCount, createRecord, restoreRecord, viewRecord, type Customer, type RecordResult } from '../../core/booking';
+import {
+  MSG,
+  cancelRecord,
+  changePeopleCount,
+  createRecord,
+  restoreRecord,
+  viewRecord,
+  type Customer,
+  type RecordResult,
+} from '../../core/booking';
 import { Forbidden, NotFound } from '../../core/errors';
 import type { RouteDeps } from './deps';
 
@@ -27,27 +36,87 @@ export default async function recordsRoutes(app: FastifyInstance, { database }: 
     return rec;
   }
 
-  r.post('/records/', { config, schema: { tags, summary: 'Book a session', errors: [404, 409], body: RecordCreate, response: { 201: RecordView } } }, async (req, reply) => {
-    // Identity comes from the verified init data, never from the body; staff may book on a customer's behalf.
-    const customer: Customer = req.telegramUser
-      ? { telegram_id: req.telegramUser.id, telegram_login: req.telegramUser.username ?? null }
-      : { telegram_id: req.body.telegram_id ?? null, telegram_login: req.body.telegram_login ?? null };
-    return reply.status(201).send(toRecordView(await createRecord(database, req.body, customer)));
-  });
+  r.post(
+    '/records/',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Book a session',
+        errors: [404, 409],
+        body: RecordCreate,
+        response: { 201: RecordView },
+      },
+    },
+    async (req, reply) => {
+      // Identity comes from the verified init data, never from the body; staff may book on a customer's behalf.
+      const customer: Customer = req.telegramUser
+        ? { telegram_id: req.telegramUser.id, telegram_login: req.telegramUser.username ?? null }
+        : { telegram_id: req.body.telegram_id ?? null, telegram_login: req.body.telegram_login ?? null };
+      return reply.status(201).send(toRecordView(await createRecord(database, req.body, customer)));
+    },
+  );
 
-  r.get('/records/:id', { config, schema: { tags, summary: 'A booking', errors: [403], params: IdParam, response: { 200: RecordView } } }, async (req) => {
-    return toRecordView(await viewRecord(db, await ownRecord(req, req.params.id)));
-  });
+  r.get(
+    '/records/:id',
+    { config, schema: { tags, summary: 'A booking', errors: [403], params: IdParam, response: { 200: RecordView } } },
+    async (req) => {
+      return toRecordView(await viewRecord(db, await ownRecord(req, req.params.id)));
+    },
+  );
 
-  r.put('/records/:id', { config, schema: { tags, summary: 'Change the number of people', errors: [403, 409], params: IdParam, body: RecordUpdate, response: { 200: RecordView } } }, async (req) => {
-    return toRecordView(await changePeopleCount(database, await ownRecord(req, req.params.id), req.body.people_count));
-  });
+  r.put(
+    '/records/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Change the number of people',
+        errors: [403, 409],
+        params: IdParam,
+        body: RecordUpdate,
+        response: { 200: RecordView },
+      },
+    },
+    async (req) => {
+      return toRecordView(
+        await changePeopleCount(database, await ownRecord(req, req.params.id), req.body.people_count),
+      );
+    },
+  );
 
-  r.put('/records/cancel/:id', { config, schema: { tags, summary: 'Cancel a booking', errors: [403, 409], params: IdParam, body: RecordCancel, response: { 200: RecordView } } }, async (req) => {
-    return toRecordView(await cancelRecord(database, await ownRecord(req, req.params.id), req.body.cancel_reason));
-  });
+  r.put(
+    '/records/cancel/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Cancel a booking',
+        errors: [403, 409],
+        params: IdParam,
+        body: RecordCancel,
+        response: { 200: RecordView },
+      },
+    },
+    async (req) => {
+      return toRecordView(await cancelRecord(database, await ownRecord(req, req.params.id), req.body.cancel_reason));
+    },
+  );
 
-  r.put('/records/restore/:id', { config, schema: { tags, summary: 'Restore a cancelled booking', errors: [403, 409], params: IdParam, response: { 200: RecordView } } }, async (req) => {
-    return toRecordView(await restoreRecord(database, await ownRecord(req, req.params.id)));
-  });
+  r.put(
+    '/records/restore/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Restore a cancelled booking',
+        errors: [403, 409],
+        params: IdParam,
+        response: { 200: RecordView },
+      },
+    },
+    async (req) => {
+      return toRecordView(await restoreRecord(database, await ownRecord(req, req.params.id)));
+    },
+  );
 }

@@ -1,6 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { IdParam, Message, ScheduleCreate, SchedulePublic, SchedulesOpen, SchedulesPublic, ScheduleUpdate } from '../../contract';
+import {
+  IdParam,
+  Message,
+  ScheduleCreate,
+  SchedulePublic,
+  SchedulesOpen,
+  SchedulesPublic,
+  ScheduleUpdate,
+} from '../../contract';
 import { nowIso } from '../../db/database';
 import { getScheduleDetail, listSchedules } from '../../db/repositories/schedules';
 import { createPublicScheduleCache } from '../../core/public-schedule';
@@ -21,42 +29,107 @@ export default async function scheduleRoutes(app: FastifyInstance, { database }:
     return s;
   }
 
-  r.get('/schedule/', { config, schema: { tags, summary: 'Upcoming sessions with their bookings', response: { 200: SchedulesPublic } } }, async () => {
-    const data = await listSchedules(db, 'upcoming', nowIso());
-    return { data, count: data.length };
-  });
+  r.get(
+    '/schedule/',
+    { config, schema: { tags, summary: 'Upcoming sessions with their bookings', response: { 200: SchedulesPublic } } },
+    async () => {
+      const data = await listSchedules(db, 'upcoming', nowIso());
+      return { data, count: data.length };
+    },
+  );
 
-  r.get('/schedule/past', { config, schema: { tags, summary: 'Past sessions with their bookings', response: { 200: SchedulesPublic } } }, async () => {
-    const data = await listSchedules(db, 'past', nowIso());
-    return { data, count: data.length };
-  });
+  r.get(
+    '/schedule/past',
+    { config, schema: { tags, summary: 'Past sessions with their bookings', response: { 200: SchedulesPublic } } },
+    async () => {
+      const data = await listSchedules(db, 'past', nowIso());
+      return { data, count: data.length };
+    },
+  );
 
   // Anonymous: the mini-app's step 1. Free seats only, nothing about who booked.
   const publicSchedule = createPublicScheduleCache(database);
-  r.get('/schedule/public', { config: { auth: 'public' }, schema: { tags, summary: 'Upcoming sessions, free seats only', response: { 200: SchedulesOpen } } }, async (_req, reply) =>
-    // Pre-serialized JSON: Fastify sends a string as it is (the schema still documents it).
-    reply.type('application/json; charset=utf-8').send((await publicSchedule.json()) as never),
+  r.get(
+    '/schedule/public',
+    {
+      config: { auth: 'public' },
+      schema: { tags, summary: 'Upcoming sessions, free seats only', response: { 200: SchedulesOpen } },
+    },
+    async (_req, reply) =>
+      // Pre-serialized JSON: Fastify sends a string as it is (the schema still documents it).
+      reply.type('application/json; charset=utf-8').send((await publicSchedule.json()) as never),
   );
 
-  r.post('/schedule/', { config, schema: { tags, summary: 'Create a session', errors: [404], body: ScheduleCreate, response: { 201: SchedulePublic } } }, async (req, reply) =>
-    reply.status(201).send(await detail(await addSchedule(database, req.body))),
+  r.post(
+    '/schedule/',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Create a session',
+        errors: [404],
+        body: ScheduleCreate,
+        response: { 201: SchedulePublic },
+      },
+    },
+    async (req, reply) => reply.status(201).send(await detail(await addSchedule(database, req.body))),
   );
 
-  r.get('/schedule/:id', { config, schema: { tags, summary: 'A session with its bookings', params: IdParam, response: { 200: SchedulePublic } } }, async (req) => detail(req.params.id));
+  r.get(
+    '/schedule/:id',
+    {
+      config,
+      schema: { tags, summary: 'A session with its bookings', params: IdParam, response: { 200: SchedulePublic } },
+    },
+    async (req) => detail(req.params.id),
+  );
 
-  r.put('/schedule/:id', { config, schema: { tags, summary: 'Update a session', params: IdParam, body: ScheduleUpdate, response: { 200: SchedulePublic } } }, async (req) => {
-    await editSchedule(database, req.params.id, req.body);
-    return detail(req.params.id);
-  });
+  r.put(
+    '/schedule/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Update a session',
+        params: IdParam,
+        body: ScheduleUpdate,
+        response: { 200: SchedulePublic },
+      },
+    },
+    async (req) => {
+      await editSchedule(database, req.params.id, req.body);
+      return detail(req.params.id);
+    },
+  );
 
   // Spec §4, §7: a reminder to every active participant, through the outbox; may be sent again any number of times.
-  r.post('/schedule/notify/:id', { config, schema: { tags, summary: 'Remind the participants in Telegram', errors: [409], params: IdParam, response: { 200: Message } } }, async (req) => {
-    await sendReminders(database, req.params.id);
-    return { message: REMINDER_MSG.sent };
-  });
+  r.post(
+    '/schedule/notify/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Remind the participants in Telegram',
+        errors: [409],
+        params: IdParam,
+        response: { 200: Message },
+      },
+    },
+    async (req) => {
+      await sendReminders(database, req.params.id);
+      return { message: REMINDER_MSG.sent };
+    },
+  );
 
-  r.delete('/schedule/:id', { config, schema: { tags, summary: 'Delete a session with its bookings', params: IdParam, response: { 200: Message } } }, async (req) => {
-    await removeSchedule(database, req.params.id);
-    return { message: 'Schedule deleted successfully' };
-  });
+  r.delete(
+    '/schedule/:id',
+    {
+      config,
+      schema: { tags, summary: 'Delete a session with its bookings', params: IdParam, response: { 200: Message } },
+    },
+    async (req) => {
+      await removeSchedule(database, req.params.id);
+      return { message: 'Schedule deleted successfully' };
+    },
+  );
 }

@@ -10,8 +10,12 @@ export default async function settingsRoutes(app: FastifyInstance, { database }:
   const config = { auth: 'user' as const };
   const schema = { tags: ['settings'], response: { 200: Settings } };
 
-  r.get('/settings/', { config, schema: { ...schema, summary: 'Own notification settings' } }, async (req) => getSettings(database.db, requireStaff(req).id));
-  r.post('/settings/', { config, schema: { ...schema, summary: 'Save own notification settings', body: Settings } }, async (req) =>
-    saveSettings(database.db, requireStaff(req).id, req.body),
+  r.get('/settings/', { config, schema: { ...schema, summary: 'Own notification settings' } }, async (req) =>
+    getSettings(database.db, requireStaff(req).id),
+  );
+  r.post(
+    '/settings/',
+    { config, schema: { ...schema, summary: 'Save own notification settings', body: Settings } },
+    async (req) => saveSettings(database.db, requireStaff(req).id, req.body),
   );
 }

@@ -15,35 +15,54 @@ const BOT_UNREACHABLE = 'Telegram сейчас недоступен, попро�
 export const WEBHOOK_PATH = '/telegram/webhook';
 
 /** An update as Telegram posts it: its id is checked here, the bot reads the rest. */
-const UpdateBody = z.custom<Update>((v) => typeof v === 'object' && v !== null && 'update_id' in v && Number.isSafeInteger(v.update_id));
+const UpdateBody = z.custom<Update>(
+  (v) => typeof v === 'object' && v !== null && 'update_id' in v && Number.isSafeInteger(v.update_id),
+);
 
 /**
  * The bot's webhook and the staff account link.
  * Without a bot (no BOT_TOKEN) the webhook does not exist and linking answers 503.
  */
-export default async function telegramRoutes(app: FastifyInstance, { database }: RouteDeps, telegram: TelegramGateway | null) {
+export default async function telegramRoutes(
+  app: FastifyInstance,
+  { database }: RouteDeps,
+  telegram: TelegramGateway | null,
+) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   if (telegram) {
     r.post(WEBHOOK_PATH, { config: { auth: 'public' }, schema: { hide: true, body: UpdateBody } }, async (req) => {
       // The secret token Telegram was given in setWebhook; timing-safe, never in a URL.
-      if (!telegram.verifySecret(req.headers['x-telegram-bot-api-secret-token'])) throw new HttpError(401, 'Unauthorized');
+      if (!telegram.verifySecret(req.headers['x-telegram-bot-api-secret-token']))
+        throw new HttpError(401, 'Unauthorized');
       await telegram.handleUpdate(req.body);
       return { ok: true };
     });
   }
 
   // A one-time deep link t.me/<bot>?start=link_<token>, valid 15 minutes, that connects this staff account to Telegram.
-  r.post('/users/me/telegram-link', { config: { auth: 'user' }, schema: { tags: ['users'], summary: 'Link this account to Telegram', errors: [503], response: { 200: TelegramLink } } }, async (req) => {
-    if (!telegram) throw new HttpError(503, NO_BOT);
-    let username: string;
-    try {
-      username = await telegram.username();
-    } catch (err) {
-      req.log.error({ err }, 'telegram: getMe failed');
-      throw new HttpError(503, BOT_UNREACHABLE);
-    }
-    const { token, expires_at } = await createLinkToken(database, requireStaff(req).id);
-    return { url: linkUrl(username, token), expires_at };
-  });
+  r.post(
+    '/users/me/telegram-link',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags: ['users'],
+        summary: 'Link this account to Telegram',
+        errors: [503],
+        response: { 200: TelegramLink },
+      },
+    },
+    async (req) => {
+      if (!telegram) throw new HttpError(503, NO_BOT);
+      let username: string;
+      try {
+        username = await telegram.username();
+      } catch (err) {
+        req.log.error({ err }, 'telegram: getMe failed');
+        throw new HttpError(503, BOT_UNREACHABLE);
+      }
+      const { token, expires_at } = await createLinkToken(database, requireStaff(req).id);
+      return { url: linkUrl(username, token), expires_at };
+    },
+  );
 }

@@ -5,7 +5,10 @@ import { z } from 'zod';
 export default async function utilsRoutes(app: FastifyInstance) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/utils/health-check/',
-    { config: { auth: 'public' }, schema: { tags: ['utils'], summary: 'Health check', response: { 200: z.boolean() } } },
+    {
+      config: { auth: 'public' },
+      schema: { tags: ['utils'], summary: 'Health check', response: { 200: z.boolean() } },
+    },
     async () => true,
   );
 }

@@ -1,6 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { IdParam, Message, Pagination, WorkshopCreate, WorkshopPublic, WorkshopsPublic, WorkshopUpdate } from '../../contract';
+import {
+  IdParam,
+  Message,
+  Pagination,
+  WorkshopCreate,
+  WorkshopPublic,
+  WorkshopsPublic,
+  WorkshopUpdate,
+} from '../../contract';
 import {
   countSchedulesOfWorkshop,
   deleteWorkshop,
@@ -20,31 +28,71 @@ export default async function workshopsRoutes(app: FastifyInstance, { database }
   const tags = ['workshops'];
   const config = { auth: 'user' as const };
 
-  r.get('/workshops/', { config, schema: { tags, summary: 'List workshops', querystring: Pagination, response: { 200: WorkshopsPublic } } }, async (req) =>
-    listWorkshops(db, req.query.skip, req.query.limit),
+  r.get(
+    '/workshops/',
+    {
+      config,
+      schema: { tags, summary: 'List workshops', querystring: Pagination, response: { 200: WorkshopsPublic } },
+    },
+    async (req) => listWorkshops(db, req.query.skip, req.query.limit),
   );
 
-  r.post('/workshops/', { config, schema: { tags, summary: 'Create a workshop', body: WorkshopCreate, response: { 201: WorkshopPublic } } }, async (req, reply) =>
-    reply.status(201).send(await insertWorkshop(db, req.body)),
+  r.post(
+    '/workshops/',
+    { config, schema: { tags, summary: 'Create a workshop', body: WorkshopCreate, response: { 201: WorkshopPublic } } },
+    async (req, reply) => reply.status(201).send(await insertWorkshop(db, req.body)),
   );
 
-  r.get('/workshops/:id', { config, schema: { tags, summary: 'A workshop by id', params: IdParam, response: { 200: WorkshopPublic } } }, async (req) => {
-    const w = await getWorkshop(db, req.params.id);
-    if (!w) throw new NotFound(NOT_FOUND);
-    return w;
-  });
+  r.get(
+    '/workshops/:id',
+    { config, schema: { tags, summary: 'A workshop by id', params: IdParam, response: { 200: WorkshopPublic } } },
+    async (req) => {
+      const w = await getWorkshop(db, req.params.id);
+      if (!w) throw new NotFound(NOT_FOUND);
+      return w;
+    },
+  );
 
-  r.put('/workshops/:id', { config, schema: { tags, summary: 'Update a workshop', params: IdParam, body: WorkshopUpdate, response: { 200: WorkshopPublic } } }, async (req) => {
-    const w = await updateWorkshop(db, req.params.id, req.body);
-    if (!w) throw new NotFound(NOT_FOUND);
-    return w;
-  });
+  r.put(
+    '/workshops/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Update a workshop',
+        params: IdParam,
+        body: WorkshopUpdate,
+        response: { 200: WorkshopPublic },
+      },
+    },
+    async (req) => {
+      const w = await updateWorkshop(db, req.params.id, req.body);
+      if (!w) throw new NotFound(NOT_FOUND);
+      return w;
+    },
+  );
 
-  r.delete('/workshops/:id', { config, schema: { tags, summary: 'Delete a workshop no session uses', errors: [409], params: IdParam, response: { 200: Message } } }, async (req) => {
-    if (!(await getWorkshop(db, req.params.id))) throw new NotFound(NOT_FOUND);
-    const used = await countSchedulesOfWorkshop(db, req.params.id);
-    if (used > 0) throw new Conflict(`Нельзя удалить мастер-класс: он есть в расписании (занятий: ${used}). Сначала удалите эти занятия.`);
-    await deleteWorkshop(db, req.params.id);
-    return { message: 'Workshop deleted successfully' };
-  });
+  r.delete(
+    '/workshops/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Delete a workshop no session uses',
+        errors: [409],
+        params: IdParam,
+        response: { 200: Message },
+      },
+    },
+    async (req) => {
+      if (!(await getWorkshop(db, req.params.id))) throw new NotFound(NOT_FOUND);
+      const used = await countSchedulesOfWorkshop(db, req.params.id);
+      if (used > 0)
+        throw new Conflict(
+          `Нельзя удалить мастер-класс: он есть в расписании (занятий: ${used}). Сначала удалите эти занятия.`,
+        );
+      await deleteWorkshop(db, req.params.id);
+      return { message: 'Workshop deleted successfully' };
+    },
+  );
 }

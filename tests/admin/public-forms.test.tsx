@@ -32,7 +32,9 @@ describe('login form', () => {
 
   it("shows the server's detail under the password field", async () => {
     const user = userEvent.setup();
-    const { calls } = mockApi({ 'POST /login/access-token': { status: 400, body: { detail: 'Incorrect email or password' } } });
+    const { calls } = mockApi({
+      'POST /login/access-token': { status: 400, body: { detail: 'Incorrect email or password' } },
+    });
     renderAdmin(<LoginForm onLoggedIn={() => undefined} />);
     await user.type(screen.getByLabelText('Email'), 'a@example.com');
     await user.type(screen.getByLabelText('Password'), 'wrong-password');
@@ -82,7 +84,9 @@ describe('recover password form', () => {
 
   it('shows a failure in a toast', async () => {
     const user = userEvent.setup();
-    mockApi({ 'POST /password-recovery/cook%40example.com': { status: 429, body: { detail: 'Слишком много запросов' } } });
+    mockApi({
+      'POST /password-recovery/cook%40example.com': { status: 429, body: { detail: 'Слишком много запросов' } },
+    });
     renderAdmin(<RecoverPasswordForm />);
     await user.type(screen.getByLabelText('Email'), 'cook@example.com');
     await user.click(screen.getByRole('button', { name: 'Continue' }));

@@ -70,7 +70,11 @@ describe('dates and config', () => {
     meta.name = 'app-config';
     meta.content = JSON.stringify({ businessName: 'Студия', businessTimezone: 'Europe/Moscow', botEnabled: true });
     document.head.append(meta);
-    expect(readConfig(document)).toEqual({ businessName: 'Студия', businessTimezone: 'Europe/Moscow', botEnabled: true });
+    expect(readConfig(document)).toEqual({
+      businessName: 'Студия',
+      businessTimezone: 'Europe/Moscow',
+      botEnabled: true,
+    });
     meta.content = '{broken';
     expect(readConfig(document)).toEqual(DEFAULT_CONFIG);
     meta.remove();
@@ -87,7 +91,14 @@ describe('session card', () => {
   it('counts people by state (people_count, default 1) and shows only badges above 0', () => {
     const records = [rec('ACTIVE', 3), rec('ACTIVE', 2), rec('QUEUED', 4), rec('CANCELLED', 1)];
     expect(countPeople(records)).toEqual({ active: 5, queued: 4, cancelled: 1 });
-    renderAdmin(<ScheduleCard schedule={session(records)} onEdit={() => undefined} onDelete={() => undefined} onNotify={() => undefined} />);
+    renderAdmin(
+      <ScheduleCard
+        schedule={session(records)}
+        onEdit={() => undefined}
+        onDelete={() => undefined}
+        onNotify={() => undefined}
+      />,
+    );
     expect(screen.getByText('Участники 5/8')).toBeTruthy();
     expect(screen.getByText('В очереди 4')).toBeTruthy();
     expect(screen.getByText('Отменили запись 1')).toBeTruthy();
@@ -99,7 +110,9 @@ describe('session card', () => {
   });
 
   it('hides zero badges', () => {
-    renderAdmin(<ScheduleCard schedule={session([rec('ACTIVE', 2)])} onEdit={() => undefined} onDelete={() => undefined} />);
+    renderAdmin(
+      <ScheduleCard schedule={session([rec('ACTIVE', 2)])} onEdit={() => undefined} onDelete={() => undefined} />,
+    );
     expect(screen.getByText('Участники 2/8')).toBeTruthy();
     expect(screen.queryByText(/В очереди/)).toBeNull();
     expect(screen.queryByText(/Отменили запись/)).toBeNull();
@@ -109,12 +122,27 @@ describe('session card', () => {
 
   it('lists bookings: columns, non-cancelled first, cancelled greyed, names open /record/{id} in a new tab', () => {
     const cancelled = rec('CANCELLED', 1, { name: 'Клара', cancel_reason: 'Заболела' });
-    const active = rec('ACTIVE', 2, { name: 'Анна', last_name: 'Петрова', telegram_login: 'anna', comment: 'Окно', has_allergy: true, allergy_type: 'Орехи' });
+    const active = rec('ACTIVE', 2, {
+      name: 'Анна',
+      last_name: 'Петрова',
+      telegram_login: 'anna',
+      comment: 'Окно',
+      has_allergy: true,
+      allergy_type: 'Орехи',
+    });
     const queued = rec('QUEUED', 6, { name: 'Борис' });
     expect(sortRecords([cancelled, active, queued]).map((r) => r.name)).toEqual(['Анна', 'Борис', 'Клара']);
-    renderAdmin(<ScheduleCard schedule={session([cancelled, active, queued])} onEdit={() => undefined} onDelete={() => undefined} />);
+    renderAdmin(
+      <ScheduleCard
+        schedule={session([cancelled, active, queued])}
+        onEdit={() => undefined}
+        onDelete={() => undefined}
+      />,
+    );
     const table = screen.getByTestId('records-table');
-    const headers = within(table).getAllByRole('columnheader').map((th) => th.textContent);
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((th) => th.textContent);
     expect(headers).toEqual(['', 'Имя', 'Количество', 'Telegram', 'Комментарий', 'Аллергия', 'Причина отмены']);
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows.map((r) => r.getAttribute('data-state'))).toEqual(['ACTIVE', 'QUEUED', 'CANCELLED']);
@@ -132,7 +160,14 @@ describe('session card', () => {
   });
 
   it('the notify button turns red once sent', () => {
-    renderAdmin(<ScheduleCard schedule={session([], { is_notified: true })} onEdit={() => undefined} onDelete={() => undefined} onNotify={() => undefined} />);
+    renderAdmin(
+      <ScheduleCard
+        schedule={session([], { is_notified: true })}
+        onEdit={() => undefined}
+        onDelete={() => undefined}
+        onNotify={() => undefined}
+      />,
+    );
     const bell = screen.getByRole('button', { name: 'Отправить уведомления' });
     expect(bell.getAttribute('data-notified')).toBe('true');
     expect(bell.getAttribute('style') ?? '').toContain('red');
@@ -144,7 +179,13 @@ describe('schedule form', () => {
     const user = userEvent.setup();
     const { calls } = mockApi({ 'POST /schedule/': { status: 201, body: { id: 1 } } });
     renderAdmin(
-      <ScheduleForm opened onClose={() => undefined} workshops={[workshop]} addresses={[address, address2]} now={new Date('2026-11-20T09:00:00Z')} />,
+      <ScheduleForm
+        opened
+        onClose={() => undefined}
+        workshops={[workshop]}
+        addresses={[address, address2]}
+        now={new Date('2026-11-20T09:00:00Z')}
+      />,
     );
     const dialog = await screen.findByRole('dialog', { name: 'Добавление мастер-класса в расписание' });
     expect((within(dialog).getByLabelText('Количество мест') as HTMLInputElement).value).toBe('8');
@@ -176,7 +217,15 @@ describe('schedule form', () => {
   it('an empty date or capacity is refused with a Russian message', async () => {
     const user = userEvent.setup();
     const { calls } = mockApi({});
-    renderAdmin(<ScheduleForm opened onClose={() => undefined} schedule={session([])} workshops={[workshop]} addresses={[address]} />);
+    renderAdmin(
+      <ScheduleForm
+        opened
+        onClose={() => undefined}
+        schedule={session([])}
+        workshops={[workshop]}
+        addresses={[address]}
+      />,
+    );
     const dialog = await screen.findByRole('dialog');
     await user.click(within(dialog).getByRole('button', { name: 'Очистить дату' }));
     await user.clear(within(dialog).getByLabelText('Количество мест'));
@@ -189,7 +238,15 @@ describe('schedule form', () => {
   it('edits: Save disabled until something changes', async () => {
     const user = userEvent.setup();
     const { calls } = mockApi({ 'PUT /schedule/9': { body: { id: 9 } } });
-    renderAdmin(<ScheduleForm opened onClose={() => undefined} schedule={session([])} workshops={[workshop]} addresses={[address, address2]} />);
+    renderAdmin(
+      <ScheduleForm
+        opened
+        onClose={() => undefined}
+        schedule={session([])}
+        workshops={[workshop]}
+        addresses={[address, address2]}
+      />,
+    );
     const dialog = await screen.findByRole('dialog', { name: 'Редактирование расписания' });
     expect(isDisabled(screen.getByRole('button', { name: 'Сохранить' }))).toBe(true);
     const capacity = within(dialog).getByLabelText('Количество мест');
@@ -206,8 +263,24 @@ describe('schedule form', () => {
 describe('users table', () => {
   it("marks the current user 'Вы', shows N/A, rights and status", () => {
     const users = [
-      { id: 1, email: 'me@example.com', full_name: null, is_active: true, is_superuser: true, telegram_id: null, telegram_login: null },
-      { id: 2, email: 'cook@example.com', full_name: 'Мария', is_active: false, is_superuser: false, telegram_id: null, telegram_login: null },
+      {
+        id: 1,
+        email: 'me@example.com',
+        full_name: null,
+        is_active: true,
+        is_superuser: true,
+        telegram_id: null,
+        telegram_login: null,
+      },
+      {
+        id: 2,
+        email: 'cook@example.com',
+        full_name: 'Мария',
+        is_active: false,
+        is_superuser: false,
+        telegram_id: null,
+        telegram_login: null,
+      },
     ];
     renderAdmin(<UsersTable users={users} me={users[0]} onEdit={() => undefined} onDelete={() => undefined} />);
     const headers = screen.getAllByRole('columnheader').map((th) => th.textContent);
@@ -255,7 +328,17 @@ describe('other screens', () => {
   it('a logged-in user is sent from /login to /, sees the greeting and the menu', async () => {
     localStorage.setItem('access_token', 'tok');
     const { calls } = mockApi({
-      'GET /users/me': { body: { id: 1, email: 'me@example.com', full_name: 'Ирина', is_active: true, is_superuser: false, telegram_id: null, telegram_login: null } },
+      'GET /users/me': {
+        body: {
+          id: 1,
+          email: 'me@example.com',
+          full_name: 'Ирина',
+          is_active: true,
+          is_superuser: false,
+          telegram_id: null,
+          telegram_login: null,
+        },
+      },
     });
     window.history.replaceState(null, '', '/login');
     renderAdmin(<App />);

@@ -28,7 +28,8 @@ if (!('ResizeObserver' in window)) {
     unobserve() {}
     disconnect() {}
   }
-  for (const scope of [window, globalThis]) Object.defineProperty(scope, 'ResizeObserver', { value: ResizeObserver, writable: true, configurable: true });
+  for (const scope of [window, globalThis])
+    Object.defineProperty(scope, 'ResizeObserver', { value: ResizeObserver, writable: true, configurable: true });
 }
 // happy-dom may lack document.fonts, which the lib's Document type always has.
 const fontsOf: Partial<Pick<Document, 'fonts'>> = document;
@@ -78,10 +79,20 @@ export function mockApi(routes: Record<string, Handler | Reply>) {
         body = raw;
       }
     }
-    const call: Call = { method: init.method ?? 'GET', path, body, headers: (init.headers ?? {}) as Record<string, string> };
+    const call: Call = {
+      method: init.method ?? 'GET',
+      path,
+      body,
+      headers: (init.headers ?? {}) as Record<string, string>,
+    };
     calls.push(call);
     const route = routes[`${call.method} ${path}`];
-    const res: Reply = route === undefined ? { status: 404, body: { detail: 'Not Found' } } : typeof route === 'function' ? await route(call) : route;
+    const res: Reply =
+      route === undefined
+        ? { status: 404, body: { detail: 'Not Found' } }
+        : typeof route === 'function'
+          ? await route(call)
+          : route;
     return new Response(res.body === undefined ? null : JSON.stringify(res.body), {
       status: res.status ?? 200,
       headers: { 'content-type': 'application/json' },
@@ -91,4 +102,5 @@ export function mockApi(routes: Record<string, Handler | Reply>) {
   return { calls, fetchMock };
 }
 
-export const isDisabled = (el: HTMLElement) => (el as HTMLButtonElement).disabled || el.getAttribute('data-disabled') === 'true';
+export const isDisabled = (el: HTMLElement) =>
+  (el as HTMLButtonElement).disabled || el.getAttribute('data-disabled') === 'true';

@@ -11,7 +11,15 @@ import { NotificationSettingsForm } from '../../admin/src/forms/NotificationSett
 import { UserForm } from '../../admin/src/forms/UserForm';
 
 const save = () => screen.getByRole('button', { name: 'Сохранить' });
-const me: UserPublic = { id: 1, email: 'me@example.com', full_name: 'Ирина', is_active: true, is_superuser: true, telegram_id: null, telegram_login: null };
+const me: UserPublic = {
+  id: 1,
+  email: 'me@example.com',
+  full_name: 'Ирина',
+  is_active: true,
+  is_superuser: true,
+  telegram_id: null,
+  telegram_login: null,
+};
 
 describe('workshop form', () => {
   it('adds with the default price; Save disabled until something changes; title required on blur', async () => {
@@ -64,13 +72,23 @@ describe('workshop form', () => {
   it('edits with PUT; Save disabled until a change', async () => {
     const user = userEvent.setup();
     const { calls } = mockApi({ 'PUT /workshops/7': { body: { id: 7 } } });
-    renderAdmin(<WorkshopForm opened onClose={() => undefined} workshop={{ id: 7, title: 'Суши', description: 'Роллы', price: 4000 }} />);
+    renderAdmin(
+      <WorkshopForm
+        opened
+        onClose={() => undefined}
+        workshop={{ id: 7, title: 'Суши', description: 'Роллы', price: 4000 }}
+      />,
+    );
     const dialog = await screen.findByRole('dialog', { name: 'Редактирование мастер-класса' });
     expect(isDisabled(save())).toBe(true);
     await user.type(within(dialog).getByLabelText('Описание'), ' и нигири');
     await user.click(save());
     await waitFor(() => expect(calls).toHaveLength(1));
-    expect(calls[0]).toMatchObject({ method: 'PUT', path: '/workshops/7', body: { title: 'Суши', description: 'Роллы и нигири', price: 4000 } });
+    expect(calls[0]).toMatchObject({
+      method: 'PUT',
+      path: '/workshops/7',
+      body: { title: 'Суши', description: 'Роллы и нигири', price: 4000 },
+    });
     expect(await screen.findByText('Мастер-класс обновлен.')).toBeTruthy();
   });
 
@@ -107,7 +125,13 @@ describe('address form', () => {
   it('edit: Save disabled until a change, then PUT', async () => {
     const user = userEvent.setup();
     const { calls } = mockApi({ 'PUT /address/3': { body: { id: 3 } } });
-    renderAdmin(<AddressForm opened onClose={() => undefined} address={{ id: 3, title: 'Улица 1', map_link: 'https://m/1', description: null }} />);
+    renderAdmin(
+      <AddressForm
+        opened
+        onClose={() => undefined}
+        address={{ id: 3, title: 'Улица 1', map_link: 'https://m/1', description: null }}
+      />,
+    );
     const dialog = await screen.findByRole('dialog', { name: 'Редактирование адреса' });
     expect(isDisabled(save())).toBe(true);
     await user.type(within(dialog).getByLabelText('Описание'), 'Этаж 2');
@@ -203,7 +227,11 @@ describe('notification settings form', () => {
   it('Save disabled until a switch changes, then POSTs the notifications object', async () => {
     const user = userEvent.setup();
     const { calls } = mockApi({ 'POST /settings/': { body: {} } });
-    renderAdmin(<NotificationSettingsForm settings={{ notifications: { userApply: true, userCancel: true, scheduled1d: false } }} />);
+    renderAdmin(
+      <NotificationSettingsForm
+        settings={{ notifications: { userApply: true, userCancel: true, scheduled1d: false } }}
+      />,
+    );
     expect(isDisabled(save())).toBe(true);
     expect((screen.getByRole('switch', { name: /^Напоминание за день/ }) as HTMLInputElement).checked).toBe(false);
     await user.click(screen.getByRole('switch', { name: /^Отмена записи/ }));
@@ -259,7 +287,9 @@ describe('user form', () => {
 
   it('add: a failure gets the user-create title', async () => {
     const user = userEvent.setup();
-    mockApi({ 'POST /users/': { status: 409, body: { detail: 'The user with this email already exists in the system.' } } });
+    mockApi({
+      'POST /users/': { status: 409, body: { detail: 'The user with this email already exists in the system.' } },
+    });
     renderAdmin(<UserForm opened onClose={() => undefined} />);
     const dialog = await screen.findByRole('dialog');
     await user.type(within(dialog).getByLabelText(/^Email/), 'cook@example.com');
@@ -273,14 +303,25 @@ describe('user form', () => {
   it('edit: title, Save disabled until a change, an empty password is left out', async () => {
     const user = userEvent.setup();
     const { calls } = mockApi({ 'PATCH /users/4': { body: { id: 4 } } });
-    renderAdmin(<UserForm opened onClose={() => undefined} user={{ ...me, id: 4, email: 'cook@example.com', full_name: null, is_superuser: false }} />);
+    renderAdmin(
+      <UserForm
+        opened
+        onClose={() => undefined}
+        user={{ ...me, id: 4, email: 'cook@example.com', full_name: null, is_superuser: false }}
+      />,
+    );
     const dialog = await screen.findByRole('dialog', { name: 'Редактирорвание данных пользователя' });
     expect(isDisabled(save())).toBe(true);
     await user.type(within(dialog).getByLabelText('Полное имя'), 'Мария');
     expect(isDisabled(save())).toBe(false);
     await user.click(save());
     await waitFor(() => expect(calls).toHaveLength(1));
-    expect(calls[0].body).toEqual({ email: 'cook@example.com', full_name: 'Мария', is_superuser: false, is_active: true });
+    expect(calls[0].body).toEqual({
+      email: 'cook@example.com',
+      full_name: 'Мария',
+      is_superuser: false,
+      is_active: true,
+    });
     expect(await screen.findByText('Данные польователя обновлены')).toBeTruthy();
   });
 

@@ -7,7 +7,11 @@ import { TelegramLink } from '../../admin/src/components/TelegramLink';
 describe('telegram link button', () => {
   it('asks for a one-time link and shows it', async () => {
     const user = userEvent.setup();
-    const { calls } = mockApi({ 'POST /users/me/telegram-link': { body: { url: 'https://t.me/studio_bot?start=link-abc', expires_at: '2026-11-21T11:15:00.000Z' } } });
+    const { calls } = mockApi({
+      'POST /users/me/telegram-link': {
+        body: { url: 'https://t.me/studio_bot?start=link-abc', expires_at: '2026-11-21T11:15:00.000Z' },
+      },
+    });
     renderAdmin(<TelegramLink linked={false} />);
     await user.click(screen.getByRole('button', { name: 'Подключить Telegram' }));
     const link = await screen.findByRole('link', { name: 'https://t.me/studio_bot?start=link-abc' });

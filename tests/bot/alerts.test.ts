@@ -36,15 +36,28 @@ describe('POST /schedule/notify/{id}: the reminder', () => {
     const ra = (await book(t.app, active, bookingPayload(schedule.id, { people_count: 2 }))).json().record.id;
     await book(t.app, queued, bookingPayload(schedule.id));
     const rc = (await book(t.app, cancelled, bookingPayload(schedule.id))).json().record.id;
-    await t.app.inject({ method: 'PUT', url: `/api/v1/records/cancel/${rc}`, headers: tma(cancelled), payload: { cancel_reason: 'x' } });
-    await t.app.inject({ method: 'POST', url: '/api/v1/records/', headers: staff, payload: bookingPayload(schedule.id) });
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/records/cancel/${rc}`,
+      headers: tma(cancelled),
+      payload: { cancel_reason: 'x' },
+    });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/records/',
+      headers: staff,
+      payload: bookingPayload(schedule.id),
+    });
     await deliver(t);
     fake.reset();
 
     const res = await t.app.inject({ method: 'POST', url: `/api/v1/schedule/notify/${schedule.id}`, headers: staff });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ message: 'Нотификации отправлены' });
-    expect((await t.app.inject({ method: 'GET', url: `/api/v1/schedule/${schedule.id}`, headers: staff })).json().is_notified).toBe(true);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/schedule/${schedule.id}`, headers: staff })).json()
+        .is_notified,
+    ).toBe(true);
     await deliver(t);
     expect(fake.messages()).toHaveLength(1);
     const [reminder] = fake.messages(active.id);
@@ -63,7 +76,10 @@ describe('POST /schedule/notify/{id}: the reminder', () => {
     expect(reminder.params.text).toContain('<a href="https://maps.example/1">');
     expect(keyboardOf(reminder)).toEqual([[{ text: 'Моя запись', web_app: { url: `${PUBLIC_URL}/record/${ra}` } }]]);
 
-    expect((await t.app.inject({ method: 'POST', url: `/api/v1/schedule/notify/${schedule.id}`, headers: staff })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/api/v1/schedule/notify/${schedule.id}`, headers: staff }))
+        .statusCode,
+    ).toBe(200);
     await deliver(t);
     expect(fake.messages(active.id)).toHaveLength(2);
     expect(fake.messages()).toHaveLength(2);
@@ -71,19 +87,37 @@ describe('POST /schedule/notify/{id}: the reminder', () => {
 
   it('is for staff only, 404 for an unknown session, 409 for a past one', async () => {
     const { schedule } = await createSession(t.app, staff, { date: SESSION_DATE });
-    expect((await t.app.inject({ method: 'POST', url: `/api/v1/schedule/notify/${schedule.id}` })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'POST', url: `/api/v1/schedule/notify/${schedule.id}`, headers: tma(telegramUser()) })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: `/api/v1/schedule/notify/${schedule.id}` })).statusCode).toBe(
+      401,
+    );
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/v1/schedule/notify/${schedule.id}`,
+          headers: tma(telegramUser()),
+        })
+      ).statusCode,
+    ).toBe(401);
     const unknown = await t.app.inject({ method: 'POST', url: '/api/v1/schedule/notify/999999', headers: staff });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().detail).toBe('Мастер-класс не найден');
     await book(t.app, telegramUser(), bookingPayload(schedule.id));
-    await t.app.inject({ method: 'PUT', url: `/api/v1/schedule/${schedule.id}`, headers: staff, payload: { date: hoursFromNow(-2) } });
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/schedule/${schedule.id}`,
+      headers: staff,
+      payload: { date: hoursFromNow(-2) },
+    });
     await deliver(t);
     fake.reset();
     const past = await t.app.inject({ method: 'POST', url: `/api/v1/schedule/notify/${schedule.id}`, headers: staff });
     expect(past.statusCode).toBe(409);
     expect(past.json().detail).toBe('Мастер-класс уже прошёл: уведомления не отправляются');
-    expect((await t.app.inject({ method: 'GET', url: `/api/v1/schedule/${schedule.id}`, headers: staff })).json().is_notified).toBe(false);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/schedule/${schedule.id}`, headers: staff })).json()
+        .is_notified,
+    ).toBe(false);
     await deliver(t);
     expect(fake.messages()).toHaveLength(0);
   });
@@ -100,12 +134,30 @@ describe('the day-before digest', () => {
 
     const soon = (await createSession(t.app, staff, { date: hoursFromNow(20), capacity: 3 })).schedule;
     const later = (await createSession(t.app, staff, { date: hoursFromNow(72), capacity: 8 })).schedule;
-    await book(t.app, telegramUser('anna'), bookingPayload(soon.id, { people_count: 2, has_allergy: true, allergy_type: 'орехи', comment: 'Без лука' }));
-    await book(t.app, telegramUser('boris'), bookingPayload(soon.id, { name: 'Борис', last_name: null, people_count: 1, is_first_time: false, comment: null }));
-    await book(t.app, telegramUser('vera'), bookingPayload(soon.id, { name: 'Вера', last_name: 'Ким', people_count: 2, comment: null }));
+    await book(
+      t.app,
+      telegramUser('anna'),
+      bookingPayload(soon.id, { people_count: 2, has_allergy: true, allergy_type: 'орехи', comment: 'Без лука' }),
+    );
+    await book(
+      t.app,
+      telegramUser('boris'),
+      bookingPayload(soon.id, { name: 'Борис', last_name: null, people_count: 1, is_first_time: false, comment: null }),
+    );
+    await book(
+      t.app,
+      telegramUser('vera'),
+      bookingPayload(soon.id, { name: 'Вера', last_name: 'Ким', people_count: 2, comment: null }),
+    );
     const gone = telegramUser('gone');
-    const rg = (await book(t.app, gone, bookingPayload(soon.id, { name: 'Гоша', comment: 'отменил' }))).json().record.id;
-    await t.app.inject({ method: 'PUT', url: `/api/v1/records/cancel/${rg}`, headers: tma(gone), payload: { cancel_reason: 'x' } });
+    const rg = (await book(t.app, gone, bookingPayload(soon.id, { name: 'Гоша', comment: 'отменил' }))).json().record
+      .id;
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/records/cancel/${rg}`,
+      headers: tma(gone),
+      payload: { cancel_reason: 'x' },
+    });
     await deliver(t);
     fake.reset();
 

@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
-import { callbackUpdate, keyboardOf, plain, postUpdate, startFakeTelegram, textUpdate, tgUser, FAKE_BOT, type FakeTelegram } from '../helpers/fake-telegram';
+import {
+  callbackUpdate,
+  keyboardOf,
+  plain,
+  postUpdate,
+  startFakeTelegram,
+  textUpdate,
+  tgUser,
+  FAKE_BOT,
+  type FakeTelegram,
+} from '../helpers/fake-telegram';
 import { createLinkToken } from '../../core/telegram-link';
 import { botTestApp, deliver, PUBLIC_URL, SESSION_DATE } from './setup';
 
@@ -43,8 +53,17 @@ describe('the webhook', () => {
   it('at start sets the commands, the menu button to /apply, and registers the webhook with its secret', async () => {
     await t.telegram!.start();
     await t.telegram!.stop();
-    expect(fake.ok('setMyCommands')[0].params.commands.map((c: { command: string }) => c.command)).toEqual(['start', 'my', 'cancel', 'help']);
-    expect(fake.ok('setChatMenuButton')[0].params.menu_button).toEqual({ type: 'web_app', text: 'Записаться', web_app: { url: `${PUBLIC_URL}/apply` } });
+    expect((fake.ok('setMyCommands')[0].params.commands as { command: string }[]).map((c) => c.command)).toEqual([
+      'start',
+      'my',
+      'cancel',
+      'help',
+    ]);
+    expect(fake.ok('setChatMenuButton')[0].params.menu_button).toEqual({
+      type: 'web_app',
+      text: 'Записаться',
+      web_app: { url: `${PUBLIC_URL}/apply` },
+    });
     expect(fake.ok('setWebhook')[0].params).toMatchObject({
       url: `${PUBLIC_URL}/api/v1/telegram/webhook`,
       secret_token: secret,
@@ -63,7 +82,9 @@ describe('customer commands', () => {
     expect(msg.params.parse_mode).toBe('HTML');
     expect(msg.params.text).toContain('Здравствуйте! Это бот «Кухня &amp; Ко»');
     expect(plain(msg.params.text)).toContain('/my — мои записи');
-    expect(keyboardOf(msg)).toEqual([[{ text: 'Записаться на мастер-класс', web_app: { url: `${PUBLIC_URL}/apply` } }]]);
+    expect(keyboardOf(msg)).toEqual([
+      [{ text: 'Записаться на мастер-класс', web_app: { url: `${PUBLIC_URL}/apply` } }],
+    ]);
   });
 
   it('/help lists the commands; anything else gets a hint', async () => {
@@ -79,7 +100,9 @@ describe('customer commands', () => {
     const u = tgUser(customer.id, 'mira');
     await send(textUpdate(u, '/my'));
     expect(lastReply(u.id).params.text).toBe('У вас пока нет предстоящих записей.');
-    expect(keyboardOf(lastReply(u.id))).toEqual([[{ text: 'Записаться на мастер-класс', web_app: { url: `${PUBLIC_URL}/apply` } }]]);
+    expect(keyboardOf(lastReply(u.id))).toEqual([
+      [{ text: 'Записаться на мастер-класс', web_app: { url: `${PUBLIC_URL}/apply` } }],
+    ]);
 
     const first = (await createSession(t.app, staff, { date: SESSION_DATE, capacity: 2 })).schedule;
     const second = (await createSession(t.app, staff, { date: '2030-12-10T17:00:00.000Z', capacity: 1 })).schedule;
@@ -88,7 +111,12 @@ describe('customer commands', () => {
     await book(t.app, telegramUser(), bookingPayload(second.id));
     const r2 = (await book(t.app, customer, bookingPayload(second.id, { people_count: 1 }))).json().record.id;
     const r3 = (await book(t.app, customer, bookingPayload(past.id))).json().record.id;
-    await t.app.inject({ method: 'PUT', url: `/api/v1/schedule/${past.id}`, headers: staff, payload: { date: '2020-01-10T17:00:00.000Z' } });
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/schedule/${past.id}`,
+      headers: staff,
+      payload: { date: '2020-01-10T17:00:00.000Z' },
+    });
 
     await send(textUpdate(u, '/my'));
     const msg = lastReply(u.id);
@@ -135,13 +163,22 @@ describe('/cancel, a conversation', () => {
     await send(callbackUpdate(u, `cancel:pick:${id}`, 42));
     const ask = fake.ok('editMessageText', u.id).at(-1)!;
     expect(ask.params.message_id).toBe(42);
-    expect(plain(ask.params.text)).toBe('Отменяем запись на «Паста», 5 декабря 2030 12:00.\n\nНапишите, пожалуйста, причину отмены одним сообщением.');
+    expect(plain(ask.params.text)).toBe(
+      'Отменяем запись на «Паста», 5 декабря 2030 12:00.\n\nНапишите, пожалуйста, причину отмены одним сообщением.',
+    );
     expect(fake.ok('answerCallbackQuery')).toHaveLength(1);
 
     await send(textUpdate(u, '  Уезжаю <в командировку>  '));
     const confirm = lastReply(u.id);
-    expect(plain(confirm.params.text)).toBe('Отменить запись на «Паста», 5 декабря 2030 12:00?\n\nПричина: Уезжаю <в командировку>');
-    expect(keyboardOf(confirm)).toEqual([[{ text: 'Да, отменить', callback_data: 'cancel:yes' }, { text: 'Нет', callback_data: 'cancel:no' }]]);
+    expect(plain(confirm.params.text)).toBe(
+      'Отменить запись на «Паста», 5 декабря 2030 12:00?\n\nПричина: Уезжаю <в командировку>',
+    );
+    expect(keyboardOf(confirm)).toEqual([
+      [
+        { text: 'Да, отменить', callback_data: 'cancel:yes' },
+        { text: 'Нет', callback_data: 'cancel:no' },
+      ],
+    ]);
 
     await send(callbackUpdate(u, 'cancel:yes', 43));
     expect(fake.ok('answerCallbackQuery').at(-1)!.params.text).toBe('Запись отменена');
@@ -151,12 +188,16 @@ describe('/cancel, a conversation', () => {
     expect(view.record).toMatchObject({ state: 'CANCELLED', cancel_reason: 'Уезжаю <в командировку>' });
     // The engine's own notifications follow through the outbox: the customer's, and the promotion of the queue.
     await deliver(t);
-    expect(plain(lastReply(u.id).params.text)).toContain('Ваша запись на мастер-класс «Паста» отменена.\nПричина: Уезжаю <в командировку>');
+    expect(plain(lastReply(u.id).params.text)).toContain(
+      'Ваша запись на мастер-класс «Паста» отменена.\nПричина: Уезжаю <в командировку>',
+    );
     expect(plain(lastReply(waiting.id).params.text)).toContain('Освободилось место!');
 
     // The conversation is over: its old buttons do nothing, and nothing is left to cancel.
     await send(callbackUpdate(u, 'cancel:yes', 43));
-    expect(fake.ok('answerCallbackQuery').at(-1)!.params.text).toBe('Эта кнопка больше не действует. Отправьте команду заново.');
+    expect(fake.ok('answerCallbackQuery').at(-1)!.params.text).toBe(
+      'Эта кнопка больше не действует. Отправьте команду заново.',
+    );
     await send(textUpdate(u, '/cancel'));
     expect(lastReply(u.id).params.text).toBe('У вас нет предстоящих записей, которые можно отменить.');
   });
@@ -179,7 +220,9 @@ describe('/cancel, a conversation', () => {
     await send(textUpdate(u, 'Передумала'));
     await send(callbackUpdate(u, 'cancel:no'));
     expect(fake.ok('editMessageText', u.id).at(-1)!.params.text).toBe('Хорошо, запись остаётся в силе.');
-    expect((await t.app.inject({ method: 'GET', url: `/api/v1/records/${id}`, headers: staff })).json().record.state).toBe('ACTIVE');
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/records/${id}`, headers: staff })).json().record.state,
+    ).toBe('ACTIVE');
   });
 
   it("cannot cancel someone else's booking with forged button data", async () => {
@@ -192,8 +235,12 @@ describe('/cancel, a conversation', () => {
 
     await send(textUpdate(mallory, '/cancel'));
     await send(callbackUpdate(mallory, `cancel:pick:${theirs}`));
-    expect(fake.ok('answerCallbackQuery').at(-1)!.params.text).toBe('Эта запись недоступна. Выберите запись кнопкой выше.');
-    expect((await t.app.inject({ method: 'GET', url: `/api/v1/records/${theirs}`, headers: staff })).json().record.state).toBe('ACTIVE');
+    expect(fake.ok('answerCallbackQuery').at(-1)!.params.text).toBe(
+      'Эта запись недоступна. Выберите запись кнопкой выше.',
+    );
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/records/${theirs}`, headers: staff })).json().record.state,
+    ).toBe('ACTIVE');
   });
 });
 
@@ -211,17 +258,31 @@ describe('linking a staff account to Telegram', () => {
     const u = tgUser(900_001, 'chef_admin');
     const payload = new URL(url).searchParams.get('start')!;
     await send(textUpdate(u, `/start ${payload}`));
-    expect(plain(lastReply(u.id).params.text)).toMatch(/^✅ Готово! Уведомления для admin@example\.com теперь будут приходить в этот чат\./);
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/users/me', headers: staff })).json()).toMatchObject({ telegram_id: 900_001, telegram_login: 'chef_admin' });
+    expect(plain(lastReply(u.id).params.text)).toMatch(
+      /^✅ Готово! Уведомления для admin@example\.com теперь будут приходить в этот чат\./,
+    );
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/users/me', headers: staff })).json()).toMatchObject({
+      telegram_id: 900_001,
+      telegram_login: 'chef_admin',
+    });
 
     // Once only.
     const other = tgUser(900_002, 'someone');
     await send(textUpdate(other, `/start ${payload}`));
-    expect(lastReply(other.id).params.text).toBe('Ссылка недействительна или устарела. Получите новую в профиле (Настройки → Профиль).');
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/users/me', headers: staff })).json().telegram_id).toBe(900_001);
+    expect(lastReply(other.id).params.text).toBe(
+      'Ссылка недействительна или устарела. Получите новую в профиле (Настройки → Профиль).',
+    );
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/users/me', headers: staff })).json().telegram_id).toBe(
+      900_001,
+    );
 
     // Unlinking: the profile toggle sends telegram_id null.
-    const off = await t.app.inject({ method: 'PATCH', url: '/api/v1/users/me', headers: staff, payload: { telegram_id: null } });
+    const off = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/users/me',
+      headers: staff,
+      payload: { telegram_id: null },
+    });
     expect(off.json()).toMatchObject({ telegram_id: null, telegram_login: null });
   });
 
@@ -231,6 +292,8 @@ describe('linking a staff account to Telegram', () => {
     const u = tgUser(900_003);
     await send(textUpdate(u, `/start link_${token}`));
     expect(lastReply(u.id).params.text).toMatch(/^Ссылка недействительна или устарела/);
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/users/me', headers: staff })).json().telegram_id).toBeNull();
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/v1/users/me', headers: staff })).json().telegram_id,
+    ).toBeNull();
   });
 });

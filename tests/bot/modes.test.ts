@@ -2,7 +2,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { freshDatabaseUrl } from '../helpers/db';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
-import { callbackUpdate, plain, postUpdate, startFakeTelegram, textUpdate, tgUser, type FakeTelegram } from '../helpers/fake-telegram';
+import {
+  callbackUpdate,
+  plain,
+  postUpdate,
+  startFakeTelegram,
+  textUpdate,
+  tgUser,
+  type FakeTelegram,
+} from '../helpers/fake-telegram';
 import { readBotSession } from '../../db/repositories/botSessions';
 import { listNotifications } from '../../db/repositories/notifications';
 import { createTelegram } from '../../bot/runtime';
@@ -41,10 +49,14 @@ describe('a conversation survives a restart', () => {
       expect((await postUpdate(second.app, secret, textUpdate(u, 'Сломалась машина'))).statusCode).toBe(200);
       const afterRestart = fake.calls.slice(before).filter((c) => c.method !== 'getMe');
       expect(afterRestart.map((c) => c.method)).toEqual(['sendMessage']);
-      expect(plain(afterRestart[0].params.text)).toBe('Отменить запись на «Паста», 5 декабря 2030 12:00?\n\nПричина: Сломалась машина');
+      expect(plain(afterRestart[0].params.text)).toBe(
+        'Отменить запись на «Паста», 5 декабря 2030 12:00?\n\nПричина: Сломалась машина',
+      );
 
       expect((await postUpdate(second.app, secret, callbackUpdate(u, 'cancel:yes', 8))).statusCode).toBe(200);
-      const view = (await second.app.inject({ method: 'GET', url: `/api/v1/records/${id}`, headers: await second.auth() })).json();
+      const view = (
+        await second.app.inject({ method: 'GET', url: `/api/v1/records/${id}`, headers: await second.auth() })
+      ).json();
       expect(view.record).toMatchObject({ state: 'CANCELLED', cancel_reason: 'Сломалась машина' });
       // The conversation is over and its state is gone.
       expect(await readBotSession(second.database.db, `conversation:${u.id}`)).toBeUndefined();
@@ -117,8 +129,16 @@ describe('without BOT_TOKEN', () => {
       expect(link.statusCode).toBe(503);
       expect(link.json().detail).toBe('Telegram-бот не настроен на сервере');
       const { schedule } = await createSession(t.app, staff, { date: SESSION_DATE });
-      await t.app.inject({ method: 'POST', url: '/api/v1/records/', headers: staff, payload: bookingPayload(schedule.id, { telegram_id: 4242 }) });
-      expect((await t.app.inject({ method: 'POST', url: `/api/v1/schedule/notify/${schedule.id}`, headers: staff })).statusCode).toBe(200);
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/records/',
+        headers: staff,
+        payload: bookingPayload(schedule.id, { telegram_id: 4242 }),
+      });
+      expect(
+        (await t.app.inject({ method: 'POST', url: `/api/v1/schedule/notify/${schedule.id}`, headers: staff }))
+          .statusCode,
+      ).toBe(200);
       const rows = await listNotifications(t.database.db, { chat_id: 4242 });
       expect(rows.map((r) => [r.kind, r.status])).toEqual([
         ['record.booked', 'pending'],
@@ -140,7 +160,12 @@ describe("the bot's identity", () => {
       expect(await telegram.username()).toBe(FAKE_BOT.username);
       expect(fake.ok('getMe')).toHaveLength(1);
 
-      const offline = createTelegram({ config: { ...t.config, telegramApiRoot: 'http://127.0.0.1:9' }, database: t.database, log: quietLog, webhookPath: WEBHOOK });
+      const offline = createTelegram({
+        config: { ...t.config, telegramApiRoot: 'http://127.0.0.1:9' },
+        database: t.database,
+        log: quietLog,
+        webhookPath: WEBHOOK,
+      });
       const started = Date.now();
       await expect(offline.username()).rejects.toThrow();
       expect(Date.now() - started).toBeLessThan(3000);

@@ -38,7 +38,18 @@ describe('customer messages', () => {
   it('booked: session, date, address with its map link, people count and a "Моя запись" web-app button; staff get the new booking', async () => {
     const { schedule } = await createSession(t.app, staff, { date: SESSION_DATE });
     const anna = telegramUser('anna');
-    const res = await book(t.app, anna, bookingPayload(schedule.id, { people_count: 2, has_allergy: true, allergy_type: 'орехи', comment: 'Без лука', source: 'friends', is_first_time: true }));
+    const res = await book(
+      t.app,
+      anna,
+      bookingPayload(schedule.id, {
+        people_count: 2,
+        has_allergy: true,
+        allergy_type: 'орехи',
+        comment: 'Без лука',
+        source: 'friends',
+        is_first_time: true,
+      }),
+    );
     const id = res.json().record.id;
     await deliver(t);
 
@@ -86,17 +97,26 @@ describe('customer messages', () => {
     await book(t.app, c, bookingPayload(schedule.id));
     await deliver(t);
     const queued = only(b.id);
-    expect(plain(queued.params.text)).toContain('⏳ Свободных мест на мастер-класс «Паста» сейчас нет, и вы в очереди.\nВаше место в очереди: 1.');
+    expect(plain(queued.params.text)).toContain(
+      '⏳ Свободных мест на мастер-класс «Паста» сейчас нет, и вы в очереди.\nВаше место в очереди: 1.',
+    );
     expect(plain(only(c.id).params.text)).toContain('Ваше место в очереди: 2.');
     expect(keyboardOf(queued)).toEqual(myRecordButton(rb));
     expect(plain(fake.messages(STAFF_CHAT)[1].params.text)).toContain('Статус: ⏳ В очереди (место 1)');
     fake.reset();
 
-    const cancel = await t.app.inject({ method: 'PUT', url: `/api/v1/records/cancel/${ra}`, headers: tma(a), payload: { cancel_reason: 'Заболела <сильно>' } });
+    const cancel = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/records/cancel/${ra}`,
+      headers: tma(a),
+      payload: { cancel_reason: 'Заболела <сильно>' },
+    });
     expect(cancel.statusCode).toBe(200);
     await deliver(t);
     const cancelled = only(a.id);
-    expect(plain(cancelled.params.text)).toContain('❌ Ваша запись на мастер-класс «Паста» отменена.\nПричина: Заболела <сильно>');
+    expect(plain(cancelled.params.text)).toContain(
+      '❌ Ваша запись на мастер-класс «Паста» отменена.\nПричина: Заболела <сильно>',
+    );
     expect(cancelled.params.text).toContain('Заболела &lt;сильно&gt;');
     expect(keyboardOf(cancelled)).toEqual(myRecordButton(ra));
     const promoted = only(b.id);
@@ -105,7 +125,13 @@ describe('customer messages', () => {
     expect(keyboardOf(promoted)).toEqual(myRecordButton(rb));
     expect(fake.messages(c.id)).toHaveLength(0);
     expect(plain(only(STAFF_CHAT).params.text)).toBe(
-      [`❌ Отмена записи на «Паста», ${SESSION_DATE_TEXT}`, '', 'Имя: Анна Петрова (@anya)', 'Человек: 1', 'Причина: Заболела <сильно>'].join('\n'),
+      [
+        `❌ Отмена записи на «Паста», ${SESSION_DATE_TEXT}`,
+        '',
+        'Имя: Анна Петрова (@anya)',
+        'Человек: 1',
+        'Причина: Заболела <сильно>',
+      ].join('\n'),
     );
   });
 
@@ -114,20 +140,32 @@ describe('customer messages', () => {
     const a = telegramUser();
     const b = telegramUser();
     const ra = (await book(t.app, a, bookingPayload(schedule.id))).json().record.id;
-    await t.app.inject({ method: 'PUT', url: `/api/v1/records/cancel/${ra}`, headers: tma(a), payload: { cancel_reason: 'x' } });
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/records/cancel/${ra}`,
+      headers: tma(a),
+      payload: { cancel_reason: 'x' },
+    });
     await t.app.inject({ method: 'PUT', url: `/api/v1/records/restore/${ra}`, headers: tma(a) });
     await deliver(t);
     const restored = fake.messages(a.id).at(-1)!;
     expect(plain(restored.params.text)).toMatch(/^✅ Ваша запись на мастер-класс «Паста» восстановлена\./);
     expect(keyboardOf(restored)).toEqual(myRecordButton(ra));
 
-    await t.app.inject({ method: 'PUT', url: `/api/v1/records/cancel/${ra}`, headers: tma(a), payload: { cancel_reason: 'x' } });
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/records/cancel/${ra}`,
+      headers: tma(a),
+      payload: { cancel_reason: 'x' },
+    });
     await book(t.app, b, bookingPayload(schedule.id));
     await deliver(t);
     fake.reset();
     await t.app.inject({ method: 'PUT', url: `/api/v1/records/restore/${ra}`, headers: tma(a) });
     await deliver(t);
-    expect(plain(only(a.id).params.text)).toContain('восстановлена, но свободных мест сейчас нет, и вы в очереди.\nВаше место в очереди: 1.');
+    expect(plain(only(a.id).params.text)).toContain(
+      'восстановлена, но свободных мест сейчас нет, и вы в очереди.\nВаше место в очереди: 1.',
+    );
   });
 
   it('people count changed, saying so when the booking goes to the queue', async () => {
@@ -137,14 +175,18 @@ describe('customer messages', () => {
     await t.app.inject({ method: 'PUT', url: `/api/v1/records/${ra}`, headers: tma(a), payload: { people_count: 3 } });
     await deliver(t);
     const grown = fake.messages(a.id).at(-1)!;
-    expect(plain(grown.params.text)).toContain('👥 Количество человек в вашей записи на мастер-класс «Паста» изменено: было 2, стало 3.\nМеста за вами.');
+    expect(plain(grown.params.text)).toContain(
+      '👥 Количество человек в вашей записи на мастер-класс «Паста» изменено: было 2, стало 3.\nМеста за вами.',
+    );
     expect(plain(grown.params.text)).toContain('👥 Количество человек: 3');
     fake.reset();
 
     await t.app.inject({ method: 'PUT', url: `/api/v1/records/${ra}`, headers: tma(a), payload: { people_count: 5 } });
     await deliver(t);
     const queued = only(a.id);
-    expect(plain(queued.params.text)).toContain('изменено: было 3, стало 5.\nСвободных мест не хватает, поэтому запись перенесена в очередь. Ваше место в очереди: 1.');
+    expect(plain(queued.params.text)).toContain(
+      'изменено: было 3, стало 5.\nСвободных мест не хватает, поэтому запись перенесена в очередь. Ваше место в очереди: 1.',
+    );
     expect(keyboardOf(queued)).toEqual(myRecordButton(ra));
   });
 
@@ -156,14 +198,29 @@ describe('customer messages', () => {
     const ra = (await book(t.app, a, bookingPayload(schedule.id))).json().record.id;
     await book(t.app, b, bookingPayload(schedule.id));
     const rg = (await book(t.app, gone, bookingPayload(schedule.id))).json().record.id;
-    await t.app.inject({ method: 'PUT', url: `/api/v1/records/cancel/${rg}`, headers: tma(gone), payload: { cancel_reason: 'x' } });
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/records/cancel/${rg}`,
+      headers: tma(gone),
+      payload: { cancel_reason: 'x' },
+    });
     await deliver(t);
     fake.reset();
 
     const address = (
-      await t.app.inject({ method: 'POST', url: '/api/v1/address/', headers: staff, payload: { title: 'Булевар 5', map_link: 'https://maps.example/5', description: null } })
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/address/',
+        headers: staff,
+        payload: { title: 'Булевар 5', map_link: 'https://maps.example/5', description: null },
+      })
     ).json();
-    const edit = await t.app.inject({ method: 'PUT', url: `/api/v1/schedule/${schedule.id}`, headers: staff, payload: { date: '2030-12-06T16:30:00.000Z', address_id: address.id } });
+    const edit = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/schedule/${schedule.id}`,
+      headers: staff,
+      payload: { date: '2030-12-06T16:30:00.000Z', address_id: address.id },
+    });
     expect(edit.statusCode).toBe(200);
     await deliver(t);
     const changed = only(a.id);
@@ -185,24 +242,38 @@ describe('customer messages', () => {
     expect(fake.messages(gone.id)).toHaveLength(0);
     fake.reset();
 
-    await t.app.inject({ method: 'PUT', url: `/api/v1/schedule/${schedule.id}`, headers: staff, payload: { capacity: 1 } });
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/schedule/${schedule.id}`,
+      headers: staff,
+      payload: { capacity: 1 },
+    });
     await deliver(t);
     expect(fake.messages()).toHaveLength(0);
 
-    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/schedule/${schedule.id}`, headers: staff })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/api/v1/schedule/${schedule.id}`, headers: staff })).statusCode,
+    ).toBe(200);
     await deliver(t);
     const deleted = only(a.id);
     expect(plain(deleted.params.text)).toBe(
       '😔 Мастер-класс «Паста» 6 декабря 2030 17:30 отменён, и ваша запись на него снята. Приносим извинения!\n\nВыбрать другой мастер-класс можно в приложении.',
     );
-    expect(keyboardOf(deleted)).toEqual([[{ text: 'Выбрать другой мастер-класс', web_app: { url: `${PUBLIC_URL}/apply` } }]]);
+    expect(keyboardOf(deleted)).toEqual([
+      [{ text: 'Выбрать другой мастер-класс', web_app: { url: `${PUBLIC_URL}/apply` } }],
+    ]);
     expect(fake.messages(b.id)).toHaveLength(1);
     expect(fake.messages(gone.id)).toHaveLength(0);
   });
 
   it('escapes what customers type, and sends nothing for a booking made by staff without a Telegram id', async () => {
     const { schedule } = await createSession(t.app, staff, { date: SESSION_DATE });
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/records/', headers: staff, payload: bookingPayload(schedule.id, { name: '<b>Ева</b> & Co', comment: 'a<i>b' }) });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/records/',
+      headers: staff,
+      payload: bookingPayload(schedule.id, { name: '<b>Ева</b> & Co', comment: 'a<i>b' }),
+    });
     expect(res.statusCode).toBe(201);
     await deliver(t);
     const alert = only(STAFF_CHAT);
@@ -223,19 +294,31 @@ describe('staff alerts follow each one’s settings', () => {
     const { schedule } = await createSession(t.app, staff, { date: SESSION_DATE });
     const a = telegramUser();
     const id = (await book(t.app, a, bookingPayload(schedule.id))).json().record.id;
-    await t.app.inject({ method: 'PUT', url: `/api/v1/records/cancel/${id}`, headers: tma(a), payload: { cancel_reason: 'Не успеваю' } });
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/records/cancel/${id}`,
+      headers: tma(a),
+      payload: { cancel_reason: 'Не успеваю' },
+    });
     await deliver(t);
     expect(fake.messages(STAFF_CHAT).map((m) => plain(m.params.text).split('\n')[0])).toEqual([
       `🆕 Новая запись на «Паста», ${SESSION_DATE_TEXT}`,
       `❌ Отмена записи на «Паста», ${SESSION_DATE_TEXT}`,
     ]);
     expect(fake.messages(700_002)).toHaveLength(0);
-    expect(fake.messages(700_003).map((m) => plain(m.params.text).split('\n')[0])).toEqual([`❌ Отмена записи на «Паста», ${SESSION_DATE_TEXT}`]);
+    expect(fake.messages(700_003).map((m) => plain(m.params.text).split('\n')[0])).toEqual([
+      `❌ Отмена записи на «Паста», ${SESSION_DATE_TEXT}`,
+    ]);
     // Unlinking (the profile toggle) stops the alerts.
     await linkStaff(t.app, on, null);
     await book(t.app, telegramUser(), bookingPayload(schedule.id));
     const again = (await book(t.app, telegramUser(), bookingPayload(schedule.id))).json().record.id;
-    await t.app.inject({ method: 'PUT', url: `/api/v1/records/cancel/${again}`, headers: staff, payload: { cancel_reason: 'x' } });
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/records/cancel/${again}`,
+      headers: staff,
+      payload: { cancel_reason: 'x' },
+    });
     await deliver(t);
     expect(fake.messages(700_003)).toHaveLength(1);
   });

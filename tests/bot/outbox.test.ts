@@ -27,7 +27,8 @@ beforeEach(async () => {
   fake.reset();
 });
 
-const sendsTo = (chatId: number) => fake.calls.filter((c) => c.method === 'sendMessage' && Number(c.params.chat_id) === chatId);
+const sendsTo = (chatId: number) =>
+  fake.calls.filter((c) => c.method === 'sendMessage' && Number(c.params.chat_id) === chatId);
 const rowsOf = (chatId: number) => listNotifications(t.database.db, { chat_id: chatId });
 
 /** A customer with one booking, so one 'record.booked' row waits in the outbox. */
@@ -43,7 +44,12 @@ describe('the outbox worker', () => {
     const a = await customerWithRow(schedule.id);
     const b = await customerWithRow(schedule.id);
     fake.failNext('sendMessage', TOO_MANY(1), { chatId: a.id });
-    const worker = createOutboxFor({ config: t.config, database: t.database, log: quietLog, options: { pollIntervalMs: 50 } });
+    const worker = createOutboxFor({
+      config: t.config,
+      database: t.database,
+      log: quietLog,
+      options: { pollIntervalMs: 50 },
+    });
     worker.start();
     try {
       await fake.waitFor(() => fake.messages(a.id).length === 1 && fake.messages(b.id).length === 1, 8000);
@@ -57,7 +63,12 @@ describe('the outbox worker', () => {
     expect(sendsTo(b.id)).toHaveLength(1);
     expect(sendsTo(b.id)[0].at - limited.at).toBeGreaterThanOrEqual(1000);
     expect(sendsTo(a.id)).toHaveLength(2);
-    expect((await rowsOf(a.id))[0]).toMatchObject({ status: 'sent', attempts: 1, last_error: null, locked_until: null });
+    expect((await rowsOf(a.id))[0]).toMatchObject({
+      status: 'sent',
+      attempts: 1,
+      last_error: null,
+      locked_until: null,
+    });
   });
 
   it('on 403 (the user blocked the bot) marks the row failed for good and never retries it', async () => {
@@ -66,13 +77,22 @@ describe('the outbox worker', () => {
     fake.block(blocked.id);
     await book(t.app, blocked, bookingPayload(schedule.id));
     const other = await customerWithRow(schedule.id);
-    const worker = createOutboxFor({ config: t.config, database: t.database, log: quietLog, options: { baseDelayMs: 10 } });
+    const worker = createOutboxFor({
+      config: t.config,
+      database: t.database,
+      log: quietLog,
+      options: { baseDelayMs: 10 },
+    });
     await worker.drain();
     await new Promise((r) => setTimeout(r, 100));
     await worker.drain();
     expect(sendsTo(blocked.id)).toHaveLength(1);
     expect(sendsTo(blocked.id)[0].error?.error_code).toBe(403);
-    expect((await rowsOf(blocked.id))[0]).toMatchObject({ status: 'failed', attempts: 1, last_error: '403: Forbidden: bot was blocked by the user' });
+    expect((await rowsOf(blocked.id))[0]).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      last_error: '403: Forbidden: bot was blocked by the user',
+    });
     expect(fake.messages(other.id)).toHaveLength(1);
   });
 
@@ -80,7 +100,12 @@ describe('the outbox worker', () => {
     const { schedule } = await createSession(t.app, staff, { date: SESSION_DATE });
     const a = await customerWithRow(schedule.id);
     fake.failNext('sendMessage', { error_code: 502, description: 'Bad Gateway' }, { chatId: a.id, times: 2 });
-    const worker = createOutboxFor({ config: t.config, database: t.database, log: quietLog, options: { pollIntervalMs: 20, baseDelayMs: 150 } });
+    const worker = createOutboxFor({
+      config: t.config,
+      database: t.database,
+      log: quietLog,
+      options: { pollIntervalMs: 20, baseDelayMs: 150 },
+    });
     worker.start();
     try {
       await fake.waitFor(() => fake.messages(a.id).length === 1, 8000);
@@ -97,8 +122,17 @@ describe('the outbox worker', () => {
   it('gives up after the last attempt; a network failure is retried later', async () => {
     const { schedule } = await createSession(t.app, staff, { date: SESSION_DATE });
     const a = await customerWithRow(schedule.id);
-    fake.failNext('sendMessage', { error_code: 500, description: 'Internal Server Error' }, { chatId: a.id, times: 100 });
-    const worker = createOutboxFor({ config: t.config, database: t.database, log: quietLog, options: { pollIntervalMs: 10, baseDelayMs: 10, maxAttempts: 3 } });
+    fake.failNext(
+      'sendMessage',
+      { error_code: 500, description: 'Internal Server Error' },
+      { chatId: a.id, times: 100 },
+    );
+    const worker = createOutboxFor({
+      config: t.config,
+      database: t.database,
+      log: quietLog,
+      options: { pollIntervalMs: 10, baseDelayMs: 10, maxAttempts: 3 },
+    });
     worker.start();
     try {
       await fake.waitFor(() => sendsTo(a.id).length === 3, 5000);
@@ -107,10 +141,18 @@ describe('the outbox worker', () => {
       await worker.stop();
     }
     expect(sendsTo(a.id)).toHaveLength(3);
-    expect((await rowsOf(a.id))[0]).toMatchObject({ status: 'failed', attempts: 3, last_error: '500: Internal Server Error' });
+    expect((await rowsOf(a.id))[0]).toMatchObject({
+      status: 'failed',
+      attempts: 3,
+      last_error: '500: Internal Server Error',
+    });
 
     const b = await customerWithRow(schedule.id);
-    const unreachable = createOutboxFor({ config: { ...t.config, telegramApiRoot: 'http://127.0.0.1:9' }, database: t.database, log: quietLog });
+    const unreachable = createOutboxFor({
+      config: { ...t.config, telegramApiRoot: 'http://127.0.0.1:9' },
+      database: t.database,
+      log: quietLog,
+    });
     expect(await unreachable.runOnce()).toBe(1);
     const [row] = await rowsOf(b.id);
     expect(row).toMatchObject({ status: 'pending', attempts: 1, locked_until: null });
@@ -144,13 +186,20 @@ describe('the outbox worker', () => {
     expect(sentBy[0]).toBeGreaterThan(0);
     expect(sentBy[1]).toBeGreaterThan(0);
     const rows = await listNotifications(t.database.db, { kind: 'record.booked' });
-    expect(rows.filter((r) => customers.some((c) => c.id === r.chat_id)).every((r) => r.status === 'sent' && r.attempts === 1)).toBe(true);
+    expect(
+      rows
+        .filter((r) => customers.some((c) => c.id === r.chat_id))
+        .every((r) => r.status === 'sent' && r.attempts === 1),
+    ).toBe(true);
   });
 });
 
 /** Starts tests/bot/outbox-instance.ts in its own process; `done` resolves with how many messages it sent. */
 function startInstance(env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('tests/bot/outbox-instance.ts')], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('tests/bot/outbox-instance.ts')], {
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   let onReady: () => void;
@@ -162,7 +211,9 @@ function startInstance(env: NodeJS.ProcessEnv) {
   child.stderr.on('data', (c) => (err += c));
   const done = new Promise<number>((resolve, reject) => {
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.split('\n')[1]).sent) : reject(new Error(`instance exited ${code}: ${err}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out.split('\n')[1]).sent) : reject(new Error(`instance exited ${code}: ${err}`)),
+    );
   });
   return { ready, done, go: () => child.stdin.write('go\n') };
 }
@@ -182,7 +233,11 @@ describe('a restart', () => {
       // A worker of the first instance claims a's row and dies before sending it.
       const now = Date.now();
       const leaseUntil = new Date(now + 1500).toISOString();
-      const claimed = await claimDueNotifications(first.database.db, first.database.dialect, { now: new Date(now).toISOString(), leaseUntil, limit: 1 });
+      const claimed = await claimDueNotifications(first.database.db, first.database.dialect, {
+        now: new Date(now).toISOString(),
+        leaseUntil,
+        limit: 1,
+      });
       expect(claimed.map((r) => r.chat_id)).toEqual([a.id]);
       await first.close();
       expect(fake.messages()).toHaveLength(0);

@@ -11,23 +11,42 @@ export const SESSION_DATE_TEXT = '5 декабря 2030 12:00';
 export const quietLog = { info() {}, warn() {}, error() {}, debug() {} };
 
 /** The whole server with its bot talking to the fake Bot API. */
-export function botTestApp(fake: FakeTelegram, opts: { env?: Record<string, string>; databaseUrl?: string } = {}): Promise<TestApp> {
+export function botTestApp(
+  fake: FakeTelegram,
+  opts: { env?: Record<string, string>; databaseUrl?: string } = {},
+): Promise<TestApp> {
   return buildTestApp({ env: { ...fake.env, PUBLIC_URL, ...opts.env }, databaseUrl: opts.databaseUrl });
 }
 
 /** A staff member (active), logged in. */
 export async function createStaff(t: TestApp, email: string): Promise<{ authorization: string; id: number }> {
   const admin = await t.auth();
-  const res = await t.app.inject({ method: 'POST', url: '/api/v1/users/', headers: admin, payload: { email, password: 'password-123', is_active: true } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/users/',
+    headers: admin,
+    payload: { email, password: 'password-123', is_active: true },
+  });
   if (res.statusCode !== 201) throw new Error(res.body);
   return { ...(await t.auth(email, 'password-123')), id: res.json().id };
 }
 
 /** Connects the staff account to a Telegram chat (the profile field), optionally with alert settings. */
-export async function linkStaff(app: FastifyInstance, headers: { authorization: string }, telegramId: number | null, settings?: { userApply: boolean; userCancel: boolean; scheduled1d: boolean }) {
-  const res = await app.inject({ method: 'PATCH', url: '/api/v1/users/me', headers, payload: { telegram_id: telegramId } });
+export async function linkStaff(
+  app: FastifyInstance,
+  headers: { authorization: string },
+  telegramId: number | null,
+  settings?: { userApply: boolean; userCancel: boolean; scheduled1d: boolean },
+) {
+  const res = await app.inject({
+    method: 'PATCH',
+    url: '/api/v1/users/me',
+    headers,
+    payload: { telegram_id: telegramId },
+  });
   if (res.statusCode !== 200) throw new Error(res.body);
-  if (settings) await app.inject({ method: 'POST', url: '/api/v1/settings/', headers, payload: { notifications: settings } });
+  if (settings)
+    await app.inject({ method: 'POST', url: '/api/v1/settings/', headers, payload: { notifications: settings } });
 }
 
 /** Delivers every due outbox row through the app's worker. */

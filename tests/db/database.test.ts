@@ -30,8 +30,11 @@ describe('migrations', () => {
   it('migrate up, down and up again on an empty database', async () => {
     const database = await fresh();
     await migrateToLatest(database.db);
-    const tables = async () => (await database.db.introspection.getTables()).map((t) => t.name).filter((n) => !n.startsWith('kysely_'));
-    expect(await tables()).toEqual(expect.arrayContaining(['users', 'workshops', 'addresses', 'schedules', 'records', 'settings', 'notifications']));
+    const tables = async () =>
+      (await database.db.introspection.getTables()).map((t) => t.name).filter((n) => !n.startsWith('kysely_'));
+    expect(await tables()).toEqual(
+      expect.arrayContaining(['users', 'workshops', 'addresses', 'schedules', 'records', 'settings', 'notifications']),
+    );
     await migrateDown(database.db);
     expect(await tables()).toEqual([]);
     await migrateToLatest(database.db);
@@ -43,24 +46,79 @@ describe('migrations', () => {
     const database = await fresh();
     await migrateToLatest(database.db);
     const db = database.db;
-    const w = await db.insertInto('workshops').values({ title: 'W', description: null, price: 1 }).returning('id').executeTakeFirstOrThrow();
-    const a = await db.insertInto('addresses').values({ title: 'A', map_link: 'm', description: null }).returning('id').executeTakeFirstOrThrow();
-    const base = { date: new Date().toISOString(), workshop_id: w.id, address_id: a.id, is_notified: 0, created_at: new Date().toISOString() };
-    await expect(db.insertInto('schedules').values({ ...base, capacity: -1 }).execute()).rejects.toThrow();
-    await expect(db.insertInto('schedules').values({ ...base, capacity: 1, workshop_id: 999 }).execute()).rejects.toThrow();
-    const s = await db.insertInto('schedules').values({ ...base, capacity: 1 }).returning('id').executeTakeFirstOrThrow();
+    const w = await db
+      .insertInto('workshops')
+      .values({ title: 'W', description: null, price: 1 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const a = await db
+      .insertInto('addresses')
+      .values({ title: 'A', map_link: 'm', description: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const base = {
+      date: new Date().toISOString(),
+      workshop_id: w.id,
+      address_id: a.id,
+      is_notified: 0,
+      created_at: new Date().toISOString(),
+    };
+    await expect(
+      db
+        .insertInto('schedules')
+        .values({ ...base, capacity: -1 })
+        .execute(),
+    ).rejects.toThrow();
+    await expect(
+      db
+        .insertInto('schedules')
+        .values({ ...base, capacity: 1, workshop_id: 999 })
+        .execute(),
+    ).rejects.toThrow();
+    const s = await db
+      .insertInto('schedules')
+      .values({ ...base, capacity: 1 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await expect(db.deleteFrom('workshops').where('id', '=', w.id).execute()).rejects.toThrow();
     const now = new Date().toISOString();
-    const rec = { schedule_id: s.id, name: 'N', last_name: null, people_count: 1, telegram_login: null, telegram_id: null, comment: null, has_allergy: 0, allergy_type: null, source: null, is_first_time: 1, cancel_reason: null, queued_at: null, created_at: now, updated_at: now };
-    await expect(db.insertInto('records').values({ ...rec, state: 'MAYBE' as any }).execute()).rejects.toThrow();
-    await expect(db.insertInto('records').values({ ...rec, state: 'ACTIVE', people_count: 9 }).execute()).rejects.toThrow();
+    const rec = {
+      schedule_id: s.id,
+      name: 'N',
+      last_name: null,
+      people_count: 1,
+      telegram_login: null,
+      telegram_id: null,
+      comment: null,
+      has_allergy: 0,
+      allergy_type: null,
+      source: null,
+      is_first_time: 1,
+      cancel_reason: null,
+      queued_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await expect(
+      db
+        .insertInto('records')
+        .values({ ...rec, state: 'MAYBE' as 'ACTIVE' })
+        .execute(),
+    ).rejects.toThrow();
+    await expect(
+      db
+        .insertInto('records')
+        .values({ ...rec, state: 'ACTIVE', people_count: 9 })
+        .execute(),
+    ).rejects.toThrow();
   });
 });
 
 describe.skipIf(isPostgres())('SQLite file', () => {
   it('runs in WAL mode with foreign keys and a busy timeout', async () => {
     const database = await fresh();
-    const get = async (pragma: string) => Object.values((await sql.raw(`pragma ${pragma}`).execute(database.db)).rows[0] as object)[0];
+    const get = async (pragma: string) =>
+      Object.values((await sql.raw(`pragma ${pragma}`).execute(database.db)).rows[0] as object)[0];
     expect(await get('journal_mode')).toBe('wal');
     expect(await get('foreign_keys')).toBe(1);
     expect(await get('busy_timeout')).toBe(5000);
@@ -77,7 +135,10 @@ describe.skipIf(isPostgres())('SQLite file', () => {
     const writer = (async () => {
       let i = 0;
       while (writing) {
-        await database.db.insertInto('workshops').values({ title: `W${i++}`, description: null, price: 1 }).execute();
+        await database.db
+          .insertInto('workshops')
+          .values({ title: `W${i++}`, description: null, price: 1 })
+          .execute();
         await new Promise((r) => setImmediate(r)); // let the backup's steps run between writes
       }
     })();

@@ -34,7 +34,10 @@ function watchConsole(page: Page, errors: string[]) {
   });
 }
 
-async function newPage(viewport: { width: number; height: number }, errors: string[]): Promise<{ ctx: BrowserContext; page: Page }> {
+async function newPage(
+  viewport: { width: number; height: number },
+  errors: string[],
+): Promise<{ ctx: BrowserContext; page: Page }> {
   const ctx = await browser.newContext({ viewport, locale: 'ru-RU', timezoneId: 'UTC' });
   const page = await ctx.newPage();
   page.setDefaultTimeout(10_000);
@@ -47,7 +50,8 @@ async function shot(page: Page, name: string) {
   await page.screenshot({ path: screenshotPath(`admin-${name}`), fullPage: true });
 }
 
-const toast = (page: Page, text: string) => page.locator('.mantine-Notification-root').filter({ hasText: text }).first();
+const toast = (page: Page, text: string) =>
+  page.locator('.mantine-Notification-root').filter({ hasText: text }).first();
 
 async function expectToast(page: Page, text: string) {
   await toast(page, text).waitFor();
@@ -87,9 +91,17 @@ async function staffAuth(email = server.superuser.email, password = server.super
   return { authorization: `Bearer ${access_token}` };
 }
 
-const tma = (id: number, username: string) => ({ authorization: `tma ${initDataFor({ id, username, first_name: username })}` });
+const tma = (id: number, username: string) => ({
+  authorization: `tma ${initDataFor({ id, username, first_name: username })}`,
+});
 
-async function book(scheduleId: number, who: { id: number; username: string }, name: string, people: number, extra: Record<string, unknown> = {}) {
+async function book(
+  scheduleId: number,
+  who: { id: number; username: string },
+  name: string,
+  people: number,
+  extra: Record<string, unknown> = {},
+) {
   const view = await api<{ record: { id: number; state: string } }>(
     'POST',
     '/records/',
@@ -160,7 +172,12 @@ describe('staff admin in the browser', () => {
     expect(await page.getByLabel('Отмена записи').isChecked()).toBe(false);
     await page.getByRole('button', { name: 'Сохранить' }).click();
     await expectToast(page, 'Настройки сохранены.');
-    const settings = await api<{ notifications: { userCancel: boolean } }>('GET', '/settings/', undefined, await staffAuth());
+    const settings = await api<{ notifications: { userCancel: boolean } }>(
+      'GET',
+      '/settings/',
+      undefined,
+      await staffAuth(),
+    );
     expect(settings.notifications.userCancel).toBe(false);
 
     await page.getByRole('tab', { name: 'Адреса' }).click();
@@ -206,7 +223,9 @@ describe('staff admin in the browser', () => {
     const scheduleDialog = page.getByRole('dialog', { name: 'Добавление мастер-класса в расписание' });
     await scheduleDialog.waitFor();
     expect(await scheduleDialog.getByLabel('Количество мест').inputValue()).toBe('8');
-    expect(await scheduleDialog.getByRole('combobox', { name: 'Адрес' }).inputValue()).toBe('Булевар ослобођења 12, Нови Сад');
+    expect(await scheduleDialog.getByRole('combobox', { name: 'Адрес' }).inputValue()).toBe(
+      'Булевар ослобођења 12, Нови Сад',
+    );
     await scheduleDialog.getByText('Новый адрес можно добавить в разделе Настройки – Адреса').waitFor();
     await scheduleDialog.getByRole('button', { name: 'Сохранить' }).click();
     await scheduleDialog.getByText('Выберите мастер-класс').waitFor();
@@ -231,7 +250,11 @@ describe('staff admin in the browser', () => {
     expect(dayjs(sessions.data[0].date).valueOf()).toBe(tomorrowNoon.valueOf());
 
     // --- bookings made through the API (as the mini-app does)
-    const anna = await book(scheduleId, { id: 1001, username: 'anna' }, 'Анна', 3, { comment: 'Приду с подругами', has_allergy: true, allergy_type: 'Орехи' });
+    const anna = await book(scheduleId, { id: 1001, username: 'anna' }, 'Анна', 3, {
+      comment: 'Приду с подругами',
+      has_allergy: true,
+      allergy_type: 'Орехи',
+    });
     const boris = await book(scheduleId, { id: 1002, username: 'boris' }, 'Борис', 6);
     const clara = await book(scheduleId, { id: 1003, username: 'clara' }, 'Клара', 1);
     expect([anna.state, boris.state, clara.state]).toEqual(['ACTIVE', 'QUEUED', 'ACTIVE']);
@@ -250,7 +273,15 @@ describe('staff admin in the browser', () => {
     expect(await rows.nth(2).getAttribute('data-cancelled')).toBe('true');
     await rows.nth(2).getByText('Заболела').waitFor();
     const header = await card.locator('thead th').allInnerTexts();
-    expect(header.map((h) => h.trim())).toEqual(['', 'Имя', 'Количество', 'Telegram', 'Комментарий', 'Аллергия', 'Причина отмены']);
+    expect(header.map((h) => h.trim())).toEqual([
+      '',
+      'Имя',
+      'Количество',
+      'Telegram',
+      'Комментарий',
+      'Аллергия',
+      'Причина отмены',
+    ]);
     const annaLink = card.getByRole('link', { name: 'Анна' });
     expect(await annaLink.getAttribute('href')).toBe(`/record/${anna.id}`);
     expect(await annaLink.getAttribute('target')).toBe('_blank');
@@ -448,10 +479,25 @@ describe('staff admin in the browser', () => {
     const errors: string[] = [];
     // data for the screens
     const auth = await staffAuth();
-    const address = await api<{ id: number }>('POST', '/address/', { title: 'Змај Јовина 3, Нови Сад', map_link: 'https://maps.example.com/zj-3', description: 'Вход со двора' }, auth);
-    const workshop = await api<{ id: number }>('POST', '/workshops/', { title: 'Тайская кухня', description: 'Том ям, пад тай и манговый рис.', price: 4200 }, auth);
+    const address = await api<{ id: number }>(
+      'POST',
+      '/address/',
+      { title: 'Змај Јовина 3, Нови Сад', map_link: 'https://maps.example.com/zj-3', description: 'Вход со двора' },
+      auth,
+    );
+    const workshop = await api<{ id: number }>(
+      'POST',
+      '/workshops/',
+      { title: 'Тайская кухня', description: 'Том ям, пад тай и манговый рис.', price: 4200 },
+      auth,
+    );
     const date = dayjs().tz(TZ).add(3, 'day').hour(18).minute(30).second(0).millisecond(0).toISOString();
-    const session = await api<{ id: number }>('POST', '/schedule/', { date, capacity: 4, workshop_id: workshop.id, address_id: address.id }, auth);
+    const session = await api<{ id: number }>(
+      'POST',
+      '/schedule/',
+      { date, capacity: 4, workshop_id: workshop.id, address_id: address.id },
+      auth,
+    );
     await book(session.id, { id: 2001, username: 'dina' }, 'Дина', 2, { last_name: 'Петрова', comment: 'Веган' });
     await book(session.id, { id: 2002, username: 'egor' }, 'Егор', 4);
 

@@ -83,13 +83,27 @@ const launchHash = (initData: string | null, theme: Theme) =>
     tgWebAppThemeParams: JSON.stringify(THEMES[theme]),
   }).toString();
 
+declare global {
+  /** What the page's Telegram stand-in adds: the events the app posted, and a way to send it one. */
+  interface Window {
+    __tgEvents: [string, unknown][];
+    TelegramWebviewProxy: unknown;
+    Telegram: { WebView: { receiveEvent(name: string): void } };
+  }
+}
+
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let browser: Browser;
 let staff: Record<string, string>;
 const customer: TgUser = { id: 5550001, first_name: 'Мария', last_name: 'Иванова', username: 'maria_cooks' };
 const ids = { workshop: 0, address: 0, free: 0, full: 0, past: 0, pastRecord: 0 };
 
-async function call<T = any>(method: string, url: string, body?: unknown, headers: Record<string, string> = staff): Promise<T> {
+async function call<T = { id: number; record: { id: number; state: string } }>(
+  method: string,
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = staff,
+): Promise<T> {
   const res = await fetch(`${server.url}/api/v1${url}`, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -126,7 +140,7 @@ async function phone(theme: Theme = 'light'): Promise<Phone> {
     timezoneId: 'Europe/Belgrade',
   });
   await context.addInitScript(() => {
-    const w = window as unknown as { __tgEvents: [string, unknown][]; TelegramWebviewProxy: unknown };
+    const w = window;
     w.__tgEvents = [];
     w.TelegramWebviewProxy = {
       postEvent(name: string, data?: string) {
@@ -140,13 +154,19 @@ async function phone(theme: Theme = 'light'): Promise<Phone> {
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());
   });
-  return { context, page, errors, events: () => page.evaluate(() => (window as unknown as { __tgEvents: [string, unknown][] }).__tgEvents) };
+  return {
+    context,
+    page,
+    errors,
+    events: () => page.evaluate(() => window.__tgEvents),
+  };
 }
 
 const shot = (page: Page, name: string) => page.screenshot({ path: screenshotPath(`webapp-${name}`), fullPage: true });
 
 beforeAll(async () => {
-  if (!fs.existsSync(path.join(DIST, 'webapp', 'index.html'))) throw new Error(`No built mini-app in ${DIST}: run \`vite build\` first`);
+  if (!fs.existsSync(path.join(DIST, 'webapp', 'index.html')))
+    throw new Error(`No built mini-app in ${DIST}: run \`vite build\` first`);
   server = await startTestServer({ env: { DIST_DIR: DIST, BUSINESS_NAME: 'Кулинарная студия «Тесто»' } });
   browser = await launchBrowser();
   const login = await fetch(`${server.url}/api/v1/login/access-token`, {
@@ -156,20 +176,48 @@ beforeAll(async () => {
   });
   staff = { authorization: `Bearer ${(await login.json()).access_token}` };
 
-  ids.workshop = (await call('POST', '/workshops/', { title: 'Хинкали и хачапури', description: 'Грузинская кухня', price: 3500 })).id;
-  const pasta = (await call('POST', '/workshops/', { title: 'Свежая паста и соусы', description: null, price: 4200 })).id;
-  ids.address = (
-    await call('POST', '/address/', { title: 'Нови Сад, Змај Јовина 12', map_link: 'https://maps.google.com/?q=45.2551,19.8452', description: 'Вход со двора, 2 этаж' })
+  ids.workshop = (
+    await call('POST', '/workshops/', { title: 'Хинкали и хачапури', description: 'Грузинская кухня', price: 3500 })
   ).id;
-  ids.free = (await call('POST', '/schedule/', { date: inDays(3), capacity: 3, workshop_id: ids.workshop, address_id: ids.address })).id;
-  ids.full = (await call('POST', '/schedule/', { date: inDays(5, 16), capacity: 2, workshop_id: pasta, address_id: ids.address })).id;
+  const pasta = (await call('POST', '/workshops/', { title: 'Свежая паста и соусы', description: null, price: 4200 }))
+    .id;
+  ids.address = (
+    await call('POST', '/address/', {
+      title: 'Нови Сад, Змај Јовина 12',
+      map_link: 'https://maps.google.com/?q=45.2551,19.8452',
+      description: 'Вход со двора, 2 этаж',
+    })
+  ).id;
+  ids.free = (
+    await call('POST', '/schedule/', {
+      date: inDays(3),
+      capacity: 3,
+      workshop_id: ids.workshop,
+      address_id: ids.address,
+    })
+  ).id;
+  ids.full = (
+    await call('POST', '/schedule/', { date: inDays(5, 16), capacity: 2, workshop_id: pasta, address_id: ids.address })
+  ).id;
   // Someone else takes both seats of the second session.
   const other = { id: 5550002, first_name: 'Иван' };
-  await call('POST', '/records/', { schedule_id: ids.full, name: 'Иван', people_count: 2, is_first_time: true }, { authorization: `tma ${signedInitData(other)}` });
+  await call(
+    'POST',
+    '/records/',
+    { schedule_id: ids.full, name: 'Иван', people_count: 2, is_first_time: true },
+    { authorization: `tma ${signedInitData(other)}` },
+  );
   // A booking made while the session was ahead, then the session moved into the past.
-  ids.past = (await call('POST', '/schedule/', { date: inDays(2), capacity: 8, workshop_id: pasta, address_id: ids.address })).id;
+  ids.past = (
+    await call('POST', '/schedule/', { date: inDays(2), capacity: 8, workshop_id: pasta, address_id: ids.address })
+  ).id;
   ids.pastRecord = (
-    await call('POST', '/records/', { schedule_id: ids.past, name: 'Мария', people_count: 1, is_first_time: true }, { authorization: `tma ${signedInitData(customer)}` })
+    await call(
+      'POST',
+      '/records/',
+      { schedule_id: ids.past, name: 'Мария', people_count: 1, is_first_time: true },
+      { authorization: `tma ${signedInitData(customer)}` },
+    )
   ).record.id;
   await call('PUT', `/schedule/${ids.past}`, { date: inDays(-3) });
 }, 120_000);
@@ -189,7 +237,7 @@ describe('mini-app /apply', () => {
     await free.waitFor();
     expect(await free.textContent()).toContain('Осталось 3 места');
     expect(await page.getByTestId(`session-${ids.full}`).textContent()).toContain('Мест нет — запись в очередь');
-    await page.waitForFunction(() => (window as any).__tgEvents.some((e: [string]) => e[0] === 'web_app_ready'));
+    await page.waitForFunction(() => window.__tgEvents.some((e) => e[0] === 'web_app_ready'));
     await shot(page, 'apply-1-schedule-light');
 
     await free.click();
@@ -198,7 +246,7 @@ describe('mini-app /apply', () => {
     await shot(page, 'apply-2-form-light');
     // Telegram's back button returns to step 1, and the session can be picked again.
     expect(await events()).toContainEqual(['web_app_setup_back_button', { is_visible: true }]);
-    await page.evaluate(() => (window as any).Telegram.WebView.receiveEvent('back_button_pressed'));
+    await page.evaluate(() => window.Telegram.WebView.receiveEvent('back_button_pressed'));
     await page.getByText('Шаг 1 из 3').waitFor();
     await page.getByTestId(`session-${ids.free}`).click();
 
@@ -217,10 +265,19 @@ describe('mini-app /apply', () => {
     const link = await page.getByRole('link', { name: 'Открыть мою запись' }).getAttribute('href');
     freeRecordId = Number(link!.split('/').pop());
     const view = await call('GET', `/records/${freeRecordId}`);
-    expect(view.record).toMatchObject({ state: 'ACTIVE', name: 'Мария', last_name: 'Иванова', telegram_id: customer.id, has_allergy: true, allergy_type: 'орехи', source: 'instagram', is_first_time: true });
+    expect(view.record).toMatchObject({
+      state: 'ACTIVE',
+      name: 'Мария',
+      last_name: 'Иванова',
+      telegram_id: customer.id,
+      has_allergy: true,
+      allergy_type: 'орехи',
+      source: 'instagram',
+      is_first_time: true,
+    });
 
     await page.getByRole('button', { name: 'Закрыть' }).click();
-    await page.waitForFunction(() => (window as any).__tgEvents.some((e: [string]) => e[0] === 'web_app_close'));
+    await page.waitForFunction(() => window.__tgEvents.some((e) => e[0] === 'web_app_close'));
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -326,7 +383,10 @@ describe('mini-app /record/{id}', () => {
     await shot(page, 'record-cancel-panel-light');
     await page.getByRole('button', { name: 'Подтвердить отмену' }).click();
     await page.getByText('Запись была отменена').waitFor();
-    expect((await call('GET', `/records/${freeRecordId}`)).record).toMatchObject({ state: 'CANCELLED', cancel_reason: 'Не получится прийти' });
+    expect((await call('GET', `/records/${freeRecordId}`)).record).toMatchObject({
+      state: 'CANCELLED',
+      cancel_reason: 'Не получится прийти',
+    });
     await shot(page, 'record-cancelled-light');
 
     await page.getByRole('button', { name: 'Восстановить запись' }).click();
@@ -335,7 +395,7 @@ describe('mini-app /record/{id}', () => {
     expect((await call('GET', `/records/${freeRecordId}`)).record.state).not.toBe('CANCELLED');
 
     await page.getByRole('button', { name: 'Закрыть' }).click();
-    await page.waitForFunction(() => (window as any).__tgEvents.some((e: [string]) => e[0] === 'web_app_close'));
+    await page.waitForFunction(() => window.__tgEvents.some((e) => e[0] === 'web_app_close'));
     expect((await events()).map((e) => e[0])).toContain('web_app_close');
     expect(errors).toEqual([]);
     await context.close();
@@ -367,7 +427,9 @@ describe('mini-app /record/{id}', () => {
 
   it('someone else’s booking redirects to /apply', async () => {
     const { page, context } = await phone('light');
-    await page.goto(`${server.url}/record/${ids.pastRecord}${launchHash(signedInitData({ id: 5550099, first_name: 'Чужой' }), 'light')}`);
+    await page.goto(
+      `${server.url}/record/${ids.pastRecord}${launchHash(signedInitData({ id: 5550099, first_name: 'Чужой' }), 'light')}`,
+    );
     await page.waitForURL(/\/apply/);
     await page.getByText('Выберите мастер-класс').first().waitFor();
     await context.close();

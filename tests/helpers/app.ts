@@ -65,12 +65,31 @@ export async function buildTestApp(
   await migrateToLatest(database.db);
   await ensureFirstSuperuser(database, { email: config.firstSuperuser, password: config.firstSuperuserPassword });
   // The bot knows who it is (no getMe), and its Bot API is a local fake or, by default, a closed port: tests never reach Telegram.
-  const telegram = config.botToken ? createTelegram({ config, database, log: SILENT_LOG, webhookPath: API_PREFIX + WEBHOOK_PATH, options: { botInfo: FAKE_BOT } }) : null;
-  const app = await buildApp({ config, database, mailer: opts.mailer, rateLimits: { login: 10_000, passwordRecovery: 10_000, ...opts.rateLimits }, telegram });
+  const telegram = config.botToken
+    ? createTelegram({
+        config,
+        database,
+        log: SILENT_LOG,
+        webhookPath: API_PREFIX + WEBHOOK_PATH,
+        options: { botInfo: FAKE_BOT },
+      })
+    : null;
+  const app = await buildApp({
+    config,
+    database,
+    mailer: opts.mailer,
+    rateLimits: { login: 10_000, passwordRecovery: 10_000, ...opts.rateLimits },
+    telegram,
+  });
   await app.ready();
 
   const auth = async (email = SUPERUSER.email, password = SUPERUSER.password) => {
-    const res = await app.inject({ method: 'POST', url: '/api/v1/login/access-token', payload: new URLSearchParams({ username: email, password }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/login/access-token',
+      payload: new URLSearchParams({ username: email, password }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     if (res.statusCode !== 200) throw new Error(`login failed for ${email}: ${res.body}`);
     return { authorization: `Bearer ${res.json().access_token}` };
   };

@@ -12,7 +12,10 @@ export async function freshDatabaseUrl(): Promise<{ url: string; drop(): Promise
   const pgUrl = process.env.TEST_DATABASE_URL;
   if (!pgUrl) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wb-test-'));
-    return { url: `sqlite:${path.join(dir, 'app.db')}`, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+    return {
+      url: `sqlite:${path.join(dir, 'app.db')}`,
+      drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
+    };
   }
   const name = `wb_test_${crypto.randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: pgUrl });

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { RecordCreate } from '../../contract';
+import type { AddressPublic, RecordCreate, SchedulePublic, WorkshopPublic } from '../../contract';
 import { tma } from './telegram';
 
 type Headers = Record<string, string>;
@@ -16,21 +16,40 @@ export const inDays = (days: number, hour = 12) => {
 };
 
 /** A workshop, an address and a session on them, created through the staff API. */
-export async function createSession(app: FastifyInstance, staff: Headers, opts: { capacity?: number; date?: string; price?: number } = {}) {
-  const workshop = ok<any>(
-    await app.inject({ method: 'POST', url: '/api/v1/workshops/', headers: staff, payload: { title: 'Паста', description: 'Домашняя паста', price: opts.price ?? 3500 } }),
+export async function createSession(
+  app: FastifyInstance,
+  staff: Headers,
+  opts: { capacity?: number; date?: string; price?: number } = {},
+) {
+  const workshop = ok<WorkshopPublic>(
+    await app.inject({
+      method: 'POST',
+      url: '/api/v1/workshops/',
+      headers: staff,
+      payload: { title: 'Паста', description: 'Домашняя паста', price: opts.price ?? 3500 },
+    }),
     201,
   );
-  const address = ok<any>(
-    await app.inject({ method: 'POST', url: '/api/v1/address/', headers: staff, payload: { title: 'Улица Кнеза Милоша 1', map_link: 'https://maps.example/1', description: 'Второй этаж' } }),
+  const address = ok<AddressPublic>(
+    await app.inject({
+      method: 'POST',
+      url: '/api/v1/address/',
+      headers: staff,
+      payload: { title: 'Улица Кнеза Милоша 1', map_link: 'https://maps.example/1', description: 'Второй этаж' },
+    }),
     201,
   );
-  const schedule = ok<any>(
+  const schedule = ok<SchedulePublic>(
     await app.inject({
       method: 'POST',
       url: '/api/v1/schedule/',
       headers: staff,
-      payload: { date: opts.date ?? inDays(3), capacity: opts.capacity ?? 8, workshop_id: workshop.id, address_id: address.id },
+      payload: {
+        date: opts.date ?? inDays(3),
+        capacity: opts.capacity ?? 8,
+        workshop_id: workshop.id,
+        address_id: address.id,
+      },
     }),
     201,
   );
@@ -50,7 +69,11 @@ export const bookingPayload = (scheduleId: number, extra: Partial<RecordCreate> 
 });
 
 let nextTelegramId = 5_000_000;
-export const telegramUser = (username?: string) => ({ id: nextTelegramId++, username: username ?? `user${nextTelegramId}`, first_name: 'Анна' });
+export const telegramUser = (username?: string) => ({
+  id: nextTelegramId++,
+  username: username ?? `user${nextTelegramId}`,
+  first_name: 'Анна',
+});
 
 /** A booking made from the mini-app by this Telegram user. */
 export async function book(app: FastifyInstance, user: { id: number; username?: string }, payload: RecordCreate) {

@@ -15,10 +15,23 @@ export interface ApiError {
   parameters?: { retry_after?: number };
 }
 
+/** A Bot API call's parameters, as JSON (the fields the tests read are typed). */
+export interface CallParams {
+  chat_id?: number | string;
+  text?: string;
+  parse_mode?: string;
+  message_id?: number;
+  reply_markup?: string | { inline_keyboard?: InlineButton[][] };
+  [field: string]: unknown;
+}
+
+/** One button of an inline keyboard, as sent. */
+export type InlineButton = { text: string; url?: string; callback_data?: string; web_app?: { url: string } };
+
 export interface FakeCall {
   method: string;
   token: string;
-  params: Record<string, any>;
+  params: CallParams;
   at: number;
   /** What the fake answered. */
   ok: boolean;
@@ -84,18 +97,32 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
   let messageId = 1;
   const updates: { update_id: number }[] = [];
 
-  const chatOf = (params: Record<string, any>) => (params.chat_id === undefined ? undefined : Number(params.chat_id));
+  const chatOf = (params: CallParams) => (params.chat_id === undefined ? undefined : Number(params.chat_id));
 
-  function result(method: string, params: Record<string, any>): unknown {
+  function result(method: string, params: CallParams): unknown {
     const chat = { id: chatOf(params) ?? 0, type: 'private', first_name: 'Анна' };
     const date = Math.floor(Date.now() / 1000);
     switch (method) {
       case 'getMe':
         return FAKE_BOT;
       case 'sendMessage':
-        return { message_id: messageId++, date, chat, from: FAKE_BOT, text: params.text, reply_markup: params.reply_markup };
+        return {
+          message_id: messageId++,
+          date,
+          chat,
+          from: FAKE_BOT,
+          text: params.text,
+          reply_markup: params.reply_markup,
+        };
       case 'editMessageText':
-        return { message_id: Number(params.message_id ?? messageId++), date, edit_date: date, chat, from: FAKE_BOT, text: params.text };
+        return {
+          message_id: Number(params.message_id ?? messageId++),
+          date,
+          edit_date: date,
+          chat,
+          from: FAKE_BOT,
+          text: params.text,
+        };
       case 'getUpdates':
         return updates.filter((u) => u.update_id >= Number(params.offset ?? 0)).slice(0, Number(params.limit ?? 100));
       case 'getWebhookInfo':
@@ -110,7 +137,8 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
     env: { TELEGRAM_API_ROOT: '' },
     calls,
     latencyMs: 0,
-    ok: (method, chatId) => calls.filter((c) => c.ok && c.method === method && (chatId === undefined || chatOf(c.params) === chatId)),
+    ok: (method, chatId) =>
+      calls.filter((c) => c.ok && c.method === method && (chatId === undefined || chatOf(c.params) === chatId)),
     messages: (chatId) => fake.ok('sendMessage', chatId),
     failNext(method, error, opts = {}) {
       rules.push({ method, chatId: opts.chatId, times: opts.times ?? 1, error });
@@ -124,7 +152,10 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
     async waitFor(pred, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       while (!pred(calls)) {
-        if (Date.now() > deadline) throw new Error(`fake Telegram: condition not met in ${timeoutMs} ms; calls: ${calls.map((c) => c.method).join(', ')}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `fake Telegram: condition not met in ${timeoutMs} ms; calls: ${calls.map((c) => c.method).join(', ')}`,
+          );
         await new Promise((r) => setTimeout(r, 20));
       }
     },
@@ -147,7 +178,8 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
     let body = '';
     req.setEncoding('utf8');
     req.on('data', (c: string) => (body += c));
-    req.on('end', async () => {
+    req.on('end', () => void handle());
+    async function handle() {
       const m = /^\/bot([^/]+)\/(\w+)/.exec(req.url ?? '');
       const answer = (status: number, json: unknown) => {
         res.writeHead(status, { 'content-type': 'application/json' });
@@ -155,21 +187,27 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
       };
       if (!m) return answer(404, { ok: false, error_code: 404, description: 'Not Found' });
       const [, token, method] = m;
-      let params: Record<string, any> = {};
+      let params: CallParams = {};
       try {
-        if (body) params = (req.headers['content-type'] ?? '').includes('json') ? JSON.parse(body) : Object.fromEntries(new URLSearchParams(body));
+        if (body)
+          params = (req.headers['content-type'] ?? '').includes('json')
+            ? JSON.parse(body)
+            : Object.fromEntries(new URLSearchParams(body));
       } catch {
         return answer(400, { ok: false, error_code: 400, description: 'Bad Request: cannot parse body' });
       }
       if (fake.latencyMs > 0) await new Promise((r) => setTimeout(r, fake.latencyMs));
       // Long polling: hold an empty getUpdates a little instead of answering in a tight loop.
       if (method === 'getUpdates' && Number(params.timeout ?? 0) > 0) {
-        for (let i = 0; i < 10 && !updates.some((u) => u.update_id >= Number(params.offset ?? 0)); i++) await new Promise((r) => setTimeout(r, 20));
+        for (let i = 0; i < 10 && !updates.some((u) => u.update_id >= Number(params.offset ?? 0)); i++)
+          await new Promise((r) => setTimeout(r, 20));
       }
       if (abandoned) return;
       const chatId = chatOf(params);
       let error: ApiError | undefined;
-      const rule = rules.find((r) => r.method === method && r.times > 0 && (r.chatId === undefined || r.chatId === chatId));
+      const rule = rules.find(
+        (r) => r.method === method && r.times > 0 && (r.chatId === undefined || r.chatId === chatId),
+      );
       if (rule) {
         rule.times--;
         error = rule.error;
@@ -179,7 +217,7 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
       calls.push({ method, token, params, at: Date.now(), ok: !error, error });
       if (error) return answer(error.error_code, { ok: false, ...error });
       return answer(200, { ok: true, result: result(method, params) });
-    });
+    }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -199,7 +237,12 @@ export interface TgUser {
   username?: string;
 }
 
-export const tgUser = (id: number, username?: string): TgUser => ({ id, is_bot: false, first_name: 'Анна', ...(username && { username }) });
+export const tgUser = (id: number, username?: string): TgUser => ({
+  id,
+  is_bot: false,
+  first_name: 'Анна',
+  ...(username && { username }),
+});
 
 /** A private text message; a leading /command gets its bot_command entity. */
 export function textUpdate(from: TgUser, text: string) {
@@ -209,7 +252,12 @@ export function textUpdate(from: TgUser, text: string) {
     message: {
       message_id: nextMessageId++,
       date: Math.floor(Date.now() / 1000),
-      chat: { id: from.id, type: 'private', first_name: from.first_name, ...(from.username && { username: from.username }) },
+      chat: {
+        id: from.id,
+        type: 'private',
+        first_name: from.first_name,
+        ...(from.username && { username: from.username }),
+      },
       from,
       text,
       ...(command && { entities: [{ type: 'bot_command', offset: 0, length: command[0].length }] }),
@@ -226,7 +274,13 @@ export function callbackUpdate(from: TgUser, data: string, messageId = 1) {
       from,
       chat_instance: `ci${from.id}`,
       data,
-      message: { message_id: messageId, date: Math.floor(Date.now() / 1000), chat: { id: from.id, type: 'private', first_name: from.first_name }, from: FAKE_BOT, text: '…' },
+      message: {
+        message_id: messageId,
+        date: Math.floor(Date.now() / 1000),
+        chat: { id: from.id, type: 'private', first_name: from.first_name },
+        from: FAKE_BOT,
+        text: '…',
+      },
     },
   };
 }
@@ -242,10 +296,20 @@ export function postUpdate(app: FastifyInstance, secret: string | null, update: 
 }
 
 /** The inline keyboard of a recorded sendMessage/editMessageText, as [[{text, …}]]. */
-export const keyboardOf = (call: FakeCall): Array<Array<Record<string, any>>> => {
-  const rm = typeof call.params.reply_markup === 'string' ? JSON.parse(call.params.reply_markup) : call.params.reply_markup;
+export const keyboardOf = (call: FakeCall): InlineButton[][] => {
+  const rm = (
+    typeof call.params.reply_markup === 'string' ? JSON.parse(call.params.reply_markup) : call.params.reply_markup
+  ) as { inline_keyboard?: InlineButton[][] } | undefined;
   return rm?.inline_keyboard ?? [];
 };
 
 /** Telegram shows the text without its HTML tags. */
-export const plain = (html: string) => html.replace(/<[^>]+>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+export const plain = (html: string | undefined) => {
+  if (html === undefined) throw new Error('the call has no text');
+  return html
+    .replace(/<[^>]+>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
+};

@@ -22,7 +22,13 @@ export async function startSmtpCapture() {
       stream.setEncoding('utf8');
       stream.on('data', (c: string) => (raw += c));
       stream.on('end', () => {
-        messages.push(parse(raw, session.envelope.mailFrom ? session.envelope.mailFrom.address : '', session.envelope.rcptTo.map((r) => r.address).join(',')));
+        messages.push(
+          parse(
+            raw,
+            session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            session.envelope.rcptTo.map((r) => r.address).join(','),
+          ),
+        );
         waiters.splice(0).forEach((w) => w());
         callback();
       });
@@ -48,7 +54,12 @@ export async function startSmtpCapture() {
     port,
     messages,
     waitFor,
-    env: { SMTP_HOST: '127.0.0.1', SMTP_PORT: String(port), SMTP_TLS: 'false', EMAILS_FROM_EMAIL: 'studio@example.com' },
+    env: {
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: String(port),
+      SMTP_TLS: 'false',
+      EMAILS_FROM_EMAIL: 'studio@example.com',
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -64,16 +75,18 @@ function parse(raw: string, from: string, to: string): CapturedEmail {
     const m = raw.match(re);
     if (!m) return '';
     const headers = raw.slice(raw.indexOf(m[0]), raw.indexOf(m[0]) + m[0].length - m[1].length);
-    return /quoted-printable/i.test(headers) ? decodeQP(m[1]) : /base64/i.test(headers) ? Buffer.from(m[1], 'base64').toString('utf8') : m[1];
+    return /quoted-printable/i.test(headers)
+      ? decodeQP(m[1])
+      : /base64/i.test(headers)
+        ? Buffer.from(m[1], 'base64').toString('utf8')
+        : m[1];
   };
   return { from, to, subject: header('Subject'), html: part('text/html'), text: part('text/plain'), raw };
 }
 
 const decodeQP = (s: string) =>
   Buffer.from(
-    s
-      .replace(/=\r?\n/g, '')
-      .replace(/=([0-9A-F]{2})/gi, (_, h) => String.fromCharCode(parseInt(h, 16))),
+    s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, h) => String.fromCharCode(parseInt(h, 16))),
     'latin1',
   ).toString('utf8');
 

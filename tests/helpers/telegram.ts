@@ -7,4 +7,6 @@ export const TEST_BOT_TOKEN = '123456789:TEST-token_for-local-tests-only';
 export const initDataFor = (user: TelegramUser, authDateS?: number) => signInitData(user, TEST_BOT_TOKEN, authDateS);
 
 /** The Authorization header of a mini-app request. */
-export const tma = (user: TelegramUser, authDateS?: number) => ({ authorization: `tma ${initDataFor(user, authDateS)}` });
+export const tma = (user: TelegramUser, authDateS?: number) => ({
+  authorization: `tma ${initDataFor(user, authDateS)}`,
+});

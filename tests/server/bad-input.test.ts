@@ -1,3 +1,4 @@
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
@@ -13,12 +14,72 @@ let routes: Array<{ method: string; path: string }>;
 
 // A small deterministic PRNG so a failure can be replayed.
 let seed = 20261121;
-const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
 const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)];
 
-const weirdStrings = ['', ' ', '\u0000', 'null', '-1', '0', '1e309', '9'.repeat(40), "' or 1=1 --", '<script>', '../../etc/passwd', '%00', 'ы'.repeat(3000), '{}', '[]', 'true'];
-const weirdValues = (): unknown[] => [null, true, false, 0, -1, 1.5, 2 ** 53 + 1, -(2 ** 31), Number.MAX_SAFE_INTEGER, '', 'x'.repeat(10_000), [], {}, [1, 2], { $gt: '' }, pick(weirdStrings)];
-const FIELDS = ['title', 'price', 'description', 'map_link', 'date', 'capacity', 'workshop_id', 'address_id', 'schedule_id', 'name', 'people_count', 'is_first_time', 'has_allergy', 'source', 'telegram_id', 'cancel_reason', 'email', 'password', 'full_name', 'is_superuser', 'is_active', 'notifications', 'token', 'new_password', 'current_password'];
+const weirdStrings = [
+  '',
+  ' ',
+  '\u0000',
+  'null',
+  '-1',
+  '0',
+  '1e309',
+  '9'.repeat(40),
+  "' or 1=1 --",
+  '<script>',
+  '../../etc/passwd',
+  '%00',
+  'ы'.repeat(3000),
+  '{}',
+  '[]',
+  'true',
+];
+const weirdValues = (): unknown[] => [
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1.5,
+  2 ** 53 + 1,
+  -(2 ** 31),
+  Number.MAX_SAFE_INTEGER,
+  '',
+  'x'.repeat(10_000),
+  [],
+  {},
+  [1, 2],
+  { $gt: '' },
+  pick(weirdStrings),
+];
+const FIELDS = [
+  'title',
+  'price',
+  'description',
+  'map_link',
+  'date',
+  'capacity',
+  'workshop_id',
+  'address_id',
+  'schedule_id',
+  'name',
+  'people_count',
+  'is_first_time',
+  'has_allergy',
+  'source',
+  'telegram_id',
+  'cancel_reason',
+  'email',
+  'password',
+  'full_name',
+  'is_superuser',
+  'is_active',
+  'notifications',
+  'token',
+  'new_password',
+  'current_password',
+];
 
 function randomBody(): unknown {
   const kind = rand();
@@ -29,7 +90,8 @@ function randomBody(): unknown {
   return body;
 }
 
-const fillPath = (path: string) => path.replace(/\{[^}]+\}/g, () => encodeURIComponent(pick([...weirdStrings, '1', '2147483648', '-5', '1.5', 'abc'])));
+const fillPath = (path: string) =>
+  path.replace(/\{[^}]+\}/g, () => encodeURIComponent(pick([...weirdStrings, '1', '2147483648', '-5', '1.5', 'abc'])));
 
 beforeAll(async () => {
   t = await buildTestApp();
@@ -37,16 +99,31 @@ beforeAll(async () => {
   const { schedule } = await createSession(t.app, staff);
   customer = telegramUser();
   await book(t.app, customer, bookingPayload(schedule.id));
-  const spec = (t.app as any).swagger() as { paths: Record<string, Record<string, unknown>> };
-  routes = Object.entries(spec.paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => ({ method: m.toUpperCase(), path })));
+  const spec = (await t.app.inject('/api/v1/openapi.json')).json<{ paths: Record<string, Record<string, unknown>> }>();
+  routes = Object.entries(spec.paths).flatMap(([path, methods]) =>
+    Object.keys(methods).map((m) => ({ method: m.toUpperCase(), path })),
+  );
 });
 afterAll(() => t.close());
 
 const counts = async () => {
   const db = t.database.db;
   const n = async (table: 'users' | 'workshops' | 'addresses' | 'schedules' | 'records') =>
-    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  return { users: await n('users'), workshops: await n('workshops'), addresses: await n('addresses'), schedules: await n('schedules'), records: await n('records') };
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  return {
+    users: await n('users'),
+    workshops: await n('workshops'),
+    addresses: await n('addresses'),
+    schedules: await n('schedules'),
+    records: await n('records'),
+  };
 };
 
 describe('bad input never causes a 5xx', () => {
@@ -61,13 +138,22 @@ describe('bad input never causes a 5xx', () => {
       const url = `${fillPath(route.path)}${rand() < 0.3 ? `?skip=${encodeURIComponent(pick(weirdStrings))}&limit=${encodeURIComponent(pick(weirdStrings))}` : ''}`;
       const headers = rand() < 0.5 ? staff : tma(customer);
       const res = await t.app.inject({
-        method: route.method as any,
+        method: route.method as InjectOptions['method'],
         url,
         headers: { ...headers, 'content-type': asText ? 'text/plain' : 'application/json' },
-        payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : asText ? String(body) : JSON.stringify(body),
+        payload:
+          route.method === 'GET' || route.method === 'DELETE'
+            ? undefined
+            : asText
+              ? String(body)
+              : JSON.stringify(body),
       });
-      if (res.statusCode >= 500) failures.push(`${route.method} ${url.slice(0, 120)} ${JSON.stringify(body)?.slice(0, 120)} → ${res.statusCode} ${res.body.slice(0, 200)}`);
-      else if (res.statusCode >= 400 && !('detail' in res.json())) failures.push(`${route.method} ${url.slice(0, 120)} → ${res.statusCode} without detail`);
+      if (res.statusCode >= 500)
+        failures.push(
+          `${route.method} ${url.slice(0, 120)} ${JSON.stringify(body)?.slice(0, 120)} → ${res.statusCode} ${res.body.slice(0, 200)}`,
+        );
+      else if (res.statusCode >= 400 && !('detail' in res.json()))
+        failures.push(`${route.method} ${url.slice(0, 120)} → ${res.statusCode} without detail`);
     }
     expect(failures).toEqual([]);
     // Generated bodies are never valid creations, so nothing was added.
@@ -84,14 +170,24 @@ describe('bad input never causes a 5xx', () => {
       { payload: JSON.stringify({ title: 'x'.repeat(300_000) }), type: 'application/json', status: 413 },
     ];
     for (const c of cases) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/v1/workshops/', headers: { ...staff, 'content-type': c.type }, payload: c.payload });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/workshops/',
+        headers: { ...staff, 'content-type': c.type },
+        payload: c.payload,
+      });
       expect(res.statusCode, c.type).toBe(c.status);
       expect(typeof res.json().detail).toBe('string');
     }
   });
 
   it('explains validation failures in a readable sentence', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/records/', headers: tma(customer), payload: { schedule_id: 1, name: '', people_count: 9 } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/records/',
+      headers: tma(customer),
+      payload: { schedule_id: 1, name: '', people_count: 9 },
+    });
     expect(res.statusCode).toBe(422);
     const detail: string = res.json().detail;
     expect(detail).toContain('name: Укажите имя');
@@ -100,7 +196,12 @@ describe('bad input never causes a 5xx', () => {
   });
 
   it('rejects bad path ids and emails with 422, not 404 or 500', async () => {
-    for (const url of ['/api/v1/workshops/abc', '/api/v1/workshops/0', '/api/v1/workshops/99999999999', '/api/v1/records/1.5']) {
+    for (const url of [
+      '/api/v1/workshops/abc',
+      '/api/v1/workshops/0',
+      '/api/v1/workshops/99999999999',
+      '/api/v1/records/1.5',
+    ]) {
       const res = await t.app.inject({ method: 'GET', url, headers: staff });
       expect(res.statusCode, url).toBe(422);
     }

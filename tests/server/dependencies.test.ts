@@ -40,7 +40,10 @@ function importedPackages(): Map<string, string[]> {
   for (const file of sourceFiles(ROOT)) {
     for (const [, spec] of fs.readFileSync(file, 'utf8').matchAll(pattern)) {
       if (spec.startsWith('node:') || builtinModules.includes(spec)) continue;
-      const name = spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+      const name = spec
+        .split('/')
+        .slice(0, spec.startsWith('@') ? 2 : 1)
+        .join('/');
       found.set(name, [...(found.get(name) ?? []), path.relative(ROOT, file)]);
     }
   }
@@ -51,7 +54,9 @@ describe('dependencies', () => {
   const imported = importedPackages();
 
   it('every package the code imports (server, scripts, bench, tests, front ends, configs) is declared in package.json', () => {
-    const undeclared = [...imported].filter(([name]) => !(name in declared)).map(([name, files]) => `${name} (${files.join(', ')})`);
+    const undeclared = [...imported]
+      .filter(([name]) => !(name in declared))
+      .map(([name, files]) => `${name} (${files.join(', ')})`);
     expect(undeclared).toEqual([]);
   });
 
@@ -78,8 +83,13 @@ describe('dependencies', () => {
       for (const f of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(ROOT, f), path.join(dir, f));
       const before = fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8');
       // Resolves from the lock (no install, no scripts), as `npm install` would; a `latest` range needs the registry's metadata.
-      const npm = spawnSync('npm', ['install', '--package-lock-only', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: dir, encoding: 'utf8' });
-      if (npm.status !== 0 && /ENOTCACHED|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT/.test(npm.stderr)) ctx.skip('the npm registry is unreachable');
+      const npm = spawnSync(
+        'npm',
+        ['install', '--package-lock-only', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'],
+        { cwd: dir, encoding: 'utf8' },
+      );
+      if (npm.status !== 0 && /ENOTCACHED|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT/.test(npm.stderr))
+        ctx.skip('the npm registry is unreachable');
       expect(npm.status, npm.stderr).toBe(0);
       expect(fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8')).toBe(before);
     } finally {

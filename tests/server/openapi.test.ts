@@ -25,10 +25,30 @@ interface Doc {
 type Role = 'public' | 'user' | 'superuser' | 'customer';
 
 // Who may call what; every other operation is for staff ('user').
-const PUBLIC = ['GET /utils/health-check/', 'POST /login/access-token', 'POST /password-recovery/{email}', 'POST /reset-password/', 'POST /users/open', 'GET /schedule/public'];
-const SUPERUSER = ['POST /password-recovery-html-content/{email}', 'GET /users/', 'POST /users/', 'PATCH /users/{user_id}', 'DELETE /users/{user_id}'];
-const CUSTOMER = ['POST /records/', 'GET /records/{id}', 'PUT /records/{id}', 'PUT /records/cancel/{id}', 'PUT /records/restore/{id}'];
-const roleOf = (op: string): Role => (PUBLIC.includes(op) ? 'public' : SUPERUSER.includes(op) ? 'superuser' : CUSTOMER.includes(op) ? 'customer' : 'user');
+const PUBLIC = [
+  'GET /utils/health-check/',
+  'POST /login/access-token',
+  'POST /password-recovery/{email}',
+  'POST /reset-password/',
+  'POST /users/open',
+  'GET /schedule/public',
+];
+const SUPERUSER = [
+  'POST /password-recovery-html-content/{email}',
+  'GET /users/',
+  'POST /users/',
+  'PATCH /users/{user_id}',
+  'DELETE /users/{user_id}',
+];
+const CUSTOMER = [
+  'POST /records/',
+  'GET /records/{id}',
+  'PUT /records/{id}',
+  'PUT /records/cancel/{id}',
+  'PUT /records/restore/{id}',
+];
+const roleOf = (op: string): Role =>
+  PUBLIC.includes(op) ? 'public' : SUPERUSER.includes(op) ? 'superuser' : CUSTOMER.includes(op) ? 'customer' : 'user';
 
 const SECURITY: Record<Role, Record<string, string[]>[]> = {
   public: [],
@@ -49,7 +69,12 @@ beforeAll(async () => {
   expect(res.statusCode).toBe(200);
   doc = res.json();
   ops = Object.entries(doc.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path.replace('/api/v1', '')}`, path, method, op })),
+    Object.entries(methods).map(([method, op]) => ({
+      name: `${method.toUpperCase()} ${path.replace('/api/v1', '')}`,
+      path,
+      method,
+      op,
+    })),
   );
 });
 afterAll(() => t.close());
@@ -67,12 +92,18 @@ describe('the OpenAPI document', () => {
 
   it('declares the Bearer and the Telegram init data schemes', () => {
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
-    expect(doc.components.securitySchemes.telegramInitData).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
+    expect(doc.components.securitySchemes.telegramInitData).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'Authorization',
+    });
     expect(doc.components.securitySchemes.telegramInitData.description).toContain('tma <initData>');
   });
 
-  it("gives every operation the security of its role: none for public ones", () => {
-    const wrong = ops.filter((o) => JSON.stringify(o.op.security) !== JSON.stringify(SECURITY[roleOf(o.name)])).map((o) => `${o.name}: ${JSON.stringify(o.op.security)}`);
+  it('gives every operation the security of its role: none for public ones', () => {
+    const wrong = ops
+      .filter((o) => JSON.stringify(o.op.security) !== JSON.stringify(SECURITY[roleOf(o.name)]))
+      .map((o) => `${o.name}: ${JSON.stringify(o.op.security)}`);
     expect(wrong).toEqual([]);
   });
 
@@ -82,7 +113,8 @@ describe('the OpenAPI document', () => {
     for (const o of ops.filter((o) => !o.op.requestBody)) {
       const url = o.path.replace('{email}', 'nobody@example.com').replace(/\{[^}]+\}/g, '1');
       const res = await t.app.inject({ method: o.method.toUpperCase() as 'GET', url });
-      if ((res.statusCode === 401) !== (o.op.security?.length ?? 0) > 0) mismatched.push(`${o.name} → ${res.statusCode}`);
+      if ((res.statusCode === 401) !== (o.op.security?.length ?? 0) > 0)
+        mismatched.push(`${o.name} → ${res.statusCode}`);
     }
     expect(mismatched).toEqual([]);
   });
@@ -102,7 +134,8 @@ describe('the OpenAPI document', () => {
       for (const code of codes.filter((c) => Number(c) >= 400)) {
         const schema = op.responses[code].content?.['application/json']?.schema;
         const body = schema && resolve(schema);
-        if (!schema?.$ref || !body?.properties?.detail || !body.required?.includes('detail')) problems.push(`${name}: ${code} is not a {"detail"} component`);
+        if (!schema?.$ref || !body?.properties?.detail || !body.required?.includes('detail'))
+          problems.push(`${name}: ${code} is not a {"detail"} component`);
         if (!op.responses[code].description) problems.push(`${name}: ${code} has no description`);
       }
     }
@@ -113,14 +146,20 @@ describe('the OpenAPI document', () => {
     const inline: string[] = [];
     for (const { name, op } of ops) {
       const bodies = Object.values(op.requestBody?.content ?? {}).map((c) => ['body', c.schema] as const);
-      const responses = Object.entries(op.responses).flatMap(([code, r]) => Object.values(r.content ?? {}).map((c) => [code, c.schema] as const));
+      const responses = Object.entries(op.responses).flatMap(([code, r]) =>
+        Object.values(r.content ?? {}).map((c) => [code, c.schema] as const),
+      );
       for (const [where, schema] of [...bodies, ...responses]) {
         if (!schema.$ref && schema.type === 'object') inline.push(`${name} ${where}`);
       }
     }
     expect(inline).toEqual([]);
-    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['UserPublic', 'RecordView', 'SchedulePublic', 'HTTPError']));
-    expect(doc.paths['/api/v1/users/me'].get.responses['200'].content?.['application/json'].schema).toEqual({ $ref: `${REF}UserPublic` });
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining(['UserPublic', 'RecordView', 'SchedulePublic', 'HTTPError']),
+    );
+    expect(doc.paths['/api/v1/users/me'].get.responses['200'].content?.['application/json'].schema).toEqual({
+      $ref: `${REF}UserPublic`,
+    });
   });
 
   it('has no dangling references and no unused components', () => {

@@ -1,3 +1,4 @@
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
@@ -8,21 +9,43 @@ const ROLES: Role[] = ['anonymous', 'customer', 'user', 'superuser'];
 
 let t: TestApp;
 let headersOf: Record<Role, () => Record<string, string>>;
-let ctx: { superId: number; userId: number; workshopId: number; addressId: number; scheduleId: number; customer: { id: number; username: string }; recordId: number };
+let ctx: {
+  superId: number;
+  userId: number;
+  workshopId: number;
+  addressId: number;
+  scheduleId: number;
+  customer: { id: number; username: string };
+  recordId: number;
+};
 let staff: { authorization: string };
 let seq = 0;
 
 /** A fresh resource for calls that consume it (delete, cancel, restore). */
 const fresh = {
   async user() {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/users/', headers: staff, payload: { email: `fresh${seq++}@example.com`, password: 'password-123', is_active: true } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/',
+      headers: staff,
+      payload: { email: `fresh${seq++}@example.com`, password: 'password-123', is_active: true },
+    });
     return res.json().id as number;
   },
   async workshop() {
-    return (await t.app.inject({ method: 'POST', url: '/api/v1/workshops/', headers: staff, payload: { title: 'W' } })).json().id as number;
+    return (
+      await t.app.inject({ method: 'POST', url: '/api/v1/workshops/', headers: staff, payload: { title: 'W' } })
+    ).json().id as number;
   },
   async address() {
-    return (await t.app.inject({ method: 'POST', url: '/api/v1/address/', headers: staff, payload: { title: 'A', map_link: 'https://m' } })).json().id as number;
+    return (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/address/',
+        headers: staff,
+        payload: { title: 'A', map_link: 'https://m' },
+      })
+    ).json().id as number;
   },
   async schedule() {
     return (await createSession(t.app, staff)).schedule.id as number;
@@ -31,7 +54,13 @@ const fresh = {
   async record(cancelled = false) {
     const scheduleId = await fresh.schedule();
     const id = (await book(t.app, ctx.customer, bookingPayload(scheduleId))).json().record.id as number;
-    if (cancelled) await t.app.inject({ method: 'PUT', url: `/api/v1/records/cancel/${id}`, headers: staff, payload: { cancel_reason: 'x' } });
+    if (cancelled)
+      await t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/records/cancel/${id}`,
+        headers: staff,
+        payload: { cancel_reason: 'x' },
+      });
     return id;
   },
 };
@@ -42,7 +71,12 @@ interface Row {
   expect: Record<Role, number>;
 }
 
-const S = (anonymous: number, customer: number, user: number, superuser: number) => ({ anonymous, customer, user, superuser });
+const S = (anonymous: number, customer: number, user: number, superuser: number) => ({
+  anonymous,
+  customer,
+  user,
+  superuser,
+});
 const STAFF_ONLY = S(401, 401, 200, 200);
 const STAFF_CREATE = S(401, 401, 201, 201);
 const SUPER_ONLY = S(401, 401, 403, 200);
@@ -51,48 +85,164 @@ const PUBLIC = S(200, 200, 200, 200);
 const rows: Row[] = [
   { call: 'GET /utils/health-check/', request: async () => ({ url: '/utils/health-check/' }), expect: PUBLIC },
   { call: 'GET /openapi.json', request: async () => ({ url: '/openapi.json' }), expect: PUBLIC },
-  { call: 'POST /login/access-token', request: async () => ({ url: '/login/access-token', form: { username: 'nobody@example.com', password: 'wrong-password' } }), expect: S(400, 400, 400, 400) },
+  {
+    call: 'POST /login/access-token',
+    request: async () => ({
+      url: '/login/access-token',
+      form: { username: 'nobody@example.com', password: 'wrong-password' },
+    }),
+    expect: S(400, 400, 400, 400),
+  },
   { call: 'POST /login/test-token', request: async () => ({ url: '/login/test-token' }), expect: STAFF_ONLY },
-  { call: 'POST /password-recovery/{email}', request: async () => ({ url: '/password-recovery/nobody@example.com' }), expect: PUBLIC },
-  { call: 'POST /reset-password/', request: async () => ({ url: '/reset-password/', payload: { token: 'not-a-token', new_password: 'password-123' } }), expect: S(400, 400, 400, 400) },
-  { call: 'POST /password-recovery-html-content/{email}', request: async () => ({ url: '/password-recovery-html-content/admin@example.com' }), expect: SUPER_ONLY },
+  {
+    call: 'POST /password-recovery/{email}',
+    request: async () => ({ url: '/password-recovery/nobody@example.com' }),
+    expect: PUBLIC,
+  },
+  {
+    call: 'POST /reset-password/',
+    request: async () => ({ url: '/reset-password/', payload: { token: 'not-a-token', new_password: 'password-123' } }),
+    expect: S(400, 400, 400, 400),
+  },
+  {
+    call: 'POST /password-recovery-html-content/{email}',
+    request: async () => ({ url: '/password-recovery-html-content/admin@example.com' }),
+    expect: SUPER_ONLY,
+  },
   { call: 'GET /users/', request: async () => ({ url: '/users/' }), expect: SUPER_ONLY },
-  { call: 'POST /users/', request: async () => ({ url: '/users/', payload: { email: `new${seq++}@example.com`, password: 'password-123' } }), expect: S(401, 401, 403, 201) },
+  {
+    call: 'POST /users/',
+    request: async () => ({ url: '/users/', payload: { email: `new${seq++}@example.com`, password: 'password-123' } }),
+    expect: S(401, 401, 403, 201),
+  },
   { call: 'GET /users/me', request: async () => ({ url: '/users/me' }), expect: STAFF_ONLY },
-  { call: 'PATCH /users/me', request: async () => ({ url: '/users/me', payload: { full_name: 'Имя' } }), expect: STAFF_ONLY },
-  { call: 'PATCH /users/me/password', request: async () => ({ url: '/users/me/password', payload: { current_password: 'wrong-password', new_password: 'password-456' } }), expect: S(401, 401, 400, 400) },
-  { call: 'POST /users/open', request: async () => ({ url: '/users/open', payload: { email: `open${seq++}@example.com`, password: 'password-123' } }), expect: S(403, 403, 403, 403) },
-  { call: 'GET /users/{id} (someone else)', request: async () => ({ url: `/users/${ctx.superId}` }), expect: S(401, 401, 403, 200) },
-  { call: 'PATCH /users/{id}', request: async () => ({ url: `/users/${ctx.userId}`, payload: { full_name: 'Новое имя' } }), expect: SUPER_ONLY },
+  {
+    call: 'PATCH /users/me',
+    request: async () => ({ url: '/users/me', payload: { full_name: 'Имя' } }),
+    expect: STAFF_ONLY,
+  },
+  {
+    call: 'PATCH /users/me/password',
+    request: async () => ({
+      url: '/users/me/password',
+      payload: { current_password: 'wrong-password', new_password: 'password-456' },
+    }),
+    expect: S(401, 401, 400, 400),
+  },
+  {
+    call: 'POST /users/open',
+    request: async () => ({
+      url: '/users/open',
+      payload: { email: `open${seq++}@example.com`, password: 'password-123' },
+    }),
+    expect: S(403, 403, 403, 403),
+  },
+  {
+    call: 'GET /users/{id} (someone else)',
+    request: async () => ({ url: `/users/${ctx.superId}` }),
+    expect: S(401, 401, 403, 200),
+  },
+  {
+    call: 'PATCH /users/{id}',
+    request: async () => ({ url: `/users/${ctx.userId}`, payload: { full_name: 'Новое имя' } }),
+    expect: SUPER_ONLY,
+  },
   { call: 'DELETE /users/{id}', request: async () => ({ url: `/users/${await fresh.user()}` }), expect: SUPER_ONLY },
   { call: 'GET /workshops/', request: async () => ({ url: '/workshops/' }), expect: STAFF_ONLY },
-  { call: 'POST /workshops/', request: async () => ({ url: '/workshops/', payload: { title: 'Суши' } }), expect: STAFF_CREATE },
+  {
+    call: 'POST /workshops/',
+    request: async () => ({ url: '/workshops/', payload: { title: 'Суши' } }),
+    expect: STAFF_CREATE,
+  },
   { call: 'GET /workshops/{id}', request: async () => ({ url: `/workshops/${ctx.workshopId}` }), expect: STAFF_ONLY },
-  { call: 'PUT /workshops/{id}', request: async () => ({ url: `/workshops/${ctx.workshopId}`, payload: { price: 4000 } }), expect: STAFF_ONLY },
-  { call: 'DELETE /workshops/{id}', request: async () => ({ url: `/workshops/${await fresh.workshop()}` }), expect: STAFF_ONLY },
+  {
+    call: 'PUT /workshops/{id}',
+    request: async () => ({ url: `/workshops/${ctx.workshopId}`, payload: { price: 4000 } }),
+    expect: STAFF_ONLY,
+  },
+  {
+    call: 'DELETE /workshops/{id}',
+    request: async () => ({ url: `/workshops/${await fresh.workshop()}` }),
+    expect: STAFF_ONLY,
+  },
   { call: 'GET /address/', request: async () => ({ url: '/address/' }), expect: STAFF_ONLY },
-  { call: 'POST /address/', request: async () => ({ url: '/address/', payload: { title: 'Адрес', map_link: 'https://m' } }), expect: STAFF_CREATE },
+  {
+    call: 'POST /address/',
+    request: async () => ({ url: '/address/', payload: { title: 'Адрес', map_link: 'https://m' } }),
+    expect: STAFF_CREATE,
+  },
   { call: 'GET /address/{id}', request: async () => ({ url: `/address/${ctx.addressId}` }), expect: STAFF_ONLY },
-  { call: 'PUT /address/{id}', request: async () => ({ url: `/address/${ctx.addressId}`, payload: { description: 'Вход со двора' } }), expect: STAFF_ONLY },
-  { call: 'DELETE /address/{id}', request: async () => ({ url: `/address/${await fresh.address()}` }), expect: STAFF_ONLY },
+  {
+    call: 'PUT /address/{id}',
+    request: async () => ({ url: `/address/${ctx.addressId}`, payload: { description: 'Вход со двора' } }),
+    expect: STAFF_ONLY,
+  },
+  {
+    call: 'DELETE /address/{id}',
+    request: async () => ({ url: `/address/${await fresh.address()}` }),
+    expect: STAFF_ONLY,
+  },
   { call: 'GET /schedule/', request: async () => ({ url: '/schedule/' }), expect: STAFF_ONLY },
   { call: 'GET /schedule/past', request: async () => ({ url: '/schedule/past' }), expect: STAFF_ONLY },
   { call: 'GET /schedule/public', request: async () => ({ url: '/schedule/public' }), expect: PUBLIC },
   {
     call: 'POST /schedule/',
-    request: async () => ({ url: '/schedule/', payload: { date: new Date(Date.now() + 86_400_000).toISOString(), capacity: 8, workshop_id: ctx.workshopId, address_id: ctx.addressId } }),
+    request: async () => ({
+      url: '/schedule/',
+      payload: {
+        date: new Date(Date.now() + 86_400_000).toISOString(),
+        capacity: 8,
+        workshop_id: ctx.workshopId,
+        address_id: ctx.addressId,
+      },
+    }),
     expect: STAFF_CREATE,
   },
   { call: 'GET /schedule/{id}', request: async () => ({ url: `/schedule/${ctx.scheduleId}` }), expect: STAFF_ONLY },
-  { call: 'PUT /schedule/{id}', request: async () => ({ url: `/schedule/${ctx.scheduleId}`, payload: { capacity: 10 } }), expect: STAFF_ONLY },
-  { call: 'DELETE /schedule/{id}', request: async () => ({ url: `/schedule/${await fresh.schedule()}` }), expect: STAFF_ONLY },
-  { call: 'POST /records/', request: async () => ({ url: '/records/', payload: bookingPayload(await fresh.schedule()) }), expect: S(401, 201, 201, 201) },
-  { call: 'GET /records/{id}', request: async () => ({ url: `/records/${ctx.recordId}` }), expect: S(401, 200, 200, 200) },
-  { call: 'PUT /records/{id}', request: async () => ({ url: `/records/${ctx.recordId}`, payload: { people_count: 2 } }), expect: S(401, 200, 200, 200) },
-  { call: 'PUT /records/cancel/{id}', request: async () => ({ url: `/records/cancel/${await fresh.record()}`, payload: { cancel_reason: 'Не смогу' } }), expect: S(401, 200, 200, 200) },
-  { call: 'PUT /records/restore/{id}', request: async () => ({ url: `/records/restore/${await fresh.record(true)}` }), expect: S(401, 200, 200, 200) },
+  {
+    call: 'PUT /schedule/{id}',
+    request: async () => ({ url: `/schedule/${ctx.scheduleId}`, payload: { capacity: 10 } }),
+    expect: STAFF_ONLY,
+  },
+  {
+    call: 'DELETE /schedule/{id}',
+    request: async () => ({ url: `/schedule/${await fresh.schedule()}` }),
+    expect: STAFF_ONLY,
+  },
+  {
+    call: 'POST /records/',
+    request: async () => ({ url: '/records/', payload: bookingPayload(await fresh.schedule()) }),
+    expect: S(401, 201, 201, 201),
+  },
+  {
+    call: 'GET /records/{id}',
+    request: async () => ({ url: `/records/${ctx.recordId}` }),
+    expect: S(401, 200, 200, 200),
+  },
+  {
+    call: 'PUT /records/{id}',
+    request: async () => ({ url: `/records/${ctx.recordId}`, payload: { people_count: 2 } }),
+    expect: S(401, 200, 200, 200),
+  },
+  {
+    call: 'PUT /records/cancel/{id}',
+    request: async () => ({ url: `/records/cancel/${await fresh.record()}`, payload: { cancel_reason: 'Не смогу' } }),
+    expect: S(401, 200, 200, 200),
+  },
+  {
+    call: 'PUT /records/restore/{id}',
+    request: async () => ({ url: `/records/restore/${await fresh.record(true)}` }),
+    expect: S(401, 200, 200, 200),
+  },
   { call: 'GET /settings/', request: async () => ({ url: '/settings/' }), expect: STAFF_ONLY },
-  { call: 'POST /settings/', request: async () => ({ url: '/settings/', payload: { notifications: { userApply: true, userCancel: false, scheduled1d: true } } }), expect: STAFF_ONLY },
+  {
+    call: 'POST /settings/',
+    request: async () => ({
+      url: '/settings/',
+      payload: { notifications: { userApply: true, userCancel: false, scheduled1d: true } },
+    }),
+    expect: STAFF_ONLY,
+  },
 ];
 
 beforeAll(async () => {
@@ -100,12 +250,25 @@ beforeAll(async () => {
   staff = await t.auth();
   const superId = (await t.app.inject({ method: 'GET', url: '/api/v1/users/me', headers: staff })).json().id;
   const userId = (
-    await t.app.inject({ method: 'POST', url: '/api/v1/users/', headers: staff, payload: { email: 'staff@example.com', password: 'staff-password', is_active: true } })
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/',
+      headers: staff,
+      payload: { email: 'staff@example.com', password: 'staff-password', is_active: true },
+    })
   ).json().id;
   const user = await t.auth('staff@example.com', 'staff-password');
   const { workshop, address, schedule } = await createSession(t.app, staff);
   const customer = { ...telegramUser('matrix'), username: 'matrix' };
-  ctx = { superId, userId, workshopId: workshop.id, addressId: address.id, scheduleId: schedule.id, customer, recordId: 0 };
+  ctx = {
+    superId,
+    userId,
+    workshopId: workshop.id,
+    addressId: address.id,
+    scheduleId: schedule.id,
+    customer,
+    recordId: 0,
+  };
   ctx.recordId = (await book(t.app, customer, bookingPayload(schedule.id))).json().record.id;
   headersOf = {
     anonymous: () => ({}),
@@ -128,7 +291,7 @@ describe('every endpoint enforces its role on the server', () => {
         method,
         url: `/api/v1${req.url}`,
         headers: { ...headersOf[role](), ...(form && { 'content-type': 'application/x-www-form-urlencoded' }) },
-        payload: form ?? (req.payload as any),
+        payload: form ?? (req.payload as InjectOptions['payload']),
       });
       got[role] = res.statusCode;
       if (res.statusCode >= 400) expect(res.json(), `${call} as ${role}`).toHaveProperty('detail');
@@ -136,14 +299,26 @@ describe('every endpoint enforces its role on the server', () => {
     expect(got).toEqual(row.expect);
   });
 
-  it('lists every API route of the server in the matrix (but the bot\'s own)', () => {
-    const spec = (t.app as any).swagger() as { paths: Record<string, Record<string, unknown>> };
+  it("lists every API route of the server in the matrix (but the bot's own)", async () => {
+    const spec = (await t.app.inject('/api/v1/openapi.json')).json<{ paths: Record<string, Record<string, unknown>> }>();
     const served = Object.entries(spec.paths).flatMap(([path, methods]) =>
-      Object.keys(methods).map((m) => `${m.toUpperCase()} ${path.replace('/api/v1', '').replace(/\{[^}]+\}/g, '{id}').replace('{id}/', '{id}/')}`),
+      Object.keys(methods).map(
+        (m) =>
+          `${m.toUpperCase()} ${path
+            .replace('/api/v1', '')
+            .replace(/\{[^}]+\}/g, '{id}')
+            .replace('{id}/', '{id}/')}`,
+      ),
     );
     expect(served.length).toBeGreaterThan(35);
     const covered = new Set(rows.map((r) => r.call.replace(/ \(.*\)$/, '').replace('{email}', '{id}')));
-    const missing = served.filter((c) => !covered.has(c) && !c.includes('/telegram/') && !c.includes('/schedule/notify/') && !c.includes('/users/me/telegram-link'));
+    const missing = served.filter(
+      (c) =>
+        !covered.has(c) &&
+        !c.includes('/telegram/') &&
+        !c.includes('/schedule/notify/') &&
+        !c.includes('/users/me/telegram-link'),
+    );
     expect(missing).toEqual([]);
   });
 });

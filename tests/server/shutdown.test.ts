@@ -31,12 +31,25 @@ describe.skipIf(isPostgres())('graceful shutdown', () => {
     const base = `http://127.0.0.1:${port}/api/v1`;
     try {
       for (let i = 0; i < 200; i++) {
-        if (await fetch(`${base}/utils/health-check/`).then((r) => r.ok, () => false)) break;
+        if (
+          await fetch(`${base}/utils/health-check/`).then(
+            (r) => r.ok,
+            () => false,
+          )
+        )
+          break;
         await new Promise((r) => setTimeout(r, 50));
       }
-      const login = await fetch(`${base}/login/access-token`, { method: 'POST', body: new URLSearchParams({ username: 'admin@example.com', password: 'superuser-password-1' }) });
-      const staff = { authorization: `Bearer ${(await login.json()).access_token}`, 'content-type': 'application/json' };
-      const post = (url: string, body: unknown, headers: Record<string, string> = staff) => fetch(`${base}${url}`, { method: 'POST', headers, body: JSON.stringify(body) }).then((r) => r.json());
+      const login = await fetch(`${base}/login/access-token`, {
+        method: 'POST',
+        body: new URLSearchParams({ username: 'admin@example.com', password: 'superuser-password-1' }),
+      });
+      const staff = {
+        authorization: `Bearer ${(await login.json()).access_token}`,
+        'content-type': 'application/json',
+      };
+      const post = (url: string, body: unknown, headers: Record<string, string> = staff) =>
+        fetch(`${base}${url}`, { method: 'POST', headers, body: JSON.stringify(body) }).then((r) => r.json());
       const w = await post('/workshops/', { title: 'Паста' });
       const a = await post('/address/', { title: 'Адрес', map_link: 'https://m' });
       const s = await post('/schedule/', { date: inDays(3), capacity: 8, workshop_id: w.id, address_id: a.id });
@@ -46,7 +59,10 @@ describe.skipIf(isPostgres())('graceful shutdown', () => {
           method: 'POST',
           headers: { authorization: `tma ${initDataFor({ id: 7_000_000 + i })}`, 'content-type': 'application/json' },
           body: JSON.stringify(bookingPayload(s.id)),
-        }).then((r) => r.status, () => 0),
+        }).then(
+          (r) => r.status,
+          () => 0,
+        ),
       );
       await bookings[0];
       child.kill('SIGTERM');

@@ -16,7 +16,10 @@ let clone: string;
 beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'wb-startup-'));
   clone = path.join(tmp, 'clone');
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).split('\0');
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  }).split('\0');
   for (const file of files.filter(Boolean)) {
     const from = path.join(ROOT, file);
     if (!fs.existsSync(from) || fs.statSync(from).isDirectory()) continue; // deleted in the working tree
@@ -31,7 +34,13 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 /** Only what the test gives: nothing from the developer's shell or .env leaks in. */
-const envOf = (vars: Record<string, string>) => ({ PATH: process.env.PATH ?? '', HOME: tmp, npm_config_update_notifier: 'false', DATA_DIR: path.join(tmp, 'data'), ...vars });
+const envOf = (vars: Record<string, string>) => ({
+  PATH: process.env.PATH ?? '',
+  HOME: tmp,
+  npm_config_update_notifier: 'false',
+  DATA_DIR: path.join(tmp, 'data'),
+  ...vars,
+});
 
 let dbCount = 0;
 const freshSqlite = () => `sqlite:${path.join(tmp, `db-${++dbCount}`, 'app.db')}`;
@@ -45,7 +54,10 @@ async function freePort(): Promise<number> {
 }
 
 /** Runs a command in the clone to its end. */
-function run(args: string[], vars: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  args: string[],
+  vars: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(args[0], args.slice(1), { cwd: clone, env: envOf(vars) });
     let stdout = '';
@@ -71,7 +83,10 @@ async function serve(args: string[], vars: Record<string, string>, timeoutMs = 3
   const started = Date.now();
   while (Date.now() - started < timeoutMs) {
     if (child.exitCode !== null) throw new Error(`exited ${child.exitCode}:\n${stdout}\n${stderr}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/api/v1/utils/health-check/`).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/api/v1/utils/health-check/`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return { child, url: `http://127.0.0.1:${port}`, output: () => ({ stdout, stderr }) };
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -94,13 +109,19 @@ describe('bad configuration: one line per problem (variable, value, what is expe
     const r = await run([process.execPath, 'dist/server/main.js'], { PORT: 'abc', DATABASE_URL: 'nonsense' });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^ {2}PORT=abc: expected a port number from 0 to 65535$/m);
-    expect(r.stderr).toMatch(/^ {2}DATABASE_URL=nonsense: expected sqlite:<file> .* or postgres:\/\/user:password@host:5432\/database$/m);
+    expect(r.stderr).toMatch(
+      /^ {2}DATABASE_URL=nonsense: expected sqlite:<file> .* or postgres:\/\/user:password@host:5432\/database$/m,
+    );
     expect(r.stderr.trim().split('\n')).toHaveLength(3); // a heading and the two problems
     expect(r.stdout + r.stderr).not.toMatch(NO_STACK);
   });
 
   it('secrets are masked', async () => {
-    const r = await run([process.execPath, 'dist/server/main.js'], { NODE_ENV: 'production', SECRET_KEY: 'too-short-secret', BOT_TOKEN: 'not-a-bot-token' });
+    const r = await run([process.execPath, 'dist/server/main.js'], {
+      NODE_ENV: 'production',
+      SECRET_KEY: 'too-short-secret',
+      BOT_TOKEN: 'not-a-bot-token',
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^ {2}SECRET_KEY=\*\*\*\* \(16 characters\): expected at least 32 characters/m);
     expect(r.stderr).toMatch(/^ {2}BOT_TOKEN=\*\*\*\* \(15 characters\): expected the token from @BotFather/m);
@@ -110,9 +131,13 @@ describe('bad configuration: one line per problem (variable, value, what is expe
 
   it('an unreachable PostgreSQL, its password masked', async () => {
     const port = await freePort(); // nothing listens there
-    const r = await run([process.execPath, 'dist/server/main.js'], { DATABASE_URL: `postgres://app:s3cret-pw@127.0.0.1:${port}/app` });
+    const r = await run([process.execPath, 'dist/server/main.js'], {
+      DATABASE_URL: `postgres://app:s3cret-pw@127.0.0.1:${port}/app`,
+    });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`  DATABASE_URL=postgres://app:****@127.0.0.1:${port}/app: nothing listens at 127.0.0.1:${port}; expected a running PostgreSQL server`);
+    expect(r.stderr).toContain(
+      `  DATABASE_URL=postgres://app:****@127.0.0.1:${port}/app: nothing listens at 127.0.0.1:${port}; expected a running PostgreSQL server`,
+    );
     expect(r.stdout + r.stderr).not.toContain('s3cret-pw');
     expect(r.stdout + r.stderr).not.toMatch(NO_STACK);
   });
@@ -122,7 +147,9 @@ describe('bad configuration: one line per problem (variable, value, what is expe
     url.password = 'wrong-password-42';
     const r = await run([process.execPath, 'dist/server/main.js'], { DATABASE_URL: url.href });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^ {2}DATABASE_URL=postgres(ql)?:\/\/[^:]+:\*\*\*\*@.+: password authentication failed for user .+; expected a user name and password the server accepts$/m);
+    expect(r.stderr).toMatch(
+      /^ {2}DATABASE_URL=postgres(ql)?:\/\/[^:]+:\*\*\*\*@.+: password authentication failed for user .+; expected a user name and password the server accepts$/m,
+    );
     expect(r.stdout + r.stderr).not.toContain('wrong-password-42');
     expect(r.stdout + r.stderr).not.toMatch(NO_STACK);
   });
@@ -132,7 +159,10 @@ describe('bad configuration: one line per problem (variable, value, what is expe
     await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
     const { port } = other.address() as net.AddressInfo;
     try {
-      const r = await run([process.execPath, 'dist/server/main.js'], { PORT: String(port), DATABASE_URL: freshSqlite() });
+      const r = await run([process.execPath, 'dist/server/main.js'], {
+        PORT: String(port),
+        DATABASE_URL: freshSqlite(),
+      });
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`  PORT=${port}: 127.0.0.1:${port} is already in use; expected a free port`);
       expect(r.stdout + r.stderr).not.toMatch(NO_STACK);
@@ -146,7 +176,9 @@ describe('bad configuration: one line per problem (variable, value, what is expe
     const script = JSON.parse(fs.readFileSync(path.join(clone, 'package.json'), 'utf8')).scripts.backup as string;
     const r = await run(['sh', '-c', script], { DATABASE_URL: `sqlite:${missing}` });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`  DATABASE_URL=sqlite:${missing}: no folder ${path.dirname(missing)}; expected the SQLite file the server uses`);
+    expect(r.stderr).toContain(
+      `  DATABASE_URL=sqlite:${missing}: no folder ${path.dirname(missing)}; expected the SQLite file the server uses`,
+    );
     expect(r.stdout + r.stderr).not.toMatch(NO_STACK);
   });
 });
@@ -154,7 +186,12 @@ describe('bad configuration: one line per problem (variable, value, what is expe
 describe('PUBLIC_URL and logs', () => {
   it('production: PUBLIC_URL defaults to http://localhost:PORT (reset links, the login URL in the banner), a local PUBLIC_URL is warned about, logs are JSON', async () => {
     const port = await freePort();
-    const s = await serve([process.execPath, 'dist/server/main.js'], { NODE_ENV: 'production', SECRET_KEY: SECRET, PORT: String(port), DATABASE_URL: freshSqlite() });
+    const s = await serve([process.execPath, 'dist/server/main.js'], {
+      NODE_ENV: 'production',
+      SECRET_KEY: SECRET,
+      PORT: String(port),
+      DATABASE_URL: freshSqlite(),
+    });
     try {
       const res = await fetch(`${s.url}/api/v1/password-recovery/admin@example.com`, { method: 'POST' });
       expect(res.status).toBe(200);
@@ -166,15 +203,22 @@ describe('PUBLIC_URL and logs', () => {
     const logs = lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
     expect(lines.find((l) => l.startsWith('Listening on'))).toContain(`admin login http://localhost:${port}/login`);
     expect(logs.find((l) => l.level === 40 && l.msg.startsWith('PUBLIC_URL='))?.msg).toMatch(
-      new RegExp(`^PUBLIC_URL=http://localhost:${port}: a local address in production; expected the public https address`),
+      new RegExp(
+        `^PUBLIC_URL=http://localhost:${port}: a local address in production; expected the public https address`,
+      ),
     );
-    expect(logs.find((l) => typeof l.text === 'string' && l.text.includes('reset-password'))?.text).toContain(`http://localhost:${port}/reset-password?token=`);
+    expect(logs.find((l) => typeof l.text === 'string' && l.text.includes('reset-password'))?.text).toContain(
+      `http://localhost:${port}/reset-password?token=`,
+    );
     expect(logs.length).toBeGreaterThan(2);
   });
 
   it('development: readable log lines, not JSON', async () => {
     const port = await freePort();
-    const s = await serve([process.execPath, 'dist/server/main.js'], { PORT: String(port), DATABASE_URL: freshSqlite() });
+    const s = await serve([process.execPath, 'dist/server/main.js'], {
+      PORT: String(port),
+      DATABASE_URL: freshSqlite(),
+    });
     stop(s.child);
     const { stdout } = s.output();
     expect(stdout).toMatch(new RegExp(`INFO.*Server listening at http://127\\.0\\.0\\.1:${port}`));
@@ -189,7 +233,11 @@ function processGroup(pgid: number): Array<{ pid: number; cmdline: string }> {
     try {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) === pgid) found.push({ pid: Number(pid), cmdline: fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim() });
+      if (Number(fields[2]) === pgid)
+        found.push({
+          pid: Number(pid),
+          cmdline: fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim(),
+        });
     } catch {
       /* gone meanwhile */
     }
@@ -198,21 +246,36 @@ function processGroup(pgid: number): Array<{ pid: number; cmdline: string }> {
 }
 
 describe('npm start', () => {
-  it.runIf(process.platform === 'linux')('on a fresh clone: builds the bundles and the server, then runs compiled JavaScript with plain node (no TypeScript loader, no esbuild left running)', async () => {
-    fs.rmSync(path.join(clone, 'dist'), { recursive: true, force: true });
-    const port = await freePort();
-    const s = await serve(['npm', 'start'], { NODE_ENV: 'production', SECRET_KEY: SECRET, PORT: String(port), DATABASE_URL: freshSqlite() }, 120_000);
-    try {
-      const page = await fetch(`${s.url}/login`);
-      expect(page.status).toBe(200);
-      expect(page.headers.get('content-type')).toContain('text/html');
-      for (const built of ['dist/webapp/index.html', 'dist/admin/index.html', 'dist/server/main.js']) expect(fs.existsSync(path.join(clone, built)), built).toBe(true);
-      // npm, its shell, and the server: `node scripts/start.js`, nothing else.
-      const processes = processGroup(s.child.pid!);
-      expect(processes.filter((p) => /^\S*node scripts\/start\.js$/.test(p.cmdline)), JSON.stringify(processes)).toHaveLength(1);
-      expect(processes.filter((p) => /tsx|esbuild|vite/.test(p.cmdline)), JSON.stringify(processes)).toEqual([]);
-    } finally {
-      stop(s.child);
-    }
-  }, 180_000);
+  it.runIf(process.platform === 'linux')(
+    'on a fresh clone: builds the bundles and the server, then runs compiled JavaScript with plain node (no TypeScript loader, no esbuild left running)',
+    async () => {
+      fs.rmSync(path.join(clone, 'dist'), { recursive: true, force: true });
+      const port = await freePort();
+      const s = await serve(
+        ['npm', 'start'],
+        { NODE_ENV: 'production', SECRET_KEY: SECRET, PORT: String(port), DATABASE_URL: freshSqlite() },
+        120_000,
+      );
+      try {
+        const page = await fetch(`${s.url}/login`);
+        expect(page.status).toBe(200);
+        expect(page.headers.get('content-type')).toContain('text/html');
+        for (const built of ['dist/webapp/index.html', 'dist/admin/index.html', 'dist/server/main.js'])
+          expect(fs.existsSync(path.join(clone, built)), built).toBe(true);
+        // npm, its shell, and the server: `node scripts/start.js`, nothing else.
+        const processes = processGroup(s.child.pid!);
+        expect(
+          processes.filter((p) => /^\S*node scripts\/start\.js$/.test(p.cmdline)),
+          JSON.stringify(processes),
+        ).toHaveLength(1);
+        expect(
+          processes.filter((p) => /tsx|esbuild|vite/.test(p.cmdline)),
+          JSON.stringify(processes),
+        ).toEqual([]);
+      } finally {
+        stop(s.child);
+      }
+    },
+    180_000,
+  );
 });

@@ -13,7 +13,10 @@ beforeAll(async () => {
   dist = fs.mkdtempSync(path.join(os.tmpdir(), 'wb-dist-'));
   for (const entry of ['webapp', 'admin']) {
     fs.mkdirSync(path.join(dist, entry));
-    fs.writeFileSync(path.join(dist, entry, 'index.html'), `<!doctype html><html><head><title>${entry}</title></head><body></body></html>`);
+    fs.writeFileSync(
+      path.join(dist, entry, 'index.html'),
+      `<!doctype html><html><head><title>${entry}</title></head><body></body></html>`,
+    );
   }
   fs.mkdirSync(path.join(dist, 'assets'));
   const js = 'console.log("hello from the bundle");'.repeat(20);
@@ -28,7 +31,13 @@ afterAll(async () => {
 
 describe('serving the front ends', () => {
   it('serves the mini-app at /apply and /record/:id and the admin everywhere else', async () => {
-    for (const [url, title] of [['/apply', 'webapp'], ['/record/12', 'webapp'], ['/', 'admin'], ['/schedule', 'admin'], ['/reset-password?token=x', 'admin']]) {
+    for (const [url, title] of [
+      ['/apply', 'webapp'],
+      ['/record/12', 'webapp'],
+      ['/', 'admin'],
+      ['/schedule', 'admin'],
+      ['/reset-password?token=x', 'admin'],
+    ]) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type']).toMatch(/text\/html/);
@@ -39,12 +48,24 @@ describe('serving the front ends', () => {
   it('puts the runtime config in an escaped <meta>', async () => {
     const html = (await t.app.inject({ method: 'GET', url: '/apply' })).body;
     const content = html.match(/<meta name="app-config" content="([^"]*)">/)![1];
-    const decoded = content.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-    expect(JSON.parse(decoded)).toEqual({ businessName: 'Студия "Вкус" & Ко', businessTimezone: 'Europe/Belgrade', botEnabled: true });
+    const decoded = content
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
+    expect(JSON.parse(decoded)).toEqual({
+      businessName: 'Студия "Вкус" & Ко',
+      businessTimezone: 'Europe/Belgrade',
+      botEnabled: true,
+    });
   });
 
   it('sends assets pre-compressed with a long cache, and lets Telegram frame the pages', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/assets/app-abc.js', headers: { 'accept-encoding': 'br, gzip' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/assets/app-abc.js',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-encoding']).toBe('br');
     expect(res.headers['cache-control']).toContain('immutable');

@@ -2,7 +2,17 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { screen, waitFor, within, act } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { RECORD_SOURCES } from '../../contract';
-import { launchHash, mockApi, openApp, recordView, resetEnvironment, session, telegramEvents, TG_USER, receiveTelegramEvent } from './utils';
+import {
+  launchHash,
+  mockApi,
+  openApp,
+  recordView,
+  resetEnvironment,
+  session,
+  telegramEvents,
+  TG_USER,
+  receiveTelegramEvent,
+} from './utils';
 
 const schedule = (data = [session()]) => ({ 'GET /schedule/public': () => ({ body: { data, count: data.length } }) });
 
@@ -18,7 +28,9 @@ async function toStep2(user = userEvent.setup(), hash = launchHash()) {
 describe('/apply step 1: the public schedule', () => {
   it('shows a loading state while the schedule loads', async () => {
     let release: () => void = () => undefined;
-    mockApi({ 'GET /schedule/public': () => new Promise((r) => (release = () => r({ body: { data: [session()], count: 1 } }))) });
+    mockApi({
+      'GET /schedule/public': () => new Promise((r) => (release = () => r({ body: { data: [session()], count: 1 } }))),
+    });
     openApp(`/apply${launchHash()}`);
     expect(screen.getByLabelText('Загрузка расписания')).toHaveAttribute('aria-busy', 'true');
     expect(screen.getByText('Шаг 1 из 3')).toBeInTheDocument();
@@ -27,7 +39,17 @@ describe('/apply step 1: the public schedule', () => {
   });
 
   it('lists sessions with title, d/MM/y and H:mm in the business timezone, price in RSD and seats left', async () => {
-    mockApi(schedule([session(), session({ id: 8, places_available: 0, date: '2030-07-05T16:30:00.000Z', workshop: { id: 2, title: 'Паста', description: null, price: 12000 } })]));
+    mockApi(
+      schedule([
+        session(),
+        session({
+          id: 8,
+          places_available: 0,
+          date: '2030-07-05T16:30:00.000Z',
+          workshop: { id: 2, title: 'Паста', description: null, price: 12000 },
+        }),
+      ]),
+    );
     openApp(`/apply${launchHash()}`);
     const first = await screen.findByTestId('session-7');
     // 11:00 UTC in November is 12:00 in Belgrade (CET); 16:30 UTC in July is 18:30 (CEST).
@@ -59,7 +81,10 @@ describe('/apply step 1: the public schedule', () => {
 
   it('shows the error state and retries on demand', async () => {
     let fail = true;
-    mockApi({ 'GET /schedule/public': () => (fail ? { status: 500, body: { detail: 'boom' } } : { body: { data: [session()], count: 1 } }) });
+    mockApi({
+      'GET /schedule/public': () =>
+        fail ? { status: 500, body: { detail: 'boom' } } : { body: { data: [session()], count: 1 } },
+    });
     const user = userEvent.setup();
     openApp(`/apply${launchHash()}`);
     expect(await screen.findByText('Произошла ошибка при загрузке данных')).toBeInTheDocument();
@@ -151,7 +176,9 @@ describe('/apply step 2: the contact form', () => {
     mockApi(schedule());
     await toStep2();
     const group = screen.getByRole('radiogroup', { name: 'Откуда вы о нас узнали?' });
-    const labels = within(group).getAllByRole('radio').map((r) => r.getAttribute('aria-label'));
+    const labels = within(group)
+      .getAllByRole('radio')
+      .map((r) => r.getAttribute('aria-label'));
     expect(labels).toEqual(Object.values(RECORD_SOURCES));
   });
 
@@ -209,7 +236,10 @@ describe('/apply step 3 and failures', () => {
   });
 
   it('a queued booking says so, with the queue position', async () => {
-    mockApi({ ...schedule([session({ places_available: 0 })]), 'POST /records/': () => ({ status: 201, body: recordView({ state: 'QUEUED' }, { queue_position: 2 }) }) });
+    mockApi({
+      ...schedule([session({ places_available: 0 })]),
+      'POST /records/': () => ({ status: 201, body: recordView({ state: 'QUEUED' }, { queue_position: 2 }) }),
+    });
     const user = await toStep2();
     await fillAndSubmit(user);
     expect(await screen.findByText('Вы в очереди')).toBeInTheDocument();
@@ -217,7 +247,10 @@ describe('/apply step 3 and failures', () => {
   });
 
   it('a refused booking shows the server’s detail in the failure toast', async () => {
-    mockApi({ ...schedule(), 'POST /records/': () => ({ status: 409, body: { detail: 'Вы уже записаны на этот мастер-класс' } }) });
+    mockApi({
+      ...schedule(),
+      'POST /records/': () => ({ status: 409, body: { detail: 'Вы уже записаны на этот мастер-класс' } }),
+    });
     const user = await toStep2();
     await fillAndSubmit(user);
     const toast = await screen.findByText('Что-то пошло не так.');

@@ -39,7 +39,14 @@ describe('format', () => {
     expect(formatPrice(3500)).toBe('3\u00a0500\u00a0RSD');
     expect(isPast('2020-01-01T00:00:00Z')).toBe(true);
     expect(isPast('2999-01-01T00:00:00Z')).toBe(false);
-    expect([1, 2, 5, 11, 21, 22].map((n) => plural(n, ['место', 'места', 'мест']))).toEqual(['место', 'места', 'мест', 'мест', 'место', 'места']);
+    expect([1, 2, 5, 11, 21, 22].map((n) => plural(n, ['место', 'места', 'мест']))).toEqual([
+      'место',
+      'места',
+      'мест',
+      'мест',
+      'место',
+      'места',
+    ]);
   });
 });
 
@@ -55,17 +62,31 @@ describe('Telegram launch parameters', () => {
     expect(isColorDark('#ffffff')).toBe(false);
   });
   it('no launch parameters: no user', () => {
-    expect(readLaunch({ hash: '', search: '' })).toEqual({ initData: undefined, user: null, themeParams: {}, platform: undefined });
+    expect(readLaunch({ hash: '', search: '' })).toEqual({
+      initData: undefined,
+      user: null,
+      themeParams: {},
+      platform: undefined,
+    });
   });
 });
 
 describe('api', () => {
   it('turns error bodies into ApiError with the detail, or the default status text', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ detail: 'Сеанс уже прошёл' }), { status: 409 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify({ detail: 'Сеанс уже прошёл' }), { status: 409 })),
+    );
     await expect(request('GET', '/x')).rejects.toEqual(new ApiError(409, 'Сеанс уже прошёл'));
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('', { status: 503 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('', { status: 503 })),
+    );
     await expect(request('GET', '/x')).rejects.toMatchObject({ status: 503, detail: 'Service Unavailable' });
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    );
     await expect(request('GET', '/x')).rejects.toMatchObject({ status: 0 });
   });
 });

@@ -2,7 +2,16 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { RecordView } from '../../contract';
-import { launchHash, mockApi, openApp, recordView, resetEnvironment, session, telegramEvents, receiveTelegramEvent } from './utils';
+import {
+  launchHash,
+  mockApi,
+  openApp,
+  recordView,
+  resetEnvironment,
+  session,
+  telegramEvents,
+  receiveTelegramEvent,
+} from './utils';
 
 beforeEach(() => resetEnvironment());
 
@@ -26,10 +35,16 @@ describe('/record/{id}: what it shows', () => {
   it('shows a spinner while loading, then heading, business name, session, address with map link and the booking', async () => {
     const meta = document.createElement('meta');
     meta.name = 'app-config';
-    meta.content = JSON.stringify({ businessName: 'Кухня &amp; Ко', businessTimezone: 'Europe/Belgrade', botEnabled: true });
+    meta.content = JSON.stringify({
+      businessName: 'Кухня &amp; Ко',
+      businessTimezone: 'Europe/Belgrade',
+      botEnabled: true,
+    });
     document.head.append(meta);
     let release: () => void = () => undefined;
-    const { fetchMock } = mockApi({ 'GET /records/15': () => new Promise((r) => (release = () => r({ body: recordView() }))) });
+    const { fetchMock } = mockApi({
+      'GET /records/15': () => new Promise((r) => (release = () => r({ body: recordView() }))),
+    });
     openApp(`/record/15${launchHash()}`);
     await waitFor(() => expect(fetchMock).toHaveBeenCalled());
     expect(screen.getByRole('progressbar', { name: 'Загрузка записи' })).toBeInTheDocument();
@@ -153,7 +168,9 @@ describe('/record/{id}: actions', () => {
   it('saves the new count and shows the result', async () => {
     const user = userEvent.setup();
     const { calls } = open(recordView({ people_count: 2 }), {
-      'PUT /records/15': ({ body }) => ({ body: recordView({ people_count: (body as { people_count: number }).people_count }) }),
+      'PUT /records/15': ({ body }) => ({
+        body: recordView({ people_count: (body as { people_count: number }).people_count }),
+      }),
     });
     await user.click(await screen.findByRole('button', { name: 'Изменить количество человек' }));
     await user.click(screen.getByRole('button', { name: 'Увеличить' }));
@@ -179,7 +196,11 @@ describe('/record/{id}: actions', () => {
     const user = userEvent.setup();
     const { calls } = open(recordView(), {
       'PUT /records/cancel/15': ({ body }) => ({
-        body: recordView({ state: 'CANCELLED', is_cancelled: true, cancel_reason: (body as { cancel_reason: string }).cancel_reason }),
+        body: recordView({
+          state: 'CANCELLED',
+          is_cancelled: true,
+          cancel_reason: (body as { cancel_reason: string }).cancel_reason,
+        }),
       }),
     });
     await user.click(await screen.findByRole('button', { name: 'Отменить запись' }));
@@ -198,7 +219,9 @@ describe('/record/{id}: actions', () => {
 
   it('a failed cancel says so', async () => {
     const user = userEvent.setup();
-    open(recordView(), { 'PUT /records/cancel/15': () => ({ status: 500, body: { detail: 'Internal Server Error' } }) });
+    open(recordView(), {
+      'PUT /records/cancel/15': () => ({ status: 500, body: { detail: 'Internal Server Error' } }),
+    });
     await user.click(await screen.findByRole('button', { name: 'Отменить запись' }));
     await user.type(screen.getByLabelText('Причина отмены'), 'Заболела');
     await user.click(button('Подтвердить отмену'));
@@ -211,7 +234,9 @@ describe('/record/{id}: actions', () => {
     let fail = true;
     open(recordView({ state: 'CANCELLED', is_cancelled: true, cancel_reason: 'x' }), {
       'PUT /records/restore/15': () =>
-        fail ? { status: 409, body: { detail: 'Запись нельзя восстановить' } } : { body: recordView({ state: 'QUEUED' }, { queue_position: 1, places_available: 0 }) },
+        fail
+          ? { status: 409, body: { detail: 'Запись нельзя восстановить' } }
+          : { body: recordView({ state: 'QUEUED' }, { queue_position: 1, places_available: 0 }) },
     });
     await user.click(await screen.findByRole('button', { name: 'Восстановить запись' }));
     const err = await screen.findByText('Не удалось восстановить запись');

@@ -9,15 +9,22 @@ import { initTelegram } from '../../webapp/src/tg';
 import { clearToasts } from '../../webapp/src/ui/toast';
 
 export const TG_USER = { id: 424242, first_name: 'Анна', last_name: 'Петрова', username: 'anna_p' };
-export const INIT_DATA = new URLSearchParams({ auth_date: '1763700000', user: JSON.stringify(TG_USER), hash: 'a'.repeat(64) }).toString();
+export const INIT_DATA = new URLSearchParams({
+  auth_date: '1763700000',
+  user: JSON.stringify(TG_USER),
+  hash: 'a'.repeat(64),
+}).toString();
 
 export function launchHash(opts: { user?: boolean; theme?: Record<string, string> } = {}) {
-  const initData = opts.user === false ? new URLSearchParams({ auth_date: '1763700000', hash: 'b'.repeat(64) }).toString() : INIT_DATA;
+  const initData =
+    opts.user === false ? new URLSearchParams({ auth_date: '1763700000', hash: 'b'.repeat(64) }).toString() : INIT_DATA;
   return `#${new URLSearchParams({
     tgWebAppData: initData,
     tgWebAppVersion: '8.0',
     tgWebAppPlatform: 'ios',
-    tgWebAppThemeParams: JSON.stringify(opts.theme ?? { bg_color: '#ffffff', text_color: '#000000', button_color: '#009688' }),
+    tgWebAppThemeParams: JSON.stringify(
+      opts.theme ?? { bg_color: '#ffffff', text_color: '#000000', button_color: '#009688' },
+    ),
   }).toString()}`;
 }
 
@@ -91,7 +98,8 @@ const isWebView = (v: unknown): v is { receiveEvent: (name: string) => void } =>
 /** Telegram's client sends the page an event, where the SDK receives it (window.Telegram.WebView). */
 export function receiveTelegramEvent(name: string) {
   const telegram: unknown = 'Telegram' in window ? window.Telegram : undefined;
-  const webView = typeof telegram === 'object' && telegram !== null && 'WebView' in telegram ? telegram.WebView : undefined;
+  const webView =
+    typeof telegram === 'object' && telegram !== null && 'WebView' in telegram ? telegram.WebView : undefined;
   if (!isWebView(webView)) throw new Error('The Telegram SDK has not set up window.Telegram.WebView');
   webView.receiveEvent(name);
 }
@@ -111,12 +119,20 @@ export function session(over: Partial<ScheduleOpen> = {}): ScheduleOpen {
     capacity: 8,
     places_available: 3,
     workshop: { id: 1, title: 'Хинкали и хачапури', description: 'Грузинская кухня', price: 3500 },
-    address: { id: 1, title: 'Нови Сад, Змај Јовина 12', map_link: 'https://maps.example.com/?q=1', description: 'Вход со двора' },
+    address: {
+      id: 1,
+      title: 'Нови Сад, Змај Јовина 12',
+      map_link: 'https://maps.example.com/?q=1',
+      description: 'Вход со двора',
+    },
     ...over,
   };
 }
 
-export function recordView(over: Partial<RecordView['record']> = {}, extra: Partial<Omit<RecordView, 'record'>> = {}): RecordView {
+export function recordView(
+  over: Partial<RecordView['record']> = {},
+  extra: Partial<Omit<RecordView, 'record'>> = {},
+): RecordView {
   const s = session();
   return {
     record: {

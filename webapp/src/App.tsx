@@ -10,7 +10,12 @@ const RecordPage = lazy(() => import('./record/RecordPage'));
 export function App() {
   const dark = useSyncExternalStore(subscribeDark, isDarkTheme, isDarkTheme);
   return (
-    <AppRoot appearance={dark ? 'dark' : 'light'} platform={uiPlatform()} className="app-root" data-platform={uiPlatform()}>
+    <AppRoot
+      appearance={dark ? 'dark' : 'light'}
+      platform={uiPlatform()}
+      className="app-root"
+      data-platform={uiPlatform()}
+    >
       <Switch>
         <Route path="/apply" component={ApplyPage} />
         <Route path="/record/:id">

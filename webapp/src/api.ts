@@ -34,7 +34,11 @@ export async function request<T>(method: string, path: string, body?: unknown): 
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let res: Response;
   try {
-    res = await fetch(`${API_BASE}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    res = await fetch(`${API_BASE}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   } catch {
     throw new ApiError(0, 'Нет соединения с сервером. Проверьте интернет и попробуйте ещё раз.');
   }
@@ -52,4 +56,5 @@ export const api = {
   restore: (id: number) => request<RecordView>('PUT', `/records/restore/${id}`),
 };
 
-export const errorText = (err: unknown) => (err instanceof ApiError ? err.detail : err instanceof Error ? err.message : String(err));
+export const errorText = (err: unknown) =>
+  err instanceof ApiError ? err.detail : err instanceof Error ? err.message : String(err);

@@ -1,6 +1,10 @@
 import { readAppConfig, type AppConfig } from '../../contract/app-config';
 
-export { DEFAULT_APP_CONFIG as DEFAULT_CONFIG, readAppConfig as readConfig, type AppConfig } from '../../contract/app-config';
+export {
+  DEFAULT_APP_CONFIG as DEFAULT_CONFIG,
+  readAppConfig as readConfig,
+  type AppConfig,
+} from '../../contract/app-config';
 
 /** The server's runtime configuration of this page (contract/app-config.ts), read once. */
 let cached: AppConfig | undefined;

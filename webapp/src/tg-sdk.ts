@@ -80,12 +80,23 @@ export function start(onTheme: (tp: Record<string, string>) => void): void {
 }
 
 export function haptic(kind: HapticKind): void {
-  if (kind === 'selection') attempt(() => (full ? hapticFeedbackSelectionChanged.ifAvailable() : postEvent('web_app_trigger_haptic_feedback', { type: 'selection_change' })));
+  if (kind === 'selection')
+    attempt(() =>
+      full
+        ? hapticFeedbackSelectionChanged.ifAvailable()
+        : postEvent('web_app_trigger_haptic_feedback', { type: 'selection_change' }),
+    );
   else if (kind === 'light' || kind === 'medium')
-    attempt(() => (full ? hapticFeedbackImpactOccurred.ifAvailable(kind) : postEvent('web_app_trigger_haptic_feedback', { type: 'impact', impact_style: kind })));
+    attempt(() =>
+      full
+        ? hapticFeedbackImpactOccurred.ifAvailable(kind)
+        : postEvent('web_app_trigger_haptic_feedback', { type: 'impact', impact_style: kind }),
+    );
   else
     attempt(() =>
-      full ? hapticFeedbackNotificationOccurred.ifAvailable(kind) : postEvent('web_app_trigger_haptic_feedback', { type: 'notification', notification_type: kind }),
+      full
+        ? hapticFeedbackNotificationOccurred.ifAvailable(kind)
+        : postEvent('web_app_trigger_haptic_feedback', { type: 'notification', notification_type: kind }),
     );
 }
 

@@ -27,7 +27,9 @@ const STORAGE_KEY = 'workshop-tma-launch';
 /** Reads tgWebApp* launch parameters from the URL (hash or query), falling back to what this tab
  * saw before (the hash is lost on in-app navigation and reloads). Lenient on purpose: the SDK's
  * own parser rejects init data from older clients, but the server is the one that checks it. */
-export function readLaunch(loc: Pick<Location, 'hash' | 'search'> | undefined = typeof location === 'undefined' ? undefined : location): Launch {
+export function readLaunch(
+  loc: Pick<Location, 'hash' | 'search'> | undefined = typeof location === 'undefined' ? undefined : location,
+): Launch {
   let raw = '';
   for (const part of [loc?.hash ?? '', loc?.search ?? '']) {
     const q = part.replace(/^[#?]/, '');
@@ -77,7 +79,8 @@ export const inTelegram = () => Boolean(launch.initData) || Object.keys(launch.t
 /** Telegram draws its own back button in the header; elsewhere the page shows one. */
 export const hasNativeBackButton = () => inTelegram();
 /** telegram-ui platform: the iOS look on Apple clients, the base look elsewhere. */
-export const uiPlatform = (): 'ios' | 'base' => (launch.platform === 'ios' || launch.platform === 'macos' ? 'ios' : 'base');
+export const uiPlatform = (): 'ios' | 'base' =>
+  launch.platform === 'ios' || launch.platform === 'macos' ? 'ios' : 'base';
 
 export const isDarkTheme = () => dark;
 export function subscribeDark(fn: () => void): () => void {

@@ -11,7 +11,9 @@ import { EmptyState } from './EmptyState';
 import { IconEdit, IconMapPin, IconPlus, IconTrash } from './icons';
 
 export function AddressList() {
-  const { data, isLoading } = useSWR<AddressesPublic>(keys.addresses, { onError: (err) => toastError(TITLES.general, err) });
+  const { data, isLoading } = useSWR<AddressesPublic>(keys.addresses, {
+    onError: (err) => toastError(TITLES.general, err),
+  });
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<AddressPublic | null>(null);
   const [deleting, setDeleting] = useState<AddressPublic | null>(null);
@@ -42,7 +44,13 @@ export function AddressList() {
                     <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
                       {a.title}
                     </Text>
-                    <Anchor href={a.map_link} target="_blank" rel="noopener noreferrer" size="sm" style={{ overflowWrap: 'anywhere' }}>
+                    <Anchor
+                      href={a.map_link}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                      size="sm"
+                      style={{ overflowWrap: 'anywhere' }}
+                    >
                       {a.map_link}
                     </Anchor>
                     {a.description && (
@@ -54,12 +62,22 @@ export function AddressList() {
                 </Group>
                 <Group gap={4} wrap="nowrap">
                   <Tooltip label="Редактировать">
-                    <ActionIcon variant="subtle" color="gray" onClick={() => setEditing(a)} aria-label={`Редактировать ${a.title}`}>
+                    <ActionIcon
+                      variant="subtle"
+                      color="gray"
+                      onClick={() => setEditing(a)}
+                      aria-label={`Редактировать ${a.title}`}
+                    >
                       <IconEdit />
                     </ActionIcon>
                   </Tooltip>
                   <Tooltip label="Удалить">
-                    <ActionIcon variant="subtle" color="red" onClick={() => setDeleting(a)} aria-label={`Удалить ${a.title}`}>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      onClick={() => setDeleting(a)}
+                      aria-label={`Удалить ${a.title}`}
+                    >
                       <IconTrash />
                     </ActionIcon>
                   </Tooltip>

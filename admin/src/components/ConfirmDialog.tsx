@@ -12,7 +12,15 @@ export interface ConfirmDialogProps {
 }
 
 /** A yes/no question before anything irreversible. */
-export function ConfirmDialog({ opened, onClose, onConfirm, title, children, confirmLabel, color = 'red' }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  opened,
+  onClose,
+  onConfirm,
+  title,
+  children,
+  confirmLabel,
+  color = 'red',
+}: ConfirmDialogProps) {
   const [busy, setBusy] = useState(false);
   const confirm = async () => {
     setBusy(true);
@@ -43,7 +51,17 @@ export function ConfirmDialog({ opened, onClose, onConfirm, title, children, con
 export const DELETE_QUESTION = 'Вы действительно хотите удалить?';
 
 /** Spec §4: deletion asks for confirmation. */
-export function ConfirmDelete({ opened, onClose, onConfirm, what }: { opened: boolean; onClose: () => void; onConfirm: () => Promise<unknown>; what?: string }) {
+export function ConfirmDelete({
+  opened,
+  onClose,
+  onConfirm,
+  what,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  onConfirm: () => Promise<unknown>;
+  what?: string;
+}) {
   return (
     <ConfirmDialog opened={opened} onClose={onClose} onConfirm={onConfirm} title="Удаление" confirmLabel="Удалить">
       <Text>{DELETE_QUESTION}</Text>

@@ -22,7 +22,16 @@ export function FormModal({
   size?: string;
 }) {
   return (
-    <Modal opened={opened} onClose={onClose} title={<Text fw={700} size="lg">{title}</Text>} size={size}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={
+        <Text fw={700} size="lg">
+          {title}
+        </Text>
+      }
+      size={size}
+    >
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           {children}

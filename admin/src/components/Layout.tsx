@@ -49,7 +49,10 @@ export function Navigation({ onNavigate }: { onNavigate?: () => void }) {
               onClick={onNavigate}
               variant="light"
               color="teal"
-              styles={{ root: { borderRadius: 'var(--mantine-radius-md)' }, label: { fontSize: 'var(--mantine-font-size-md)' } }}
+              styles={{
+                root: { borderRadius: 'var(--mantine-radius-md)' },
+                label: { fontSize: 'var(--mantine-font-size-md)' },
+              }}
               mb={4}
             />
           ))}

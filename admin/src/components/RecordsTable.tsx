@@ -55,13 +55,23 @@ export function RecordsTable({ records }: { records: RecordPublic[] }) {
                 key={r.id}
                 data-cancelled={cancelled || undefined}
                 data-state={r.state}
-                style={cancelled ? { color: 'var(--mantine-color-gray-5)', background: 'var(--mantine-color-gray-0)' } : undefined}
+                style={
+                  cancelled
+                    ? { color: 'var(--mantine-color-gray-5)', background: 'var(--mantine-color-gray-0)' }
+                    : undefined
+                }
               >
                 <Table.Td>
                   <StateIcon state={r.state} />
                 </Table.Td>
                 <Table.Td>
-                  <Anchor href={`/record/${r.id}`} target="_blank" rel="noopener noreferrer" c={cancelled ? 'gray.5' : undefined} fz="sm">
+                  <Anchor
+                    href={`/record/${r.id}`}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    c={cancelled ? 'gray.5' : undefined}
+                    fz="sm"
+                  >
                     {[r.name, r.last_name].filter(Boolean).join(' ')}
                   </Anchor>
                 </Table.Td>

@@ -8,7 +8,8 @@ import { RecordsTable } from './RecordsTable';
 
 /** People per state: the sum of people_count (default 1) per booking (spec §2). */
 export function countPeople(records: RecordPublic[]) {
-  const sum = (state: string) => records.filter((r) => r.state === state).reduce((n, r) => n + (r.people_count ?? 1), 0);
+  const sum = (state: string) =>
+    records.filter((r) => r.state === state).reduce((n, r) => n + (r.people_count ?? 1), 0);
   return { active: sum('ACTIVE'), cancelled: sum('CANCELLED'), queued: sum('QUEUED') };
 }
 

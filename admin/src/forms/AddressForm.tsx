@@ -8,7 +8,15 @@ import { FormModal } from '../components/FormModal';
 import { MESSAGES } from '../notify';
 import { runChange } from '../mutations';
 
-export function AddressForm({ address, opened, onClose }: { address?: AddressPublic; opened: boolean; onClose: () => void }) {
+export function AddressForm({
+  address,
+  opened,
+  onClose,
+}: {
+  address?: AddressPublic;
+  opened: boolean;
+  onClose: () => void;
+}) {
   const {
     register,
     handleSubmit,
@@ -16,7 +24,11 @@ export function AddressForm({ address, opened, onClose }: { address?: AddressPub
   } = useForm<z.input<typeof AddressCreate>, unknown, AddressCreate>({
     mode: 'onBlur',
     resolver: zodResolver(AddressCreate),
-    defaultValues: { title: address?.title ?? '', map_link: address?.map_link ?? '', description: address?.description ?? '' },
+    defaultValues: {
+      title: address?.title ?? '',
+      map_link: address?.map_link ?? '',
+      description: address?.description ?? '',
+    },
   });
 
   const onSubmit = async (v: AddressCreate) => {
@@ -49,7 +61,14 @@ export function AddressForm({ address, opened, onClose }: { address?: AddressPub
         error={errors.map_link?.message}
         {...register('map_link')}
       />
-      <Textarea label="Описание" placeholder="Как найти, этаж, домофон" autosize minRows={2} maxRows={8} {...register('description')} />
+      <Textarea
+        label="Описание"
+        placeholder="Как найти, этаж, домофон"
+        autosize
+        minRows={2}
+        maxRows={8}
+        {...register('description')}
+      />
     </FormModal>
   );
 }

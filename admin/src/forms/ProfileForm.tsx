@@ -41,13 +41,7 @@ export function ProfileForm({ user }: { user: UserPublic }) {
           error={errors.full_name?.message}
           {...register('full_name')}
         />
-        <TextInput
-          label="Email"
-          type="email"
-          withAsterisk
-          error={errors.email?.message}
-          {...register('email')}
-        />
+        <TextInput label="Email" type="email" withAsterisk error={errors.email?.message} {...register('email')} />
         {user.telegram_id !== null && (
           <Controller
             control={control}
@@ -55,7 +49,11 @@ export function ProfileForm({ user }: { user: UserPublic }) {
             render={({ field }) => (
               <Switch
                 label="Уведомления в Telegram"
-                description={user.telegram_login ? `Подключён аккаунт @${user.telegram_login}` : `Подключён Telegram ID ${user.telegram_id}`}
+                description={
+                  user.telegram_login
+                    ? `Подключён аккаунт @${user.telegram_login}`
+                    : `Подключён Telegram ID ${user.telegram_id}`
+                }
                 color="teal"
                 name={field.name}
                 ref={field.ref}

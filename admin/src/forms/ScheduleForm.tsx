@@ -53,8 +53,18 @@ export function ScheduleForm({ schedule, workshops, addresses, opened, onClose, 
     mode: 'onBlur',
     resolver: zodResolver(ScheduleCreate),
     defaultValues: schedule
-      ? { date: asZonedIso(schedule.date), workshop_id: schedule.workshop_id, address_id: schedule.address_id, capacity: schedule.capacity }
-      : { date: fromZonedInput(defaultSessionInput(now), zone), workshop_id: undefined, address_id: addresses[0]?.id, capacity: DEFAULT_CAPACITY },
+      ? {
+          date: asZonedIso(schedule.date),
+          workshop_id: schedule.workshop_id,
+          address_id: schedule.address_id,
+          capacity: schedule.capacity,
+        }
+      : {
+          date: fromZonedInput(defaultSessionInput(now), zone),
+          workshop_id: undefined,
+          address_id: addresses[0]?.id,
+          capacity: DEFAULT_CAPACITY,
+        },
   });
 
   const onSubmit = async (body: ScheduleCreate) => {

@@ -39,8 +39,15 @@ export function UserForm({ user, opened, onClose }: { user?: UserPublic; opened:
     const base = { ...v, full_name: v.full_name || null };
     const withPassword = { ...base, password, confirm_password };
     const ok = user
-      ? await runChange(() => api.patch(`/users/${user.id}`, (password ? withPassword : base) satisfies UserUpdate), MESSAGES.userUpdated)
-      : await runChange(() => api.post('/users/', withPassword satisfies UserCreate), MESSAGES.userCreated, TITLES.userCreate);
+      ? await runChange(
+          () => api.patch(`/users/${user.id}`, (password ? withPassword : base) satisfies UserUpdate),
+          MESSAGES.userUpdated,
+        )
+      : await runChange(
+          () => api.post('/users/', withPassword satisfies UserCreate),
+          MESSAGES.userCreated,
+          TITLES.userCreate,
+        );
     if (ok) onClose();
   };
 

@@ -11,7 +11,15 @@ import { runChange } from '../mutations';
 import { numberValue, onNumberChange } from './numberField';
 
 /** Add (no `workshop`) or edit a workshop. */
-export function WorkshopForm({ workshop, opened, onClose }: { workshop?: WorkshopPublic; opened: boolean; onClose: () => void }) {
+export function WorkshopForm({
+  workshop,
+  opened,
+  onClose,
+}: {
+  workshop?: WorkshopPublic;
+  opened: boolean;
+  onClose: () => void;
+}) {
   const {
     register,
     control,
@@ -49,7 +57,14 @@ export function WorkshopForm({ workshop, opened, onClose }: { workshop?: Worksho
         error={errors.title?.message}
         {...register('title')}
       />
-      <Textarea label="Описание" placeholder="Описание" autosize minRows={3} maxRows={10} {...register('description')} />
+      <Textarea
+        label="Описание"
+        placeholder="Описание"
+        autosize
+        minRows={3}
+        maxRows={10}
+        {...register('description')}
+      />
       <Controller
         control={control}
         name="price"

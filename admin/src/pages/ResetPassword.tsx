@@ -24,7 +24,9 @@ export function ResetPasswordForm({ token, onDone }: { token: string; onDone: ()
 
   const onSubmit = async (values: ResetValues) => {
     try {
-      await request('POST', '/reset-password/', { token, new_password: values.new_password } satisfies NewPassword, { public: true });
+      await request('POST', '/reset-password/', { token, new_password: values.new_password } satisfies NewPassword, {
+        public: true,
+      });
       toastSuccess(MESSAGES.passwordUpdatedEn);
       onDone();
     } catch (err) {

@@ -1,5 +1,19 @@
 import { useState } from 'react';
-import { ActionIcon, Alert, Badge, Box, Button, Group, Paper, ScrollArea, Skeleton, Stack, Table, Text, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Box,
+  Button,
+  Group,
+  Paper,
+  ScrollArea,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  Tooltip,
+} from '@mantine/core';
 import useSWR from 'swr';
 import type { UserPublic, UsersPublic } from '../../../contract/users';
 import { keys } from '../api';
@@ -23,7 +37,17 @@ function StatusDot({ active }: { active: boolean }) {
   );
 }
 
-export function UsersTable({ users, me, onEdit, onDelete }: { users: UserPublic[]; me?: UserPublic; onEdit: (u: UserPublic) => void; onDelete: (u: UserPublic) => void }) {
+export function UsersTable({
+  users,
+  me,
+  onEdit,
+  onDelete,
+}: {
+  users: UserPublic[];
+  me?: UserPublic;
+  onEdit: (u: UserPublic) => void;
+  onDelete: (u: UserPublic) => void;
+}) {
   return (
     <ScrollArea type="auto" offsetScrollbars>
       <Table verticalSpacing="sm" highlightOnHover miw={680} data-testid="users-table">
@@ -65,12 +89,23 @@ export function UsersTable({ users, me, onEdit, onDelete }: { users: UserPublic[
                 <Table.Td>
                   <Group gap={4} wrap="nowrap">
                     <Tooltip label="Редактировать">
-                      <ActionIcon variant="subtle" color="gray" onClick={() => onEdit(u)} aria-label={`Редактировать ${u.email}`}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="gray"
+                        onClick={() => onEdit(u)}
+                        aria-label={`Редактировать ${u.email}`}
+                      >
                         <IconEdit />
                       </ActionIcon>
                     </Tooltip>
                     <Tooltip label={isMe ? 'Нельзя удалить себя' : 'Удалить'}>
-                      <ActionIcon variant="subtle" color="red" onClick={() => onDelete(u)} disabled={isMe} aria-label={`Удалить ${u.email}`}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        onClick={() => onDelete(u)}
+                        disabled={isMe}
+                        aria-label={`Удалить ${u.email}`}
+                      >
                         <IconTrash />
                       </ActionIcon>
                     </Tooltip>
@@ -88,7 +123,9 @@ export function UsersTable({ users, me, onEdit, onDelete }: { users: UserPublic[
 export default function Users() {
   const { data: me, isLoading: meLoading } = useCurrentUser();
   const allowed = Boolean(me?.is_superuser);
-  const { data, isLoading } = useSWR<UsersPublic>(allowed ? keys.users : null, { onError: (err) => toastError(TITLES.en, err) });
+  const { data, isLoading } = useSWR<UsersPublic>(allowed ? keys.users : null, {
+    onError: (err) => toastError(TITLES.en, err),
+  });
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<UserPublic | null>(null);
   const [deleting, setDeleting] = useState<UserPublic | null>(null);

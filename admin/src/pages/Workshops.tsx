@@ -1,5 +1,17 @@
 import { useState } from 'react';
-import { ActionIcon, Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Badge,
+  Button,
+  Card,
+  Group,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
 import useSWR from 'swr';
 import type { WorkshopPublic, WorkshopsPublic } from '../../../contract/workshops';
 import { keys } from '../api';
@@ -13,7 +25,15 @@ import { deleteObject } from '../mutations';
 import { TITLES, toastError } from '../notify';
 import '../pageStyles';
 
-function WorkshopCard({ workshop, onEdit, onDelete }: { workshop: WorkshopPublic; onEdit: () => void; onDelete: () => void }) {
+function WorkshopCard({
+  workshop,
+  onEdit,
+  onDelete,
+}: {
+  workshop: WorkshopPublic;
+  onEdit: () => void;
+  onDelete: () => void;
+}) {
   return (
     <Card padding="lg" data-testid="workshop-card">
       <Stack gap="sm" h="100%">

@@ -3,7 +3,14 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { Button, Cell, Input, Radio, Section, Switch, Textarea } from '@telegram-apps/telegram-ui';
 import type { z } from 'zod';
-import { PEOPLE_MAX, PEOPLE_MIN, RECORD_SOURCES, type RecordSource, type RecordView, type ScheduleOpen } from '../../../contract';
+import {
+  PEOPLE_MAX,
+  PEOPLE_MIN,
+  RECORD_SOURCES,
+  type RecordSource,
+  type RecordView,
+  type ScheduleOpen,
+} from '../../../contract';
 import { RecordCreateFields } from '../../../contract/forms';
 import { formatDate, formatPrice, formatTime } from '../../../contract/format';
 import { ApiError, api } from '../api';
@@ -14,7 +21,8 @@ import { Stepper } from '../ui/Stepper';
 import { toast } from '../ui/toast';
 import { IconCalendar } from '../ui/icons';
 
-const NO_TELEGRAM_USER = 'Не удалось получить данные Telegram. Откройте запись через бота в Telegram, чтобы записаться.';
+const NO_TELEGRAM_USER =
+  'Не удалось получить данные Telegram. Откройте запись через бота в Telegram, чтобы записаться.';
 
 export default function ContactStep({
   session,
@@ -53,29 +61,33 @@ export default function ContactStep({
   const queued = people > session.places_available;
   const tz = config().businessTimezone;
 
-  const submit = handleSubmit(async (values) => {
-    if (!user) {
-      haptic('error');
-      return;
-    }
-    setSubmitting(true);
-    try {
-      const view = await api.createRecord({ schedule_id: session.id, ...values });
-      haptic('success');
-      onDone(view);
-    } catch (err) {
-      haptic('error');
-      const refused = err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 401 && err.status !== 403;
-      toast({
-        kind: 'error',
-        title: 'Что-то пошло не так.',
-        description: refused ? `Записаться не получилось. ${err.detail}` : 'Записаться не получилось',
-      });
-      if (err instanceof ApiError && (err.status === 404 || err.status === 409)) onStale();
-    } finally {
-      setSubmitting(false);
-    }
-  }, () => haptic('error'));
+  const submit = handleSubmit(
+    async (values) => {
+      if (!user) {
+        haptic('error');
+        return;
+      }
+      setSubmitting(true);
+      try {
+        const view = await api.createRecord({ schedule_id: session.id, ...values });
+        haptic('success');
+        onDone(view);
+      } catch (err) {
+        haptic('error');
+        const refused =
+          err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 401 && err.status !== 403;
+        toast({
+          kind: 'error',
+          title: 'Что-то пошло не так.',
+          description: refused ? `Записаться не получилось. ${err.detail}` : 'Записаться не получилось',
+        });
+        if (err instanceof ApiError && (err.status === 404 || err.status === 409)) onStale();
+      } finally {
+        setSubmitting(false);
+      }
+    },
+    () => haptic('error'),
+  );
 
   return (
     <form className="contact-form" onSubmit={submit} noValidate aria-label="Контактные данные">
@@ -105,7 +117,18 @@ export default function ContactStep({
         </div>
       )}
 
-      <Section header="Контактные данные" footer={errors.name ? <Section.Footer><span className="field-error" role="alert">{errors.name.message}</span></Section.Footer> : undefined}>
+      <Section
+        header="Контактные данные"
+        footer={
+          errors.name ? (
+            <Section.Footer>
+              <span className="field-error" role="alert">
+                {errors.name.message}
+              </span>
+            </Section.Footer>
+          ) : undefined
+        }
+      >
         <Input
           header="Имя"
           before={<span className="input-label">Имя</span>}
@@ -116,7 +139,14 @@ export default function ContactStep({
           status={errors.name ? 'error' : undefined}
           {...register('name')}
         />
-        <Input header="Фамилия" before={<span className="input-label">Фамилия</span>} placeholder="Необязательно" aria-label="Фамилия" autoComplete="family-name" {...register('last_name')} />
+        <Input
+          header="Фамилия"
+          before={<span className="input-label">Фамилия</span>}
+          placeholder="Необязательно"
+          aria-label="Фамилия"
+          autoComplete="family-name"
+          {...register('last_name')}
+        />
       </Section>
 
       <Section
@@ -124,11 +154,11 @@ export default function ContactStep({
         footer={
           queued ? (
             <Section.Footer>
-            <span className="field-warning" role="status">
-              {session.places_available > 0
-                ? `Свободных мест: ${session.places_available}. Запись будет добавлена в очередь, и мы сообщим вам в Telegram, когда освободятся места.`
-                : 'Свободных мест нет. Запись будет добавлена в очередь, и мы сообщим вам в Telegram, когда освободятся места.'}
-            </span>
+              <span className="field-warning" role="status">
+                {session.places_available > 0
+                  ? `Свободных мест: ${session.places_available}. Запись будет добавлена в очередь, и мы сообщим вам в Telegram, когда освободятся места.`
+                  : 'Свободных мест нет. Запись будет добавлена в очередь, и мы сообщим вам в Telegram, когда освободятся места.'}
+              </span>
             </Section.Footer>
           ) : (
             `Можно записать от ${PEOPLE_MIN} до ${PEOPLE_MAX} человек`
@@ -160,7 +190,18 @@ export default function ContactStep({
         </Cell>
       </Section>
 
-      <Section header="Аллергия" footer={errors.allergy_type ? <Section.Footer><span className="field-error" role="alert">{errors.allergy_type.message}</span></Section.Footer> : undefined}>
+      <Section
+        header="Аллергия"
+        footer={
+          errors.allergy_type ? (
+            <Section.Footer>
+              <span className="field-error" role="alert">
+                {errors.allergy_type.message}
+              </span>
+            </Section.Footer>
+          ) : undefined
+        }
+      >
         <Cell Component="label" after={<Switch aria-label="Есть аллергия" {...register('has_allergy')} />} multiline>
           Есть аллергия на продукты
         </Cell>
@@ -177,7 +218,15 @@ export default function ContactStep({
 
       <Section
         header="Вы у нас впервые? *"
-        footer={errors.is_first_time ? <Section.Footer><span className="field-error" role="alert">{errors.is_first_time.message}</span></Section.Footer> : undefined}
+        footer={
+          errors.is_first_time ? (
+            <Section.Footer>
+              <span className="field-error" role="alert">
+                {errors.is_first_time.message}
+              </span>
+            </Section.Footer>
+          ) : undefined
+        }
       >
         <div role="radiogroup" aria-label="Вы у нас впервые?" aria-invalid={Boolean(errors.is_first_time)}>
           {(
@@ -200,7 +249,11 @@ export default function ContactStep({
       <Section header="Откуда вы о нас узнали?">
         <div role="radiogroup" aria-label="Откуда вы о нас узнали?">
           {(Object.entries(RECORD_SOURCES) as [RecordSource, string][]).map(([code, label]) => (
-            <Cell key={code} Component="label" before={<Radio value={code} aria-label={label} {...register('source')} />}>
+            <Cell
+              key={code}
+              Component="label"
+              before={<Radio value={code} aria-label={label} {...register('source')} />}
+            >
               {label}
             </Cell>
           ))}

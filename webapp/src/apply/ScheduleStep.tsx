@@ -43,7 +43,12 @@ export function ScheduleStep({
     return (
       <Section header="Выберите мастер-класс" aria-busy="true" aria-label="Загрузка расписания">
         {[0, 1, 2].map((i) => (
-          <Cell key={i} multiline subhead={<Skeleton visible>00/00/0000 · 00:00</Skeleton>} description={<Skeleton visible>Осталось 0 мест</Skeleton>}>
+          <Cell
+            key={i}
+            multiline
+            subhead={<Skeleton visible>00/00/0000 · 00:00</Skeleton>}
+            description={<Skeleton visible>Осталось 0 мест</Skeleton>}
+          >
             <Skeleton visible>Мастер-класс загружается</Skeleton>
           </Cell>
         ))}

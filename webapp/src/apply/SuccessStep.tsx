@@ -31,7 +31,9 @@ export default function SuccessStep({ view }: { view: RecordView }) {
         </div>
       }
     >
-      <div className={`success__icon${queued ? ' success__icon--queued' : ''}`}>{queued ? <IconClock size={56} /> : <IconCheck size={72} />}</div>
+      <div className={`success__icon${queued ? ' success__icon--queued' : ''}`}>
+        {queued ? <IconClock size={56} /> : <IconCheck size={72} />}
+      </div>
     </Placeholder>
   );
 }

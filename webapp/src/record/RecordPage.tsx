@@ -77,7 +77,11 @@ export default function RecordPage({ id }: { id: string }) {
     if (p === 'cancel') setReason('');
   };
 
-  async function run(kind: 'people' | 'cancel' | 'restore', call: () => Promise<RecordView>, done: (v: RecordView) => string) {
+  async function run(
+    kind: 'people' | 'cancel' | 'restore',
+    call: () => Promise<RecordView>,
+    done: (v: RecordView) => string,
+  ) {
     setBusy(kind);
     try {
       const view = await call();
@@ -88,7 +92,11 @@ export default function RecordPage({ id }: { id: string }) {
     } catch (err) {
       haptic('error');
       const title =
-        kind === 'people' ? 'Не удалось изменить количество человек' : kind === 'cancel' ? 'Не удалось отменить запись' : 'Не удалось восстановить запись';
+        kind === 'people'
+          ? 'Не удалось изменить количество человек'
+          : kind === 'cancel'
+            ? 'Не удалось отменить запись'
+            : 'Не удалось восстановить запись';
       toast({ kind: 'error', title, description: errorText(err) });
     } finally {
       setBusy(null);
@@ -107,7 +115,7 @@ export default function RecordPage({ id }: { id: string }) {
           {config().businessName}
         </Caption>
         <span className={`state-pill state-pill--${past ? 'past' : record.state.toLowerCase()}`}>
-          {past ? 'Завершена' : STATE_LABEL[record.state] ?? record.state}
+          {past ? 'Завершена' : (STATE_LABEL[record.state] ?? record.state)}
         </span>
       </header>
 
@@ -136,7 +144,11 @@ export default function RecordPage({ id }: { id: string }) {
       </div>
 
       <Section header="Мастер-класс">
-        <Cell before={<IconCalendar className="cell-icon" />} subhead={`${formatWeekday(s.date, tz)}, ${formatDate(s.date, tz)} · ${formatTime(s.date, tz)}`} multiline>
+        <Cell
+          before={<IconCalendar className="cell-icon" />}
+          subhead={`${formatWeekday(s.date, tz)}, ${formatDate(s.date, tz)} · ${formatTime(s.date, tz)}`}
+          multiline
+        >
           <span className="session__title">{s.workshop.title}</span>
         </Cell>
         <Cell
@@ -200,7 +212,13 @@ export default function RecordPage({ id }: { id: string }) {
           <div className="panel" role="region" aria-label={TEXTS.changeCount}>
             <div className="panel__row">
               <span>Количество человек</span>
-              <Stepper label="Новое количество человек" value={count} min={PEOPLE_MIN} max={PEOPLE_MAX} onChange={(v) => (haptic('selection'), setCount(v))} />
+              <Stepper
+                label="Новое количество человек"
+                value={count}
+                min={PEOPLE_MIN}
+                max={PEOPLE_MAX}
+                onChange={(v) => (haptic('selection'), setCount(v))}
+              />
             </div>
             {countWarning && (
               <Notice tone="warning" title="Мест недостаточно">
@@ -216,7 +234,11 @@ export default function RecordPage({ id }: { id: string }) {
                 loading={busy === 'people'}
                 disabled={count === record.people_count || busy !== null}
                 onClick={() =>
-                  void run('people', () => api.updatePeople(record.id, count), (v) => `Количество человек изменено: ${v.record.people_count}.${stateAfter(v)}`)
+                  void run(
+                    'people',
+                    () => api.updatePeople(record.id, count),
+                    (v) => `Количество человек изменено: ${v.record.people_count}.${stateAfter(v)}`,
+                  )
                 }
               >
                 {TEXTS.save}
@@ -255,7 +277,13 @@ export default function RecordPage({ id }: { id: string }) {
                 className="btn-danger"
                 loading={busy === 'cancel'}
                 disabled={!reason.trim() || busy !== null}
-                onClick={() => void run('cancel', () => api.cancel(record.id, reason.trim()), () => 'Запись отменена')}
+                onClick={() =>
+                  void run(
+                    'cancel',
+                    () => api.cancel(record.id, reason.trim()),
+                    () => 'Запись отменена',
+                  )
+                }
               >
                 {TEXTS.confirmCancel}
               </Button>
@@ -268,7 +296,13 @@ export default function RecordPage({ id }: { id: string }) {
             stretched
             loading={busy === 'restore'}
             disabled={busy !== null}
-            onClick={() => void run('restore', () => api.restore(record.id), (v) => `Запись восстановлена.${stateAfter(v)}`)}
+            onClick={() =>
+              void run(
+                'restore',
+                () => api.restore(record.id),
+                (v) => `Запись восстановлена.${stateAfter(v)}`,
+              )
+            }
           >
             {TEXTS.restore}
           </Button>

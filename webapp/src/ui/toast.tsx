@@ -39,7 +39,11 @@ const subscribe = (fn: () => void) => {
 };
 
 export function Toaster() {
-  const list = useSyncExternalStore(subscribe, () => toasts, () => toasts);
+  const list = useSyncExternalStore(
+    subscribe,
+    () => toasts,
+    () => toasts,
+  );
   return (
     <>
       {list.map((t) => (
