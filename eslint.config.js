@@ -12,8 +12,17 @@ const FOLDER_GRAPH = [
   { files: ['contract/**'], folders: ['db', 'core', 'server', 'bot', 'webapp', 'admin'], packages: [] },
   { files: ['db/**'], folders: ['core', 'server', 'bot', 'webapp', 'admin'], packages: [] },
   // The domain knows neither the HTTP server nor the Telegram library.
-  { files: ['core/**'], folders: ['server', 'bot', 'webapp', 'admin'], packages: ['fastify', '@fastify/*', 'grammy', '@grammyjs/*'] },
-  { files: ['server/**'], ignores: ['server/main.ts'], folders: ['bot', 'webapp', 'admin'], packages: ['grammy', '@grammyjs/*'] },
+  {
+    files: ['core/**'],
+    folders: ['server', 'bot', 'webapp', 'admin'],
+    packages: ['fastify', '@fastify/*', 'grammy', '@grammyjs/*'],
+  },
+  {
+    files: ['server/**'],
+    ignores: ['server/main.ts'],
+    folders: ['bot', 'webapp', 'admin'],
+    packages: ['grammy', '@grammyjs/*'],
+  },
   { files: ['bot/**'], folders: ['server', 'webapp', 'admin'], packages: ['fastify', '@fastify/*'] },
   { files: ['webapp/**', 'admin/**'], folders: ['db', 'core', 'server', 'bot'], packages: [] },
 ];
@@ -49,7 +58,10 @@ export default tseslint.config(
   {
     languageOptions: {
       globals: { ...globals.node, ...globals.browser },
-      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'scripts/*.js'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: { allowDefaultProject: ['*.js', 'scripts/*.js'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the budgets of DESIGN §9, printed as a table.
+ * `npm run bench`: the performance budgets, printed as a table.
  *  1. GET /api/v1/schedule/public requests/s vs a bare Fastify route returning the same JSON,
  *     same process, same run (autocannon, 50 connections), 50 sessions and 2,000 bookings.
  *  2. The booking storm: 1,000 concurrent POST /api/v1/records/ on one 8-seat session.
@@ -178,7 +178,7 @@ await bookingStorm();
 await coldStart();
 
 console.log(
-  `\nAPI budgets (DESIGN §9) on ${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} cores, Node ${process.version}`,
+  `\nAPI budgets on ${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} cores, Node ${process.version}`,
 );
 console.table(
   rows.map((r) => ({ what: r.what, measured: r.measured, budget: r.budget, result: r.ok ? 'pass' : 'FAIL' })),

@@ -1,5 +1,5 @@
 /**
- * Front-end budgets (DESIGN §9), `npm run bench:web`:
+ * Front-end budgets, `npm run bench:web`:
  *  - first-load JS + CSS (gzip) of the mini-app (dist/webapp/index.html, ≤ 130 KB) and the admin
  *    (dist/admin/index.html, ≤ 170 KB): everything the entry HTML references (scripts,
  *    modulepreloads, stylesheets), gzip level 6 as a server sends it;

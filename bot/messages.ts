@@ -42,7 +42,7 @@ export const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const e = escapeHtml;
 
-/** "5 декабря 2026 12:00" in the business time zone (spec §9: 'd MMMM y H:mm'). */
+/** "5 декабря 2026 12:00" in the business time zone ('d MMMM y H:mm'). */
 export const formatDate = (iso: string, tz: string) => dayjs(iso).tz(tz).locale('ru').format('D MMMM YYYY H:mm');
 /** "5 декабря 12:00": for buttons. */
 export const formatShortDate = (iso: string, tz: string) => dayjs(iso).tz(tz).locale('ru').format('D MMMM H:mm');

@@ -1,6 +1,6 @@
 /**
  * HTTP error texts shared by the server (the default `detail` of an error) and both front ends
- * (what a toast says when a failed response carries no readable detail, spec §8).
+ * (what a toast says when a failed response carries no readable detail).
  * Plain TypeScript (no zod), so importing it adds nothing to a first load.
  */
 export const HTTP_STATUS_TEXT: Record<number, string> = {

@@ -31,7 +31,7 @@ export const PeopleCount = z
 const optionalText = (max: number) => z.string().trim().max(max).nullable().optional();
 export const FIRST_TIME_REQUIRED = 'Укажите, впервые ли вы у нас';
 
-/** The booking create payload (spec §3). telegram_id/telegram_login are taken from the
+/** The booking create payload. telegram_id/telegram_login are taken from the
  * verified Telegram init data when the call comes from the mini-app. */
 export const RecordCreate = z.object({
   schedule_id: z.number().int().positive().max(2_147_483_647),

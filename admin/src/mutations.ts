@@ -3,7 +3,7 @@ import { MESSAGES, TITLES, refetchAll, toastError, toastSuccess } from './notify
 
 /**
  * Every change the admin makes: a success toast, or the server's detail in an error toast under
- * `errorTitle` (spec §8); the lists are fetched again either way (spec §4). True when it worked.
+ * `errorTitle`; the lists are fetched again either way. True when it worked.
  */
 export async function runChange(
   call: () => Promise<unknown>,

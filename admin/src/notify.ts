@@ -2,7 +2,7 @@ import { notifications } from '@mantine/notifications';
 import { mutate } from 'swr';
 import { messageOf } from './api';
 
-/** Toast titles of spec §8. */
+/** Toast titles. */
 export const TITLES = {
   general: 'Что-то пошло не так',
   workshops: 'Что-то пошло не так при получении списка мастер-классов',
@@ -36,7 +36,7 @@ export function toastSuccess(message: string, title?: string) {
   notifications.show({ color: 'teal', title, message, withBorder: true, autoClose: 4000 });
 }
 
-/** Spec §4: after each change the lists are fetched again (the current user too). */
+/** After each change the lists are fetched again (the current user too). */
 export function refetchAll() {
   return mutate(() => true);
 }

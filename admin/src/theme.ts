@@ -1,6 +1,6 @@
 import { createTheme } from '@mantine/core';
 
-/** Teal main colour, white background, black text (spec §1). */
+/** Teal main colour, white background, black text. */
 export const theme = createTheme({
   primaryColor: 'teal',
   defaultRadius: 'md',

@@ -102,7 +102,7 @@ export default async function scheduleRoutes(app: FastifyInstance, { database }:
     },
   );
 
-  // Spec §4, §7: a reminder to every active participant, through the outbox; may be sent again any number of times.
+  // A reminder to every active participant, through the outbox; may be sent again any number of times.
   r.post(
     '/schedule/notify/:id',
     {

@@ -79,7 +79,7 @@ describe('dates and config', () => {
     expect(readConfig(document)).toEqual(DEFAULT_CONFIG);
     meta.remove();
   });
-  it('turns failures into readable messages (spec §8)', () => {
+  it('turns failures into readable messages', () => {
     expect(errorMessage(409, 'Conflict', { detail: 'Адрес используется' })).toBe('Адрес используется');
     expect(errorMessage(500, 'Internal Server Error', {})).toBe('Internal Server Error');
     expect(errorMessage(422, '', { detail: [{ msg: 'bad' }, { msg: 'worse' }] })).toBe('bad; worse');

@@ -16,9 +16,9 @@ const declared: Record<string, string> = { ...pkg.dependencies, ...pkg.devDepend
 const USED_WITHOUT_IMPORT: Record<string, string> = {
   typescript: 'tsc: npm run typecheck',
   eslint: 'npm run lint',
+  prettier: 'npm run lint checks the formatting',
   tsx: 'npm run dev, bench and db:seed-demo run TypeScript directly',
   'happy-dom': "the component tests' environment (vitest.config.ts)",
-  '@hookform/resolvers': 'being adopted by the forms (zod resolver for react-hook-form)',
 };
 
 const SKIP = new Set(['node_modules', 'dist', 'data', 'test-results', 'coverage', '.git']);

@@ -300,7 +300,9 @@ describe('every endpoint enforces its role on the server', () => {
   });
 
   it("lists every API route of the server in the matrix (but the bot's own)", async () => {
-    const spec = (await t.app.inject('/api/v1/openapi.json')).json<{ paths: Record<string, Record<string, unknown>> }>();
+    const spec = (await t.app.inject('/api/v1/openapi.json')).json<{
+      paths: Record<string, Record<string, unknown>>;
+    }>();
     const served = Object.entries(spec.paths).flatMap(([path, methods]) =>
       Object.keys(methods).map(
         (m) =>

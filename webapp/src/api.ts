@@ -1,4 +1,4 @@
-/** All calls the mini-app makes (DESIGN §4). Types come from the shared contract only. */
+/** All calls the mini-app makes. Types come from the shared contract only. */
 import type { RecordCreate, RecordView, SchedulesOpen } from '../../contract';
 import { errorMessage, parseBody } from '../../contract/http';
 import { rawInitData } from './tg';

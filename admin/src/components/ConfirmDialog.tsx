@@ -50,7 +50,7 @@ export function ConfirmDialog({
 
 export const DELETE_QUESTION = 'Вы действительно хотите удалить?';
 
-/** Spec §4: deletion asks for confirmation. */
+/** Deletion asks for confirmation. */
 export function ConfirmDelete({
   opened,
   onClose,

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Code, Stack, Text, Title } from '@mantine/core';
 
-/** Spec §2 "Other": the generic fallback error view. */
+/** The generic fallback error view. */
 export function ErrorFallback({ error }: { error: Error }) {
   const [shown, setShown] = useState(false);
   return (

@@ -82,7 +82,7 @@ export function Navigation({ onNavigate }: { onNavigate?: () => void }) {
   );
 }
 
-/** The staff area: a sidebar on wide screens, a drawer on small ones (spec §2). */
+/** The staff area: a sidebar on wide screens, a drawer on small ones. */
 export function Layout({ children }: { children: ReactNode }) {
   const [opened, { toggle, close }] = useDisclosure(false);
   const mobile = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });

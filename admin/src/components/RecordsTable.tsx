@@ -22,7 +22,7 @@ export function StateIcon({ state }: { state: string }) {
 
 const isCancelled = (r: RecordPublic) => r.state === 'CANCELLED' || r.is_cancelled;
 
-/** Non-cancelled bookings first, then cancelled ones (spec §2); otherwise the server's order. */
+/** Non-cancelled bookings first, then cancelled ones; otherwise the server's order. */
 export function sortRecords(records: RecordPublic[]): RecordPublic[] {
   return [...records.filter((r) => !isCancelled(r)), ...records.filter(isCancelled)];
 }

@@ -6,7 +6,7 @@ import { config } from '../config';
 import { IconBell, IconEdit, IconMapPin, IconTrash } from './icons';
 import { RecordsTable } from './RecordsTable';
 
-/** People per state: the sum of people_count (default 1) per booking (spec §2). */
+/** People per state: the sum of people_count (default 1) per booking. */
 export function countPeople(records: RecordPublic[]) {
   const sum = (state: string) =>
     records.filter((r) => r.state === state).reduce((n, r) => n + (r.people_count ?? 1), 0);

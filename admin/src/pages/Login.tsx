@@ -35,7 +35,7 @@ export function LoginForm({ onLoggedIn }: { onLoggedIn: () => void }) {
       await mutate(CURRENT_USER_KEY, undefined, { revalidate: false });
       onLoggedIn();
     } catch (err) {
-      // Spec §8: login shows the server's detail under the password field.
+      // Login shows the server's detail under the password field.
       setError('password', { type: 'server', message: messageOf(err) });
     }
   };

@@ -1,7 +1,7 @@
 import { Button, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'wouter';
 
-/** Spec §2 "Other": any unknown route. */
+/** Any unknown route. */
 export default function NotFound() {
   return (
     <Stack align="center" justify="center" gap="xs" mih="100vh" p="xl" data-testid="not-found">
