@@ -10,7 +10,7 @@ import type {
   DigestPerson,
   Notification,
   RecordPayload,
-  SessionSnapshot,
+  ScheduleSnapshot,
   StaffNotification,
 } from '../core/notifications';
 import { applyButton, inlineKeyboard, recordButton, urlButton } from './keyboards/webapp';
@@ -50,7 +50,7 @@ export const formatShortDate = (iso: string, tz: string) => dayjs(iso).tz(tz).lo
 const title = (s: { workshop_title: string }) => `«${e(s.workshop_title)}»`;
 const isHttpUrl = (u: string) => /^https?:\/\/\S+$/i.test(u);
 
-function sessionLines(s: SessionSnapshot, rc: RenderContext): string[] {
+function scheduleLines(s: ScheduleSnapshot, rc: RenderContext): string[] {
   const address = `📍 ${e(s.address_title)}${s.address_description ? `, ${e(s.address_description)}` : ''}`;
   const map = isHttpUrl(s.map_link) ? `🗺 <a href="${e(s.map_link)}">Открыть на карте</a>` : `🗺 ${e(s.map_link)}`;
   return [`📅 ${formatDate(s.date, rc.timezone)}`, address, map];
@@ -84,9 +84,9 @@ function fit(lines: string[]): string {
 }
 
 function customerMessage(n: CustomerNotification, rc: RenderContext): OutgoingMessage {
-  const { session: s, record: r } = n.payload;
+  const { schedule: s, record: r } = n.payload;
   const myRecord = inlineKeyboard([[recordButton(rc.publicUrl, r.record_id)]]);
-  const details = [...sessionLines(s, rc), people(r.people_count)];
+  const details = [...scheduleLines(s, rc), people(r.people_count)];
   const msg = (head: string[], tail: string[] = [], markup = myRecord): OutgoingMessage => ({
     text: fit([...head, '', ...details, ...(tail.length ? ['', ...tail] : [])]),
     reply_markup: markup,
@@ -157,7 +157,7 @@ function staffRecordLines(p: RecordPayload): string[] {
 
 function staffMessage(n: StaffNotification, rc: RenderContext): OutgoingMessage {
   const p = n.payload;
-  const { session: s, record: r } = p;
+  const { schedule: s, record: r } = p;
   const markup = inlineKeyboard([[urlButton(rc.publicUrl, 'Открыть расписание', '/schedule')]]);
   const when = `${title(s)}, ${formatDate(s.date, rc.timezone)}`;
   if (n.kind === 'staff.new_record') {
@@ -209,11 +209,11 @@ function personLine(i: number, x: DigestPerson): string {
 }
 
 function digestMessage(p: DigestPayload, rc: RenderContext, now: Date): OutgoingMessage {
-  const s = p.session;
+  const s = p.schedule;
   const day = relativeDay(s.date, rc, now);
   const lines = [
     `📋 ${day ? `${day} ` : ''}мастер-класс ${title(s)}`,
-    ...sessionLines(s, rc),
+    ...scheduleLines(s, rc),
     '',
     `👥 Участники: ${p.participants.length} ${plural(p.participants.length, ['запись', 'записи', 'записей'])}, всего человек: ${p.total_people} из ${p.capacity}`,
     ...(p.participants.length ? p.participants.map((x, i) => personLine(i, x)) : ['Пока никто не записан.']),

@@ -23,13 +23,13 @@ import {
 import { getWorkshop } from '../db/repositories/workshops';
 import { getAddress } from '../db/repositories/addresses';
 import { Conflict, NotFound } from './errors';
-import { notifyCustomer, notifyStaff, recordSnapshot, sessionSnapshot, type RecordPayload } from './notifications';
+import { notifyCustomer, notifyStaff, recordSnapshot, scheduleSnapshot, type RecordPayload } from './notifications';
 
 /*
  * The booking engine: the one place that decides a booking's state.
  * Seats taken = people on ACTIVE records; a booking is ACTIVE when it fits the seats left,
  * else QUEUED. Whatever can free seats ends with fill(), which walks the queue in order and
- * promotes every record that fits. Every change runs under the session's lock, and writes
+ * promotes every record that fits. Every change runs under the schedule's lock, and writes
  * its notifications to the outbox in the same transaction.
  */
 
@@ -53,72 +53,72 @@ export interface Customer {
 
 export interface RecordResult {
   record: RecordRow;
-  session: RecordSchedule;
+  schedule: RecordSchedule;
   places_available: number;
   queue_position: number | null;
 }
 
 const isPast = (date: string, now = nowIso()) => date <= now;
 
-async function loadSession(trx: Executor, scheduleId: number): Promise<RecordSchedule> {
-  const session = await getRecordSchedule(trx, scheduleId);
-  if (!session) throw new NotFound(MSG.scheduleNotFound);
-  return session;
+async function loadSchedule(trx: Executor, scheduleId: number): Promise<RecordSchedule> {
+  const schedule = await getRecordSchedule(trx, scheduleId);
+  if (!schedule) throw new NotFound(MSG.scheduleNotFound);
+  return schedule;
 }
 
-async function freeSeats(trx: Executor, session: { id: number; capacity: number }) {
-  return placesAvailable(session.capacity, await takenSeats(trx, session.id));
+async function freeSeats(trx: Executor, schedule: { id: number; capacity: number }) {
+  return placesAvailable(schedule.capacity, await takenSeats(trx, schedule.id));
 }
 
 async function positionOf(trx: Executor, r: RecordRow) {
   return r.state === 'QUEUED' ? queuePosition(trx, r) : null;
 }
 
-async function result(trx: Executor, record: RecordRow, session: RecordSchedule): Promise<RecordResult> {
+async function result(trx: Executor, record: RecordRow, schedule: RecordSchedule): Promise<RecordResult> {
   return {
     record,
-    session,
-    places_available: await freeSeats(trx, session),
+    schedule,
+    places_available: await freeSeats(trx, schedule),
     queue_position: await positionOf(trx, record),
   };
 }
 
-/** A record as its booking page shows it: its session, the seats left and its place in the queue. */
+/** A record as its booking page shows it: its schedule, the seats left and its place in the queue. */
 export async function viewRecord(db: Executor, record: RecordRow): Promise<RecordResult> {
-  return result(db, record, await loadSession(db, record.schedule_id));
+  return result(db, record, await loadSchedule(db, record.schedule_id));
 }
 
 /** What the customer and staff are told about `r`, as it is now. */
-async function payloadOf(trx: Executor, r: RecordRow, session: RecordSchedule): Promise<RecordPayload> {
-  return { session: sessionSnapshot(session), record: recordSnapshot(r, await positionOf(trx, r)) };
+async function payloadOf(trx: Executor, r: RecordRow, schedule: RecordSchedule): Promise<RecordPayload> {
+  return { schedule: scheduleSnapshot(schedule), record: recordSnapshot(r, await positionOf(trx, r)) };
 }
 
 /** Promotes queued records, in queue order, while they fit; a party too large keeps its place. */
-async function fill(trx: Executor, session: RecordSchedule, skipNotifyId?: number): Promise<number[]> {
-  let free = await freeSeats(trx, session);
+async function fill(trx: Executor, schedule: RecordSchedule, skipNotifyId?: number): Promise<number[]> {
+  let free = await freeSeats(trx, schedule);
   const promoted: number[] = [];
-  for (const q of await listQueue(trx, session.id)) {
+  for (const q of await listQueue(trx, schedule.id)) {
     if (free <= 0) break;
     if (q.people_count > free) continue;
     const r = await updateRecord(trx, q.id, { state: 'ACTIVE', queued_at: null });
     free -= q.people_count;
     promoted.push(q.id);
     if (q.id !== skipNotifyId)
-      await notifyCustomer(trx, r, { kind: 'record.promoted', payload: await payloadOf(trx, r, session) });
+      await notifyCustomer(trx, r, { kind: 'record.promoted', payload: await payloadOf(trx, r, schedule) });
   }
   return promoted;
 }
 
 export async function createRecord(database: Database, input: RecordCreate, customer: Customer): Promise<RecordResult> {
   return withScheduleLock(database, input.schedule_id, async (trx) => {
-    const session = await loadSession(trx, input.schedule_id);
-    if (isPast(session.date)) throw new Conflict(MSG.pastBooking);
-    if (customer.telegram_id != null && (await findOpenBooking(trx, session.id, customer.telegram_id)))
+    const schedule = await loadSchedule(trx, input.schedule_id);
+    if (isPast(schedule.date)) throw new Conflict(MSG.pastBooking);
+    if (customer.telegram_id != null && (await findOpenBooking(trx, schedule.id, customer.telegram_id)))
       throw new Conflict(MSG.alreadyBooked);
     const people = input.people_count ?? 1;
     const record = await insertRecord(trx, {
-      schedule_id: session.id,
-      state: people <= (await freeSeats(trx, session)) ? 'ACTIVE' : 'QUEUED',
+      schedule_id: schedule.id,
+      state: people <= (await freeSeats(trx, schedule)) ? 'ACTIVE' : 'QUEUED',
       name: input.name,
       last_name: input.last_name ?? null,
       people_count: people,
@@ -130,41 +130,41 @@ export async function createRecord(database: Database, input: RecordCreate, cust
       source: input.source ?? null,
       is_first_time: input.is_first_time,
     });
-    const payload = await payloadOf(trx, record, session);
+    const payload = await payloadOf(trx, record, schedule);
     await notifyCustomer(trx, record, { kind: record.state === 'ACTIVE' ? 'record.booked' : 'record.queued', payload });
     await notifyStaff(trx, { kind: 'staff.new_record', payload });
-    return result(trx, record, session);
+    return result(trx, record, schedule);
   });
 }
 
-/** The record a change is about, as the caller read it to check who owns it: its session is locked,
+/** The record a change is about, as the caller read it to check who owns it: its schedule is locked,
  * then the record is read again under the lock. */
 export type RecordRef = Pick<RecordRow, 'id' | 'schedule_id'>;
 
-/** Runs `change` on a record of a future session, under its session's lock. */
+/** Runs `change` on a record of a future schedule, under its schedule's lock. */
 async function changeRecord(
   database: Database,
   ref: RecordRef,
-  change: (trx: Executor, r: RecordRow, session: RecordSchedule) => Promise<RecordRow>,
+  change: (trx: Executor, r: RecordRow, schedule: RecordSchedule) => Promise<RecordRow>,
 ): Promise<RecordResult> {
   return withScheduleLock(database, ref.schedule_id, async (trx) => {
     const r = await getRecord(trx, ref.id);
     if (!r) throw new NotFound(MSG.recordNotFound);
-    const session = await loadSession(trx, r.schedule_id);
-    if (isPast(session.date)) throw new Conflict(MSG.past);
-    const updated = await change(trx, r, session);
-    return result(trx, updated, session);
+    const schedule = await loadSchedule(trx, r.schedule_id);
+    if (isPast(schedule.date)) throw new Conflict(MSG.past);
+    const updated = await change(trx, r, schedule);
+    return result(trx, updated, schedule);
   });
 }
 
 export function changePeopleCount(database: Database, record: RecordRef, peopleCount: number): Promise<RecordResult> {
-  return changeRecord(database, record, async (trx, r, session) => {
+  return changeRecord(database, record, async (trx, r, schedule) => {
     if (r.state === 'CANCELLED') throw new Conflict(MSG.cancelled);
     if (peopleCount === r.people_count) return r;
     let updated: RecordRow;
     if (r.state === 'ACTIVE') {
       const increase = peopleCount - r.people_count;
-      const fits = increase <= (await freeSeats(trx, session));
+      const fits = increase <= (await freeSeats(trx, schedule));
       updated = await updateRecord(
         trx,
         r.id,
@@ -175,20 +175,20 @@ export function changePeopleCount(database: Database, record: RecordRef, peopleC
     }
     // A smaller party, or seats left behind on the way to the queue, can serve the queue;
     // this record itself may be promoted, and then its one message says so.
-    const promoted = await fill(trx, session, r.id);
+    const promoted = await fill(trx, schedule, r.id);
     if (promoted.includes(r.id)) updated = (await getRecord(trx, r.id)) ?? updated;
-    const payload = { ...(await payloadOf(trx, updated, session)), previous_people_count: r.people_count };
+    const payload = { ...(await payloadOf(trx, updated, schedule)), previous_people_count: r.people_count };
     await notifyCustomer(trx, updated, { kind: 'record.people_changed', payload });
     return updated;
   });
 }
 
 export function cancelRecord(database: Database, record: RecordRef, reason: string): Promise<RecordResult> {
-  return changeRecord(database, record, async (trx, r, session) => {
+  return changeRecord(database, record, async (trx, r, schedule) => {
     if (r.state === 'CANCELLED') throw new Conflict(MSG.alreadyCancelled);
     const updated = await updateRecord(trx, r.id, { state: 'CANCELLED', cancel_reason: reason, queued_at: null });
-    if (r.state === 'ACTIVE') await fill(trx, session);
-    const payload = await payloadOf(trx, updated, session);
+    if (r.state === 'ACTIVE') await fill(trx, schedule);
+    const payload = await payloadOf(trx, updated, schedule);
     await notifyCustomer(trx, updated, { kind: 'record.cancelled', payload });
     await notifyStaff(trx, { kind: 'staff.cancelled', payload });
     return updated;
@@ -196,22 +196,22 @@ export function cancelRecord(database: Database, record: RecordRef, reason: stri
 }
 
 export function restoreRecord(database: Database, record: RecordRef): Promise<RecordResult> {
-  return changeRecord(database, record, async (trx, r, session) => {
+  return changeRecord(database, record, async (trx, r, schedule) => {
     if (r.state !== 'CANCELLED') throw new Conflict(MSG.notCancelled);
-    if (r.telegram_id != null && (await findOpenBooking(trx, session.id, r.telegram_id, r.id)))
+    if (r.telegram_id != null && (await findOpenBooking(trx, schedule.id, r.telegram_id, r.id)))
       throw new Conflict(MSG.alreadyBooked);
-    const fits = r.people_count <= (await freeSeats(trx, session));
+    const fits = r.people_count <= (await freeSeats(trx, schedule));
     const updated = await updateRecord(
       trx,
       r.id,
       fits ? { state: 'ACTIVE', cancel_reason: null } : { state: 'QUEUED', cancel_reason: null, queued_at: nowIso() },
     );
-    await notifyCustomer(trx, updated, { kind: 'record.restored', payload: await payloadOf(trx, updated, session) });
+    await notifyCustomer(trx, updated, { kind: 'record.restored', payload: await payloadOf(trx, updated, schedule) });
     return updated;
   });
 }
 
-/** Staff edit of a session: a larger capacity serves the queue; a new date or address is told to its customers. */
+/** Staff edit of a schedule: a larger capacity serves the queue; a new date or address is told to its customers. */
 export async function editSchedule(database: Database, id: number, patch: ScheduleUpdate): Promise<void> {
   await withScheduleLock(database, id, async (trx) => {
     const before = await getSchedule(trx, id);
@@ -219,28 +219,28 @@ export async function editSchedule(database: Database, id: number, patch: Schedu
     await assertRefsExist(trx, patch);
     const values = { ...patch, ...(patch.date && { date: new Date(patch.date).toISOString() }) };
     await updateSchedule(trx, id, values);
-    const session = await loadSession(trx, id);
-    if (isPast(session.date)) return;
-    if (session.capacity > before.capacity) await fill(trx, session);
-    const changed = { date: session.date !== before.date, address: session.address.id !== before.address_id };
+    const schedule = await loadSchedule(trx, id);
+    if (isPast(schedule.date)) return;
+    if (schedule.capacity > before.capacity) await fill(trx, schedule);
+    const changed = { date: schedule.date !== before.date, address: schedule.address.id !== before.address_id };
     if (changed.date || changed.address) {
       for (const r of await openRecords(trx, id)) {
         await notifyCustomer(trx, r, {
           kind: 'schedule.changed',
-          payload: { ...(await payloadOf(trx, r, session)), changed },
+          payload: { ...(await payloadOf(trx, r, schedule)), changed },
         });
       }
     }
   });
 }
 
-/** Staff delete of a session: its customers of an upcoming session are told, then it goes with its bookings. */
+/** Staff delete of a schedule: its customers of an upcoming schedule are told, then it goes with its bookings. */
 export async function removeSchedule(database: Database, id: number): Promise<void> {
   await withScheduleLock(database, id, async (trx) => {
-    const session = await loadSession(trx, id);
-    if (!isPast(session.date)) {
+    const schedule = await loadSchedule(trx, id);
+    if (!isPast(schedule.date)) {
       for (const r of await openRecords(trx, id))
-        await notifyCustomer(trx, r, { kind: 'schedule.deleted', payload: await payloadOf(trx, r, session) });
+        await notifyCustomer(trx, r, { kind: 'schedule.deleted', payload: await payloadOf(trx, r, schedule) });
     }
     await deleteSchedule(trx, id);
   });

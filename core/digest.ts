@@ -8,19 +8,19 @@ import { bool } from '../db/database';
 import {
   digestDedupeKey,
   enqueueDigest,
-  sessionSnapshot,
+  scheduleSnapshot,
   type DigestPayload,
   type DigestPerson,
 } from './notifications';
 
 /*
- * The day-before digest (staff setting scheduled_1d): a scheduler job writes, for every session
+ * The day-before digest (staff setting scheduled_1d): a scheduler job writes, for every schedule
  * that starts within the next 24 hours, one 'staff.digest' row per staff member who has the
  * alert on and a linked Telegram account. "The day before" is taken as "24 hours before": a
- * session at 12:00 is summarised at about 12:00 the day before, whatever the time zone; a session
+ * schedule at 12:00 is summarised at about 12:00 the day before, whatever the time zone; a schedule
  * created less than a day ahead is summarised at once. The dedupe key digest:<schedule>:<user>
- * makes the job idempotent across runs, restarts and server instances: once per session and
- * staff member, even if the session moves later.
+ * makes the job idempotent across runs, restarts and server instances: once per schedule and
+ * staff member, even if the schedule moves later.
  */
 
 export const DIGEST_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -42,16 +42,16 @@ const displayName = (r: RecordRow) => [r.name, r.last_name].filter(Boolean).join
 /** Writes the digests due at `now`; returns how many rows it wrote. */
 export async function enqueueDueDigests(database: Database, now = new Date()): Promise<number> {
   const db = database.db;
-  const sessions = await listSchedulesBetween(
+  const schedules = await listSchedulesBetween(
     db,
     now.toISOString(),
     new Date(now.getTime() + DIGEST_WINDOW_MS).toISOString(),
   );
-  if (sessions.length === 0) return 0;
+  if (schedules.length === 0) return 0;
   const recipients = await listAlertRecipients(db, 'scheduled_1d');
   if (recipients.length === 0) return 0;
   let written = 0;
-  for (const s of sessions) {
+  for (const s of schedules) {
     const done = await existingDedupeKeys(
       db,
       recipients.map((r) => digestDedupeKey(s.id, r.user_id)),
@@ -59,13 +59,13 @@ export async function enqueueDueDigests(database: Database, now = new Date()): P
     const todo = recipients.filter((r) => !done.has(digestDedupeKey(s.id, r.user_id)));
     if (todo.length === 0) continue;
     written += await withWriteTransaction(database, async (trx) => {
-      const session = await getRecordSchedule(trx, s.id);
-      if (!session) return 0;
+      const schedule = await getRecordSchedule(trx, s.id);
+      if (!schedule) return 0;
       const records = await listRecordsOfSchedules(trx, [s.id]);
       const active = records.filter((r) => r.state === 'ACTIVE');
       const payload: DigestPayload = {
-        session: sessionSnapshot(session),
-        capacity: session.capacity,
+        schedule: scheduleSnapshot(schedule),
+        capacity: schedule.capacity,
         participants: active.map(person),
         total_people: active.reduce((n, r) => n + r.people_count, 0),
         allergies: active

@@ -12,7 +12,7 @@ import { listAlertRecipients } from '../db/repositories/users';
  * reads back, so a row of an unknown or older shape fails for good instead of sending nonsense.
  */
 
-const SessionSnapshot = z.object({
+const ScheduleSnapshot = z.object({
   schedule_id: z.number(),
   date: z.string(),
   workshop_title: z.string(),
@@ -20,7 +20,7 @@ const SessionSnapshot = z.object({
   address_description: z.string().nullable(),
   map_link: z.string(),
 });
-export type SessionSnapshot = z.infer<typeof SessionSnapshot>;
+export type ScheduleSnapshot = z.infer<typeof ScheduleSnapshot>;
 
 const RecordSnapshot = z.object({
   record_id: z.number(),
@@ -40,7 +40,7 @@ const RecordSnapshot = z.object({
 });
 export type RecordSnapshot = z.infer<typeof RecordSnapshot>;
 
-const RecordPayload = z.object({ session: SessionSnapshot, record: RecordSnapshot });
+const RecordPayload = z.object({ schedule: ScheduleSnapshot, record: RecordSnapshot });
 export type RecordPayload = z.infer<typeof RecordPayload>;
 
 const DigestPerson = z.object({
@@ -57,7 +57,7 @@ const DigestPerson = z.object({
 export type DigestPerson = z.infer<typeof DigestPerson>;
 
 const DigestPayload = z.object({
-  session: SessionSnapshot,
+  schedule: ScheduleSnapshot,
   capacity: z.number(),
   /** ACTIVE bookings, in booking order. */
   participants: z.array(DigestPerson),
@@ -95,10 +95,17 @@ export type StaffNotification = Extract<Notification, { kind: 'staff.new_record'
 export type CustomerNotification = Exclude<Notification, StaffNotification | { kind: 'staff.digest' }>;
 
 /** An outbox row as the bot reads it back; throws when the row is not a notification this version knows. */
-export const readNotification = (kind: string, payloadJson: string): Notification =>
-  Notification.parse({ kind, payload: JSON.parse(payloadJson) });
+export function readNotification(kind: string, payloadJson: string): Notification {
+  const payload: unknown = JSON.parse(payloadJson);
+  // Rows written by the previous version, still undelivered at an upgrade, called the schedule `session`.
+  if (payload && typeof payload === 'object' && 'session' in payload && !('schedule' in payload)) {
+    const { session, ...rest } = payload;
+    return Notification.parse({ kind, payload: { ...rest, schedule: session } });
+  }
+  return Notification.parse({ kind, payload });
+}
 
-export const sessionSnapshot = (s: RecordSchedule): SessionSnapshot => ({
+export const scheduleSnapshot = (s: RecordSchedule): ScheduleSnapshot => ({
   schedule_id: s.id,
   date: s.date,
   workshop_title: s.workshop.title,
@@ -159,7 +166,7 @@ export async function enqueueDigest(
       chat_id: r.chat_id,
       kind: n.kind,
       payload: n.payload,
-      dedupe_key: digestDedupeKey(payload.session.schedule_id, r.user_id),
+      dedupe_key: digestDedupeKey(payload.schedule.schedule_id, r.user_id),
     })),
   );
 }

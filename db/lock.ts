@@ -2,10 +2,10 @@ import { sql } from 'kysely';
 import type { Database, Executor } from './database';
 
 /**
- * Runs `fn` in one transaction that first takes the session's lock, so every change to a
- * session's bookings is serialized. SQLite: BEGIN IMMEDIATE takes the database's write lock
+ * Runs `fn` in one transaction that first takes the schedule's lock, so every change to a
+ * schedule's bookings is serialized. SQLite: BEGIN IMMEDIATE takes the database's write lock
  * up front (no upgrade deadlocks between processes); PostgreSQL: SELECT … FOR UPDATE on the
- * session row, so different sessions still book in parallel.
+ * schedule row, so different schedules still book in parallel.
  */
 export async function withScheduleLock<T>(
   database: Database,
@@ -23,7 +23,7 @@ export async function withScheduleLock<T>(
   return withWriteTransaction(database, fn);
 }
 
-/** A write transaction that needs no session lock (SQLite: still BEGIN IMMEDIATE). */
+/** A write transaction that needs no schedule lock (SQLite: still BEGIN IMMEDIATE). */
 export async function withWriteTransaction<T>(database: Database, fn: (trx: Executor) => Promise<T>): Promise<T> {
   if (database.dialect === 'postgres') {
     const result = await database.db.transaction().execute(fn);

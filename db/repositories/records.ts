@@ -74,7 +74,7 @@ export const updateRecord = (db: Executor, id: number, patch: RecordPatch) =>
     .returningAll()
     .executeTakeFirstOrThrow();
 
-/** Seats taken in a session: people on its ACTIVE records. */
+/** Seats taken in a schedule: people on its ACTIVE records. */
 export async function takenSeats(db: Executor, scheduleId: number): Promise<number> {
   const row = await db
     .selectFrom('records')
@@ -85,7 +85,7 @@ export async function takenSeats(db: Executor, scheduleId: number): Promise<numb
   return Number(row?.taken ?? 0);
 }
 
-/** The session's queue in the order it is served. */
+/** The schedule's queue in the order it is served. */
 export const listQueue = (db: Executor, scheduleId: number) =>
   db
     .selectFrom('records')
@@ -96,7 +96,7 @@ export const listQueue = (db: Executor, scheduleId: number) =>
     .orderBy('id')
     .execute();
 
-/** 1-based position of a QUEUED record in its session's queue. */
+/** 1-based position of a QUEUED record in its schedule's queue. */
 export async function queuePosition(
   db: Executor,
   r: Pick<RecordRow, 'id' | 'schedule_id' | 'queued_at'>,
@@ -116,7 +116,7 @@ export async function queuePosition(
   return Number(row.ahead) + 1;
 }
 
-/** A Telegram user's booking in a session that is not cancelled, if any. */
+/** A Telegram user's booking in a schedule that is not cancelled, if any. */
 export const findOpenBooking = (db: Executor, scheduleId: number, telegramId: number, exceptId = 0) =>
   db
     .selectFrom('records')
@@ -132,7 +132,7 @@ export const listRecordsOfSchedules = (db: Executor, scheduleIds: number[]) =>
     ? Promise.resolve([] as RecordRow[])
     : db.selectFrom('records').selectAll().where('schedule_id', 'in', scheduleIds).orderBy('id').execute();
 
-/** A customer's bookings in sessions that have not started yet, soonest first (the bot's /my and /cancel). */
+/** A customer's bookings in schedules that have not started yet, soonest first (the bot's /my and /cancel). */
 export const listUpcomingRecordsOfTelegramUser = (db: Executor, telegramId: number, now: string) =>
   db
     .selectFrom('records')

@@ -38,7 +38,7 @@ const nest = (r: JoinedRow) => ({
   address: { id: r.address_id, title: r.a_title, map_link: r.a_map_link, description: r.a_description },
 });
 
-/** Staff lists: upcoming sessions soonest first, or past ones latest first, each with every booking. */
+/** Staff lists: upcoming schedules soonest first, or past ones latest first, each with every booking. */
 export async function listSchedules(db: Executor, when: 'upcoming' | 'past', now: string): Promise<SchedulePublic[]> {
   const rows = await joined(db)
     .where('s.date', when === 'upcoming' ? '>' : '<=', now)
@@ -74,7 +74,7 @@ async function withRecords(db: Executor, rows: JoinedRow[]): Promise<SchedulePub
   });
 }
 
-/** The anonymous schedule of the mini-app: upcoming sessions and their free seats, nothing personal. */
+/** The anonymous schedule of the mini-app: upcoming schedules and their free seats, nothing personal. */
 export async function listOpenSchedules(db: Executor, now: string): Promise<ScheduleOpen[]> {
   const rows = await joined(db)
     .select(
@@ -89,7 +89,7 @@ export async function listOpenSchedules(db: Executor, now: string): Promise<Sche
   return rows.map((r) => ({ ...nest(r), places_available: placesAvailable(r.capacity, Number(r.taken)) }));
 }
 
-/** The session of a record, as its booking page and the bot's messages show it. */
+/** The schedule of a record, as its booking page and the bot's messages show it. */
 export async function getRecordSchedule(db: Executor, id: number): Promise<RecordSchedule | undefined> {
   const row = await joined(db).where('s.id', '=', id).executeTakeFirst();
   return row && nest(row);
@@ -126,7 +126,7 @@ export const setScheduleNotified = (db: Executor, id: number) =>
 
 export const deleteSchedule = (db: Executor, id: number) => db.deleteFrom('schedules').where('id', '=', id).execute();
 
-/** Sessions starting within (from, to]: the day-before digest. */
+/** Schedules starting within (from, to]: the day-before digest. */
 export const listSchedulesBetween = (db: Executor, from: string, to: string) =>
   db
     .selectFrom('schedules')

@@ -16,7 +16,7 @@ import { Forbidden, NotFound } from '../../core/errors';
 import type { RouteDeps } from './deps';
 
 export const toRecordView = (r: RecordResult): RecordView => ({
-  record: { ...toRecordPublic(r.record), schedule: r.session },
+  record: { ...toRecordPublic(r.record), schedule: r.schedule },
   places_available: r.places_available,
   queue_position: r.queue_position,
 });
@@ -42,7 +42,7 @@ export default async function recordsRoutes(app: FastifyInstance, { database }: 
       config,
       schema: {
         tags,
-        summary: 'Book a session',
+        summary: 'Book a schedule',
         errors: [404, 409],
         body: RecordCreate,
         response: { 201: RecordView },
