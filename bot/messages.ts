@@ -1,9 +1,6 @@
-import dayjs from 'dayjs';
-import utc from 'dayjs/plugin/utc';
-import timezone from 'dayjs/plugin/timezone';
-import 'dayjs/locale/ru';
 import type { InlineKeyboardMarkup } from 'grammy/types';
 import { RECORD_SOURCES } from '../contract';
+import { daysBetween, formatDateTime, plural } from '../contract/format';
 import type {
   CustomerNotification,
   DigestPayload,
@@ -20,9 +17,6 @@ import { applyButton, inlineKeyboard, recordButton, urlButton } from './keyboard
  * time from the row's kind and payload) and the replies of the bot's commands. HTML parse mode:
  * everything that comes from users or staff goes through escapeHtml.
  */
-
-dayjs.extend(utc);
-dayjs.extend(timezone);
 
 export interface RenderContext {
   publicUrl: string;
@@ -42,18 +36,13 @@ export const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const e = escapeHtml;
 
-/** "5 декабря 2026 12:00" in the business time zone ('d MMMM y H:mm'). */
-export const formatDate = (iso: string, tz: string) => dayjs(iso).tz(tz).locale('ru').format('D MMMM YYYY H:mm');
-/** "5 декабря 12:00": for buttons. */
-export const formatShortDate = (iso: string, tz: string) => dayjs(iso).tz(tz).locale('ru').format('D MMMM H:mm');
-
 const title = (s: { workshop_title: string }) => `«${e(s.workshop_title)}»`;
 const isHttpUrl = (u: string) => /^https?:\/\/\S+$/i.test(u);
 
 function scheduleLines(s: ScheduleSnapshot, rc: RenderContext): string[] {
   const address = `📍 ${e(s.address_title)}${s.address_description ? `, ${e(s.address_description)}` : ''}`;
   const map = isHttpUrl(s.map_link) ? `🗺 <a href="${e(s.map_link)}">Открыть на карте</a>` : `🗺 ${e(s.map_link)}`;
-  return [`📅 ${formatDate(s.date, rc.timezone)}`, address, map];
+  return [`📅 ${formatDateTime(s.date, rc.timezone)}`, address, map];
 }
 
 export const STATE_LABEL = { ACTIVE: '✅ Активна', QUEUED: '⏳ В очереди', CANCELLED: '❌ Отменена' } as const;
@@ -139,7 +128,7 @@ function customerMessage(n: CustomerNotification, rc: RenderContext): OutgoingMe
     case 'schedule.deleted':
       return {
         text: fit([
-          `😔 Мастер-класс ${title(s)} ${formatDate(s.date, rc.timezone)} отменён, и ваша запись на него снята. Приносим извинения!`,
+          `😔 Мастер-класс ${title(s)} ${formatDateTime(s.date, rc.timezone)} отменён, и ваша запись на него снята. Приносим извинения!`,
           '',
           'Выбрать другой мастер-класс можно в приложении.',
         ]),
@@ -159,7 +148,7 @@ function staffMessage(n: StaffNotification, rc: RenderContext): OutgoingMessage 
   const p = n.payload;
   const { schedule: s, record: r } = p;
   const markup = inlineKeyboard([[urlButton(rc.publicUrl, 'Открыть расписание', '/schedule')]]);
-  const when = `${title(s)}, ${formatDate(s.date, rc.timezone)}`;
+  const when = `${title(s)}, ${formatDateTime(s.date, rc.timezone)}`;
   if (n.kind === 'staff.new_record') {
     const state =
       r.state === 'QUEUED' ? `${STATE_LABEL.QUEUED} (место ${r.queue_position ?? '—'})` : STATE_LABEL[r.state];
@@ -190,17 +179,8 @@ function staffMessage(n: StaffNotification, rc: RenderContext): OutgoingMessage 
 
 /** "Сегодня" / "Завтра" relative to `now` in the business zone, else nothing. */
 function relativeDay(iso: string, rc: RenderContext, now: Date): string {
-  const days = dayjs(iso).tz(rc.timezone).startOf('day').diff(dayjs(now).tz(rc.timezone).startOf('day'), 'day');
+  const days = daysBetween(now, iso, rc.timezone);
   return days === 0 ? 'Сегодня' : days === 1 ? 'Завтра' : '';
-}
-
-/** Russian plural: plural(2, ['запись', 'записи', 'записей']) → 'записи'. */
-export function plural(n: number, [one, few, many]: [string, string, string]): string {
-  const n10 = n % 10;
-  const n100 = n % 100;
-  if (n10 === 1 && n100 !== 11) return one;
-  if (n10 >= 2 && n10 <= 4 && (n100 < 12 || n100 > 14)) return few;
-  return many;
 }
 
 function personLine(i: number, x: DigestPerson): string {

@@ -13,7 +13,8 @@ import {
   confirmCancelKeyboard,
   pickRecordKeyboard,
 } from '../keyboards/cancel';
-import { formatDate, formatShortDate, T } from '../messages';
+import { formatDateTime, formatShortDateTime } from '../../contract/format';
+import { T } from '../messages';
 
 export const CANCEL_CONVERSATION = 'cancel';
 /** A conversation left unanswered this long is dropped: the next message is handled as usual. */
@@ -60,7 +61,7 @@ export function createCancelConversation(deps: BotDeps) {
     await ctx.reply(T.cancelPick, {
       ...HTML,
       reply_markup: pickRecordKeyboard(
-        items.map((b) => ({ id: b.id, label: T.cancelPickButton(b.workshop_title, formatShortDate(b.date, tz)) })),
+        items.map((b) => ({ id: b.id, label: T.cancelPickButton(b.workshop_title, formatShortDateTime(b.date, tz)) })),
       ),
     });
 
@@ -82,7 +83,7 @@ export function createCancelConversation(deps: BotDeps) {
         continue;
       }
       await c.answerCallbackQuery();
-      await c.editMessageText(T.cancelAskReason(picked.workshop_title, formatDate(picked.date, tz)), HTML);
+      await c.editMessageText(T.cancelAskReason(picked.workshop_title, formatDateTime(picked.date, tz)), HTML);
     }
 
     let reason = '';
@@ -93,7 +94,7 @@ export function createCancelConversation(deps: BotDeps) {
       else await c.reply(T.cancelReasonAgain, HTML);
     }
 
-    await ctx.reply(T.cancelConfirm(picked.workshop_title, formatDate(picked.date, tz), reason), {
+    await ctx.reply(T.cancelConfirm(picked.workshop_title, formatDateTime(picked.date, tz), reason), {
       ...HTML,
       reply_markup: confirmCancelKeyboard(),
     });

@@ -1,7 +1,8 @@
 import { Composer } from 'grammy';
 import { HTML, type BotContext, type BotDeps } from '../context';
 import { loadUpcoming } from '../data';
-import { formatDate, formatShortDate, STATE_LABEL, T } from '../messages';
+import { formatDateTime, formatShortDateTime } from '../../contract/format';
+import { STATE_LABEL, T } from '../messages';
 import { applyButton, inlineKeyboard, webAppButton } from '../keyboards/webapp';
 
 /** /my: the customer's upcoming bookings (state, date, people), each with a button to its page /record/{id}. */
@@ -18,7 +19,7 @@ export function myFeature(deps: BotDeps) {
       T.myItem(
         i,
         b.workshop_title,
-        formatDate(b.date, tz),
+        formatDateTime(b.date, tz),
         b.state === 'QUEUED' ? T.queuedAt(b.queue_position ?? 0) : STATE_LABEL[b.state],
         b.people_count,
       ),
@@ -26,7 +27,7 @@ export function myFeature(deps: BotDeps) {
     const buttons = items.map((b, i) => [
       webAppButton(
         deps.config.publicUrl,
-        T.myButton(i, b.workshop_title, formatShortDate(b.date, tz)),
+        T.myButton(i, b.workshop_title, formatShortDateTime(b.date, tz)),
         `/record/${b.id}`,
       ),
     ]);
