@@ -6,3 +6,5 @@ export * from './addresses';
 export * from './schedule';
 export * from './records';
 export * from './settings';
+export * from './business-settings';
+export * from './personal-data';

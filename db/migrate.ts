@@ -1,10 +1,22 @@
 import type { DB } from './schema';
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as m0001 from './migrations/20261121_0001_initial';
+import * as m0100 from './migrations/20261122_0100_sessions_and_login_failures';
+import * as m0200 from './migrations/20261122_0200_outbox_claims';
+import * as m0300 from './migrations/20261122_0300_audit_log';
+import * as m0301 from './migrations/20261122_0301_attendance';
+import * as m0400 from './migrations/20261122_0400_business_settings';
+import * as m0500 from './migrations/20261122_0500_personal_data';
 
 /** Statically imported so the migrations run the same under tsx, vitest and a bundle. */
 const migrations: Record<string, Migration> = {
   '20261121_0001_initial': m0001,
+  '20261122_0100_sessions_and_login_failures': m0100,
+  '20261122_0200_outbox_claims': m0200,
+  '20261122_0300_audit_log': m0300,
+  '20261122_0301_attendance': m0301,
+  '20261122_0400_business_settings': m0400,
+  '20261122_0500_personal_data': m0500,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

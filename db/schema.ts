@@ -16,6 +16,8 @@ export interface UsersTable {
   telegram_id: number | null;
   telegram_login: string | null;
   created_at: Timestamp;
+  /** Bumped by a password change or reset: access tokens carry it, older ones stop working. */
+  token_version: Generated<number>;
 }
 
 export interface WorkshopsTable {
@@ -57,8 +59,16 @@ export interface RecordsTable {
   source: string | null;
   is_first_time: Bool;
   cancel_reason: string | null;
+  /** Check-in of an ACTIVE booking: null until staff mark it. */
+  attendance: Generated<'ATTENDED' | 'NO_SHOW' | null>;
   /** When the record last entered the queue: the queue is served in this order, then by id. */
   queued_at: Timestamp | null;
+  /** When the customer accepted the privacy text, and which version of it (null: booked by staff without it). */
+  consent_at: Generated<Timestamp | null>;
+  consent_version: Generated<string | null>;
+  /** When the allergy and comment were erased, and when every personal value was (forget or retention). */
+  health_erased_at: Generated<Timestamp | null>;
+  anonymised_at: Generated<Timestamp | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -87,6 +97,8 @@ export interface NotificationsTable {
   attempts: number;
   next_attempt_at: Timestamp;
   locked_until: Timestamp | null;
+  /** The worker holding the lease (locked_until), null when nobody does. */
+  claimed_by: Generated<string | null>;
   last_error: string | null;
   /** Set for messages that must exist once at most (the day-before digest per session and staff member). */
   dedupe_key: string | null;
@@ -101,8 +113,35 @@ export interface TelegramLinksTable {
   used_at: Timestamp | null;
 }
 
+/** Failed logins per email (lower case), for the per-account login limit. */
+export interface LoginFailuresTable {
+  email: string;
+  at: Timestamp;
+}
+
 /** grammY session and conversation state, so a restart loses nothing. */
 export interface BotSessionsTable {
+  key: string;
+  value: string;
+}
+
+/** Who changed what and when; before/after are JSON objects of the changed fields. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  actor_kind: 'customer' | 'staff' | 'system';
+  /** The staff user; kept when the user is deleted (no foreign key). */
+  actor_user_id: number | null;
+  actor_telegram_id: number | null;
+  entity: string;
+  entity_id: number;
+  action: string;
+  before: string | null;
+  after: string | null;
+  at: Timestamp;
+}
+
+/** The studio's settings (contract/business-settings.ts): one row per setting, the value as JSON. */
+export interface BusinessSettingsTable {
   key: string;
   value: string;
 }
@@ -117,5 +156,8 @@ export interface DB {
   password_resets: PasswordResetsTable;
   notifications: NotificationsTable;
   telegram_links: TelegramLinksTable;
+  login_failures: LoginFailuresTable;
   bot_sessions: BotSessionsTable;
+  audit_log: AuditLogTable;
+  business_settings: BusinessSettingsTable;
 }

@@ -21,6 +21,7 @@ import addressesRoutes from './routes/addresses';
 import scheduleRoutes from './routes/schedule';
 import recordsRoutes from './routes/records';
 import settingsRoutes from './routes/settings';
+import businessSettingsRoutes from './routes/business-settings';
 import telegramRoutes from './routes/telegram';
 
 export interface AppDeps {
@@ -94,6 +95,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         scheduleRoutes,
         recordsRoutes,
         settingsRoutes,
+        businessSettingsRoutes,
       ]) {
         await routes(api, routeDeps);
       }

@@ -68,6 +68,7 @@ const Env = z.object({
   DATA_DIR: z.string().default('./data'),
   DIST_DIR: z.string().default('./dist'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SCHEDULER_TICK_S: z.coerce.number().int().min(1).max(3600).default(60),
 });
 
 export interface Config {
@@ -90,6 +91,8 @@ export interface Config {
   dataDir: string;
   distDir: string;
   logLevel: string;
+  /** How often the periodic jobs (reminders, digest, …) run, in milliseconds. */
+  schedulerTickMs: number;
 }
 
 /** What each variable must look like, for the error lines. */
@@ -109,6 +112,7 @@ const EXPECTED: Partial<Record<keyof z.infer<typeof Env>, string>> = {
   BUSINESS_TIMEZONE: 'an IANA time zone such as Europe/Belgrade',
   USERS_OPEN_REGISTRATION: 'true or false',
   LOG_LEVEL: 'one of fatal, error, warn, info, debug, trace, silent',
+  SCHEDULER_TICK_S: 'a whole number of seconds from 1 to 3600',
 };
 
 /** Never printed, only their length. */
@@ -179,6 +183,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, opts: { dote
     dataDir: e.DATA_DIR,
     distDir: e.DIST_DIR,
     logLevel: e.LOG_LEVEL,
+    schedulerTickMs: e.SCHEDULER_TICK_S * 1000,
   };
 }
 

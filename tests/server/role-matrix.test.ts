@@ -243,6 +243,12 @@ const rows: Row[] = [
     }),
     expect: STAFF_ONLY,
   },
+  { call: 'GET /business-settings/', request: async () => ({ url: '/business-settings/' }), expect: STAFF_ONLY },
+  {
+    call: 'PUT /business-settings/',
+    request: async () => ({ url: '/business-settings/', payload: { contact: '+381 60 000 0000' } }),
+    expect: SUPER_ONLY,
+  },
 ];
 
 beforeAll(async () => {

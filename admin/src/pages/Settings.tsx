@@ -8,6 +8,8 @@ import { TelegramLink } from '../components/TelegramLink';
 import { config } from '../config';
 import { ChangePasswordForm } from '../forms/ChangePasswordForm';
 import { NotificationSettingsForm } from '../forms/NotificationSettingsForm';
+import { BusinessSettingsForm } from '../forms/BusinessSettingsForm';
+import type { BusinessSettings as BusinessSettingsT } from '../../../contract/business-settings';
 import { ProfileForm } from '../forms/ProfileForm';
 import { TITLES, toastError } from '../notify';
 import '../pageStyles';
@@ -60,6 +62,27 @@ function NotificationSettings() {
   );
 }
 
+function BusinessSettings() {
+  const { data: user } = useCurrentUser();
+  const { data } = useSWR<BusinessSettingsT>('/business-settings/', {
+    onError: (err) => toastError(TITLES.general, err),
+  });
+  const editable = Boolean(user?.is_superuser);
+  return (
+    <section>
+      <Title order={3} mb="xs">
+        Бизнес
+      </Title>
+      <Text size="sm" c="dimmed" mb="lg" maw={560}>
+        {editable
+          ? 'Правила студии для клиентов: напоминания, срок изменения записи, контакты и хранение данных.'
+          : 'Правила студии для клиентов. Изменить их может суперпользователь.'}
+      </Text>
+      {data && user ? <BusinessSettingsForm settings={data} editable={editable} /> : <Skeleton h={420} maw={560} />}
+    </section>
+  );
+}
+
 export default function Settings() {
   return (
     <>
@@ -70,6 +93,7 @@ export default function Settings() {
             <Tabs.Tab value="profile">Профиль</Tabs.Tab>
             <Tabs.Tab value="notifications">Уведомления</Tabs.Tab>
             <Tabs.Tab value="addresses">Адреса</Tabs.Tab>
+            <Tabs.Tab value="business">Бизнес</Tabs.Tab>
           </Tabs.List>
           <Tabs.Panel value="profile">
             <Profile />
@@ -79,6 +103,9 @@ export default function Settings() {
           </Tabs.Panel>
           <Tabs.Panel value="addresses">
             <AddressList />
+          </Tabs.Panel>
+          <Tabs.Panel value="business">
+            <BusinessSettings />
           </Tabs.Panel>
         </Tabs>
       </Paper>

@@ -1,0 +1,121 @@
+import { Button, NumberInput, Stack, TextInput, Textarea } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller, useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { BusinessSettings } from '../../../contract/business-settings';
+import { api } from '../api';
+import { MESSAGES } from '../notify';
+import { runChange } from '../mutations';
+import { numberValue, onNumberChange } from './numberField';
+
+/** The reminder hours are typed as "24, 3"; the contract's list rules then apply to the numbers. */
+const HoursText = z
+  .string()
+  .transform((text) =>
+    text
+      .split(/[,;\s]+/)
+      .filter(Boolean)
+      .map((part) => (/^\d+$/.test(part) ? Number(part) : Number.NaN)),
+  )
+  .pipe(BusinessSettings.shape.reminder_hours);
+const FormSchema = BusinessSettings.extend({ reminder_hours: HoursText });
+type FormInput = z.input<typeof FormSchema>;
+
+const NUMBER_FIELDS = [
+  {
+    name: 'change_deadline_hours',
+    label: 'Срок изменений, часов до начала',
+    description:
+      'Ближе к началу клиент не может отменить, восстановить запись или изменить количество человек; 0 — до начала',
+    min: 0,
+  },
+  {
+    name: 'retention_days',
+    label: 'Хранение данных клиентов, дней',
+    description: 'Через этот срок после мастер-класса данные записи обезличиваются',
+    min: 30,
+  },
+  {
+    name: 'allergy_retention_days',
+    label: 'Хранение сведений об аллергии, дней',
+    description: 'Через этот срок после мастер-класса сведения об аллергии удаляются',
+    min: 1,
+  },
+] as const;
+
+/** The studio's settings: everyone on the staff sees them, a superuser changes them. */
+export function BusinessSettingsForm({ settings, editable }: { settings: BusinessSettings; editable: boolean }) {
+  const {
+    register,
+    control,
+    handleSubmit,
+    formState: { errors, isDirty, isSubmitting },
+  } = useForm<FormInput, unknown, BusinessSettings>({
+    mode: 'onBlur',
+    resolver: zodResolver(FormSchema),
+    values: { ...settings, reminder_hours: settings.reminder_hours.join(', ') },
+  });
+
+  const onSubmit = async (body: BusinessSettings) => {
+    await runChange(() => api.put('/business-settings/', body), MESSAGES.settingsSaved);
+  };
+
+  return (
+    <form onSubmit={handleSubmit(onSubmit)}>
+      <Stack gap="lg" maw={560}>
+        <TextInput
+          label="Напоминания клиентам, за сколько часов"
+          description="Через запятую, например: 24, 3. Последнее напоминание дополняется точкой на карте"
+          disabled={!editable}
+          error={errors.reminder_hours?.message}
+          {...register('reminder_hours')}
+        />
+        {NUMBER_FIELDS.map((f) => (
+          <Controller
+            key={f.name}
+            control={control}
+            name={f.name}
+            render={({ field, fieldState }) => (
+              <NumberInput
+                label={f.label}
+                description={f.description}
+                min={f.min}
+                clampBehavior="none"
+                allowDecimal={false}
+                disabled={!editable}
+                name={field.name}
+                ref={field.ref}
+                value={numberValue(field.value)}
+                onBlur={field.onBlur}
+                onChange={onNumberChange(field.onChange)}
+                error={fieldState.error?.message}
+              />
+            )}
+          />
+        ))}
+        <TextInput
+          label="Контакты студии"
+          description="Показываются клиенту, когда изменить запись уже нельзя, например: @studio или +381 60 123 4567"
+          disabled={!editable}
+          error={errors.contact?.message}
+          {...register('contact')}
+        />
+        <Textarea
+          label="Текст о персональных данных"
+          description="Открывается из мини-приложения по ссылке рядом с согласием"
+          autosize
+          minRows={4}
+          maxRows={12}
+          disabled={!editable}
+          error={errors.privacy_text?.message}
+          {...register('privacy_text')}
+        />
+        {editable && (
+          <Button type="submit" loading={isSubmitting} disabled={!isDirty} w="fit-content">
+            Сохранить
+          </Button>
+        )}
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,65 @@
+import { z } from './zod';
+
+/** Hours before a session at which a reminder is sent; each offset at most once per booking. */
+export const REMINDER_HOURS_MAX = 336;
+
+export const DEFAULT_PRIVACY_TEXT =
+  'Мы храним имя, фамилию, Telegram-аккаунт, количество человек, комментарий и сведения об аллергии, ' +
+  'чтобы провести мастер-класс и связаться с вами по записи. Сведения об аллергии удаляются вскоре после ' +
+  'мастер-класса, остальные данные обезличиваются по истечении срока хранения. Посмотреть свои данные ' +
+  'можно командой /mydata, удалить — командой /forget в боте.';
+
+const hours = z
+  .number({ error: 'Введите число часов' })
+  .int('Введите целое число часов')
+  .min(1, 'Напоминание: не раньше чем за 1 час')
+  .max(REMINDER_HOURS_MAX, `Напоминание: не больше чем за ${REMINDER_HOURS_MAX} часов`);
+
+/** The studio's own rules, stored in the database and edited by a superuser. */
+export const BusinessSettings = z.object({
+  /** Reminders before each session, in hours (e.g. [24, 3]). */
+  reminder_hours: z
+    .array(hours)
+    .max(5, 'Не больше 5 напоминаний')
+    .refine((list) => new Set(list).size === list.length, 'Часы напоминаний не должны повторяться'),
+  /** Customers cannot cancel, restore or change the people count within this many hours of the start; 0: until the start. */
+  change_deadline_hours: z
+    .number({ error: 'Введите число часов' })
+    .int('Введите целое число часов')
+    .min(0, 'Срок изменений: не меньше 0 часов')
+    .max(336, 'Срок изменений: не больше 336 часов'),
+  /** How to reach the studio: shown when a change is refused. */
+  contact: z.string().trim().max(500, 'Контакты: не больше 500 символов'),
+  /** The privacy notice the mini-app links to from its consent line. */
+  privacy_text: z
+    .string()
+    .trim()
+    .min(1, 'Укажите текст о персональных данных')
+    .max(10_000, 'Текст о персональных данных: не больше 10000 символов'),
+  /** Bookings older than this are anonymised. */
+  retention_days: z
+    .number({ error: 'Введите число дней' })
+    .int('Введите целое число дней')
+    .min(30, 'Срок хранения: не меньше 30 дней')
+    .max(3650, 'Срок хранения: не больше 3650 дней'),
+  /** Allergy details are erased this many days after the session. */
+  allergy_retention_days: z
+    .number({ error: 'Введите число дней' })
+    .int('Введите целое число дней')
+    .min(1, 'Срок хранения аллергий: не меньше 1 дня')
+    .max(3650, 'Срок хранения аллергий: не больше 3650 дней'),
+});
+export type BusinessSettings = z.infer<typeof BusinessSettings>;
+
+/** PUT takes any subset of the fields; the rest keep their values. */
+export const BusinessSettingsUpdate = BusinessSettings.partial();
+export type BusinessSettingsUpdate = z.infer<typeof BusinessSettingsUpdate>;
+
+export const DEFAULT_BUSINESS_SETTINGS: BusinessSettings = {
+  reminder_hours: [24, 3],
+  change_deadline_hours: 0,
+  contact: '',
+  privacy_text: DEFAULT_PRIVACY_TEXT,
+  retention_days: 365,
+  allergy_retention_days: 30,
+};

@@ -1,0 +1,30 @@
+import {
+  BusinessSettings,
+  DEFAULT_BUSINESS_SETTINGS,
+  type BusinessSettingsUpdate,
+} from '../contract/business-settings';
+import type { Executor } from '../db/database';
+import { readBusinessSettings, writeBusinessSettings } from '../db/repositories/business-settings';
+
+const FIELDS = Object.keys(DEFAULT_BUSINESS_SETTINGS) as (keyof BusinessSettings)[];
+
+/** The studio's settings: each stored value that still passes its rule, otherwise its default. */
+export async function getBusinessSettings(db: Executor): Promise<BusinessSettings> {
+  const stored = await readBusinessSettings(db);
+  const out: Record<string, unknown> = { ...DEFAULT_BUSINESS_SETTINGS };
+  for (const field of FIELDS) {
+    if (!(field in stored)) continue;
+    const parsed = BusinessSettings.shape[field].safeParse(stored[field]);
+    if (parsed.success) out[field] = parsed.data;
+  }
+  return BusinessSettings.parse(out);
+}
+
+/** Saves the given fields (already validated by the contract) and returns the whole set. */
+export async function updateBusinessSettings(db: Executor, update: BusinessSettingsUpdate): Promise<BusinessSettings> {
+  const values: Partial<BusinessSettings> = { ...update };
+  // Reminders in a stable order (latest first): the last one is the one followed by the venue pin.
+  if (values.reminder_hours) values.reminder_hours = [...values.reminder_hours].sort((a, b) => b - a);
+  await writeBusinessSettings(db, values);
+  return getBusinessSettings(db);
+}

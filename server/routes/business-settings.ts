@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { BusinessSettings, BusinessSettingsUpdate } from '../../contract/business-settings';
+import { getBusinessSettings, updateBusinessSettings } from '../../core/business-settings';
+import type { RouteDeps } from './deps';
+
+export default async function businessSettingsRoutes(app: FastifyInstance, { database }: RouteDeps) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['business-settings'];
+
+  r.get(
+    '/business-settings/',
+    {
+      config: { auth: 'user' },
+      schema: { tags, summary: "The studio's settings (any staff member)", response: { 200: BusinessSettings } },
+    },
+    async () => getBusinessSettings(database.db),
+  );
+  r.put(
+    '/business-settings/',
+    {
+      config: { auth: 'superuser' },
+      schema: {
+        tags,
+        summary: "Change the studio's settings (superuser); fields left out keep their values",
+        body: BusinessSettingsUpdate,
+        response: { 200: BusinessSettings },
+      },
+    },
+    async (req) => updateBusinessSettings(database.db, req.body),
+  );
+}
