@@ -23,6 +23,8 @@ import {
 import { getWorkshop } from '../db/repositories/workshops';
 import { getAddress } from '../db/repositories/addresses';
 import { Conflict, NotFound } from './errors';
+import { consentFor } from './consent';
+import { SYSTEM, auditUpdate, customerActor, writeAudit, type Actor } from './audit';
 import { notifyCustomer, notifyStaff, recordSnapshot, scheduleSnapshot, type RecordPayload } from './notifications';
 
 /*
@@ -59,6 +61,13 @@ export interface RecordResult {
 }
 
 const isPast = (date: string, now = nowIso()) => date <= now;
+
+/** The fields of a booking its log entries show. */
+const bookingState = (r: RecordRow) => ({
+  state: r.state,
+  people_count: r.people_count,
+  ...(r.cancel_reason !== null && { cancel_reason: r.cancel_reason }),
+});
 
 async function loadSchedule(trx: Executor, scheduleId: number): Promise<RecordSchedule> {
   const schedule = await getRecordSchedule(trx, scheduleId);
@@ -103,20 +112,37 @@ async function fill(trx: Executor, schedule: RecordSchedule, skipNotifyId?: numb
     const r = await updateRecord(trx, q.id, { state: 'ACTIVE', queued_at: null });
     free -= q.people_count;
     promoted.push(q.id);
+    // Promotion is the engine's own doing, whoever freed the seats.
+    await writeAudit(trx, {
+      actor: SYSTEM,
+      entity: 'record',
+      entity_id: q.id,
+      action: 'promoted',
+      before: bookingState(q),
+      after: bookingState(r),
+    });
     if (q.id !== skipNotifyId)
       await notifyCustomer(trx, r, { kind: 'record.promoted', payload: await payloadOf(trx, r, schedule) });
   }
   return promoted;
 }
 
-export async function createRecord(database: Database, input: RecordCreate, customer: Customer): Promise<RecordResult> {
+/** `actor` defaults to the customer the booking is for (staff pass themselves when booking on a customer's behalf). */
+export async function createRecord(
+  database: Database,
+  input: RecordCreate,
+  customer: Customer,
+  actor: Actor = customerActor(customer.telegram_id),
+): Promise<RecordResult> {
   return withScheduleLock(database, input.schedule_id, async (trx) => {
     const schedule = await loadSchedule(trx, input.schedule_id);
     if (isPast(schedule.date)) throw new Conflict(MSG.pastBooking);
     if (customer.telegram_id != null && (await findOpenBooking(trx, schedule.id, customer.telegram_id)))
       throw new Conflict(MSG.alreadyBooked);
     const people = input.people_count ?? 1;
+    const consent = await consentFor(trx, input.consent, actor.kind === 'customer');
     const record = await insertRecord(trx, {
+      ...consent,
       schedule_id: schedule.id,
       state: people <= (await freeSeats(trx, schedule)) ? 'ACTIVE' : 'QUEUED',
       name: input.name,
@@ -129,6 +155,13 @@ export async function createRecord(database: Database, input: RecordCreate, cust
       allergy_type: input.has_allergy ? (input.allergy_type ?? null) : null,
       source: input.source ?? null,
       is_first_time: input.is_first_time,
+    });
+    await writeAudit(trx, {
+      actor,
+      entity: 'record',
+      entity_id: record.id,
+      action: 'created',
+      after: { ...bookingState(record), schedule_id: record.schedule_id, name: record.name },
     });
     const payload = await payloadOf(trx, record, schedule);
     await notifyCustomer(trx, record, { kind: record.state === 'ACTIVE' ? 'record.booked' : 'record.queued', payload });
@@ -157,7 +190,12 @@ async function changeRecord(
   });
 }
 
-export function changePeopleCount(database: Database, record: RecordRef, peopleCount: number): Promise<RecordResult> {
+export function changePeopleCount(
+  database: Database,
+  record: RecordRef,
+  peopleCount: number,
+  actor: Actor = SYSTEM,
+): Promise<RecordResult> {
   return changeRecord(database, record, async (trx, r, schedule) => {
     if (r.state === 'CANCELLED') throw new Conflict(MSG.cancelled);
     if (peopleCount === r.people_count) return r;
@@ -173,6 +211,14 @@ export function changePeopleCount(database: Database, record: RecordRef, peopleC
     } else {
       updated = await updateRecord(trx, r.id, { people_count: peopleCount });
     }
+    await writeAudit(trx, {
+      actor,
+      entity: 'record',
+      entity_id: r.id,
+      action: 'people_changed',
+      before: bookingState(r),
+      after: bookingState(updated),
+    });
     // A smaller party, or seats left behind on the way to the queue, can serve the queue;
     // this record itself may be promoted, and then its one message says so.
     const promoted = await fill(trx, schedule, r.id);
@@ -183,10 +229,23 @@ export function changePeopleCount(database: Database, record: RecordRef, peopleC
   });
 }
 
-export function cancelRecord(database: Database, record: RecordRef, reason: string): Promise<RecordResult> {
+export function cancelRecord(
+  database: Database,
+  record: RecordRef,
+  reason: string,
+  actor: Actor = SYSTEM,
+): Promise<RecordResult> {
   return changeRecord(database, record, async (trx, r, schedule) => {
     if (r.state === 'CANCELLED') throw new Conflict(MSG.alreadyCancelled);
     const updated = await updateRecord(trx, r.id, { state: 'CANCELLED', cancel_reason: reason, queued_at: null });
+    await writeAudit(trx, {
+      actor,
+      entity: 'record',
+      entity_id: r.id,
+      action: 'cancelled',
+      before: bookingState(r),
+      after: bookingState(updated),
+    });
     if (r.state === 'ACTIVE') await fill(trx, schedule);
     const payload = await payloadOf(trx, updated, schedule);
     await notifyCustomer(trx, updated, { kind: 'record.cancelled', payload });
@@ -195,7 +254,7 @@ export function cancelRecord(database: Database, record: RecordRef, reason: stri
   });
 }
 
-export function restoreRecord(database: Database, record: RecordRef): Promise<RecordResult> {
+export function restoreRecord(database: Database, record: RecordRef, actor: Actor = SYSTEM): Promise<RecordResult> {
   return changeRecord(database, record, async (trx, r, schedule) => {
     if (r.state !== 'CANCELLED') throw new Conflict(MSG.notCancelled);
     if (r.telegram_id != null && (await findOpenBooking(trx, schedule.id, r.telegram_id, r.id)))
@@ -206,19 +265,33 @@ export function restoreRecord(database: Database, record: RecordRef): Promise<Re
       r.id,
       fits ? { state: 'ACTIVE', cancel_reason: null } : { state: 'QUEUED', cancel_reason: null, queued_at: nowIso() },
     );
+    await writeAudit(trx, {
+      actor,
+      entity: 'record',
+      entity_id: r.id,
+      action: 'restored',
+      before: bookingState(r),
+      after: bookingState(updated),
+    });
     await notifyCustomer(trx, updated, { kind: 'record.restored', payload: await payloadOf(trx, updated, schedule) });
     return updated;
   });
 }
 
 /** Staff edit of a schedule: a larger capacity serves the queue; a new date or address is told to its customers. */
-export async function editSchedule(database: Database, id: number, patch: ScheduleUpdate): Promise<void> {
+export async function editSchedule(
+  database: Database,
+  id: number,
+  patch: ScheduleUpdate,
+  actor: Actor = SYSTEM,
+): Promise<void> {
   await withScheduleLock(database, id, async (trx) => {
     const before = await getSchedule(trx, id);
     if (!before) throw new NotFound(MSG.scheduleNotFound);
     await assertRefsExist(trx, patch);
     const values = { ...patch, ...(patch.date && { date: new Date(patch.date).toISOString() }) };
     await updateSchedule(trx, id, values);
+    await auditUpdate(trx, actor, 'schedule', id, scheduleFields(before), values);
     const schedule = await loadSchedule(trx, id);
     if (isPast(schedule.date)) return;
     if (schedule.capacity > before.capacity) await fill(trx, schedule);
@@ -235,13 +308,22 @@ export async function editSchedule(database: Database, id: number, patch: Schedu
 }
 
 /** Staff delete of a schedule: its customers of an upcoming schedule are told, then it goes with its bookings. */
-export async function removeSchedule(database: Database, id: number): Promise<void> {
+export async function removeSchedule(database: Database, id: number, actor: Actor = SYSTEM): Promise<void> {
   await withScheduleLock(database, id, async (trx) => {
     const schedule = await loadSchedule(trx, id);
     if (!isPast(schedule.date)) {
       for (const r of await openRecords(trx, id))
         await notifyCustomer(trx, r, { kind: 'schedule.deleted', payload: await payloadOf(trx, r, schedule) });
     }
+    const before = await getSchedule(trx, id);
+    if (before)
+      await writeAudit(trx, {
+        actor,
+        entity: 'schedule',
+        entity_id: id,
+        action: 'deleted',
+        before: scheduleFields(before),
+      });
     await deleteSchedule(trx, id);
   });
 }
@@ -256,16 +338,31 @@ export async function assertRefsExist(trx: Executor, refs: { workshop_id?: numbe
 const openRecords = async (trx: Executor, scheduleId: number) =>
   (await listRecordsOfSchedules(trx, [scheduleId])).filter((r) => r.state !== 'CANCELLED');
 
-export async function addSchedule(database: Database, input: ScheduleCreate): Promise<number> {
-  return (
-    await withWriteTransaction(database, async (trx) => {
-      await assertRefsExist(trx, input);
-      return insertSchedule(trx, {
-        date: new Date(input.date).toISOString(),
-        capacity: input.capacity ?? 8,
-        workshop_id: input.workshop_id,
-        address_id: input.address_id,
-      });
-    })
-  ).id;
+/** The fields of a schedule its log entries show. */
+const scheduleFields = (s: { date: string; capacity: number; workshop_id: number; address_id: number }) => ({
+  date: s.date,
+  capacity: s.capacity,
+  workshop_id: s.workshop_id,
+  address_id: s.address_id,
+});
+
+export async function addSchedule(database: Database, input: ScheduleCreate, actor: Actor = SYSTEM): Promise<number> {
+  return withWriteTransaction(database, async (trx) => {
+    await assertRefsExist(trx, input);
+    const values = {
+      date: new Date(input.date).toISOString(),
+      capacity: input.capacity ?? 8,
+      workshop_id: input.workshop_id,
+      address_id: input.address_id,
+    };
+    const { id } = await insertSchedule(trx, values);
+    await writeAudit(trx, {
+      actor,
+      entity: 'schedule',
+      entity_id: id,
+      action: 'created',
+      after: scheduleFields(values),
+    });
+    return id;
+  });
 }

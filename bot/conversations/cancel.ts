@@ -2,6 +2,7 @@ import type { Context } from 'grammy';
 import type { Conversation } from '@grammyjs/conversations';
 import { getRecord } from '../../db/repositories/records';
 import { cancelRecord, MSG } from '../../core/booking';
+import { customerActor } from '../../core/audit';
 import { DomainError } from '../../core/errors';
 import { HTML, type BotContext, type BotDeps } from '../context';
 import { loadUpcoming, type UpcomingBooking } from '../data';
@@ -33,7 +34,7 @@ async function cancelOwnRecord(
   const record = await getRecord(deps.database.db, recordId);
   if (!record || record.telegram_id !== telegramId) return { ok: false, detail: MSG.recordNotFound };
   try {
-    await cancelRecord(deps.database, record, reason);
+    await cancelRecord(deps.database, record, reason, customerActor(telegramId));
     return { ok: true };
   } catch (err) {
     if (err instanceof DomainError) return { ok: false, detail: err.message };

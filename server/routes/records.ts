@@ -14,6 +14,7 @@ import {
 } from '../../core/booking';
 import { Forbidden, NotFound } from '../../core/errors';
 import type { RouteDeps } from './deps';
+import { actorOf } from '../plugins/actor';
 
 export const toRecordView = (r: RecordResult): RecordView => ({
   record: { ...toRecordPublic(r.record), schedule: r.schedule },
@@ -53,7 +54,7 @@ export default async function recordsRoutes(app: FastifyInstance, { database }: 
       const customer: Customer = req.telegramUser
         ? { telegram_id: req.telegramUser.id, telegram_login: req.telegramUser.username ?? null }
         : { telegram_id: req.body.telegram_id ?? null, telegram_login: req.body.telegram_login ?? null };
-      return reply.status(201).send(toRecordView(await createRecord(database, req.body, customer)));
+      return reply.status(201).send(toRecordView(await createRecord(database, req.body, customer, actorOf(req))));
     },
   );
 
@@ -80,7 +81,7 @@ export default async function recordsRoutes(app: FastifyInstance, { database }: 
     },
     async (req) => {
       return toRecordView(
-        await changePeopleCount(database, await ownRecord(req, req.params.id), req.body.people_count),
+        await changePeopleCount(database, await ownRecord(req, req.params.id), req.body.people_count, actorOf(req)),
       );
     },
   );
@@ -99,7 +100,9 @@ export default async function recordsRoutes(app: FastifyInstance, { database }: 
       },
     },
     async (req) => {
-      return toRecordView(await cancelRecord(database, await ownRecord(req, req.params.id), req.body.cancel_reason));
+      return toRecordView(
+        await cancelRecord(database, await ownRecord(req, req.params.id), req.body.cancel_reason, actorOf(req)),
+      );
     },
   );
 
@@ -116,7 +119,7 @@ export default async function recordsRoutes(app: FastifyInstance, { database }: 
       },
     },
     async (req) => {
-      return toRecordView(await restoreRecord(database, await ownRecord(req, req.params.id)));
+      return toRecordView(await restoreRecord(database, await ownRecord(req, req.params.id), actorOf(req)));
     },
   );
 }

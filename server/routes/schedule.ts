@@ -16,6 +16,7 @@ import { MSG, addSchedule, editSchedule, removeSchedule } from '../../core/booki
 import { NotFound } from '../../core/errors';
 import { REMINDER_MSG, sendReminders } from '../../core/reminders';
 import type { RouteDeps } from './deps';
+import { actorOf } from '../plugins/actor';
 
 export default async function scheduleRoutes(app: FastifyInstance, { database }: RouteDeps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -72,7 +73,7 @@ export default async function scheduleRoutes(app: FastifyInstance, { database }:
         response: { 201: SchedulePublic },
       },
     },
-    async (req, reply) => reply.status(201).send(await detail(await addSchedule(database, req.body))),
+    async (req, reply) => reply.status(201).send(await detail(await addSchedule(database, req.body, actorOf(req)))),
   );
 
   r.get(
@@ -97,7 +98,7 @@ export default async function scheduleRoutes(app: FastifyInstance, { database }:
       },
     },
     async (req) => {
-      await editSchedule(database, req.params.id, req.body);
+      await editSchedule(database, req.params.id, req.body, actorOf(req));
       return detail(req.params.id);
     },
   );
@@ -128,7 +129,7 @@ export default async function scheduleRoutes(app: FastifyInstance, { database }:
       schema: { tags, summary: 'Delete a session with its bookings', params: IdParam, response: { 200: Message } },
     },
     async (req) => {
-      await removeSchedule(database, req.params.id);
+      await removeSchedule(database, req.params.id, actorOf(req));
       return { message: 'Schedule deleted successfully' };
     },
   );
