@@ -12,6 +12,10 @@ const fullName = z.string().trim().max(FULL_NAME_MAX).nullable();
 const passwordsMatch = (u: { password?: string; confirm_password?: string }) =>
   !u.confirm_password || u.password === undefined || u.confirm_password === u.password;
 const PASSWORDS_DIFFER = { message: 'Указанные пароли не совпадают', path: ['confirm_password'] };
+/** A staff account gets its Telegram id only through the one-time link from the bot; elsewhere it can only be cleared (null). */
+const telegramIdClearOnly = z
+  .null('Telegram подключается только по ссылке из профиля (Настройки → Профиль); здесь его можно только отключить')
+  .optional();
 /** Telegram user ids are positive integers below 2^53. */
 export const TelegramId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
@@ -50,6 +54,7 @@ export const UserUpdate = z
     confirm_password: z.string().max(255).optional(),
     is_superuser: z.boolean().optional(),
     is_active: z.boolean().optional(),
+    telegram_id: telegramIdClearOnly,
   })
   .refine(passwordsMatch, PASSWORDS_DIFFER);
 export type UserUpdate = z.infer<typeof UserUpdate>;
@@ -57,7 +62,7 @@ export type UserUpdate = z.infer<typeof UserUpdate>;
 export const UserUpdateMe = z.object({
   email: email.optional(),
   full_name: fullName.optional(),
-  telegram_id: TelegramId.nullable().optional(),
+  telegram_id: telegramIdClearOnly,
 });
 export type UserUpdateMe = z.infer<typeof UserUpdateMe>;
 

@@ -26,3 +26,13 @@ export class Invalid extends DomainError {
 export class Forbidden extends DomainError {
   override readonly name = 'Forbidden';
 }
+
+/** Too many attempts in a short time: the caller should wait. */
+export class TooManyRequests extends DomainError {
+  override readonly name = 'TooManyRequests';
+}
+
+/** The input is missing something only the domain knows is required (a customer's consent). */
+export class Unprocessable extends DomainError {
+  override readonly name = 'Unprocessable';
+}

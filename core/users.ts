@@ -1,8 +1,10 @@
 import type { UserPublic } from '../contract';
 import { bool, type Database } from '../db/database';
 import { withWriteTransaction } from '../db/lock';
-import { consumeToken, insertToken } from '../db/repositories/tokens';
+import { consumeToken, insertToken, revokeUserTokens } from '../db/repositories/tokens';
+import { clearLoginFailures, countLoginFailures, recordLoginFailure } from '../db/repositories/login-failures';
 import {
+  bumpTokenVersion,
   countUsers,
   getUserByEmail,
   insertUser,
@@ -11,7 +13,8 @@ import {
   type UserPatch,
   type UserRow,
 } from '../db/repositories/users';
-import { Conflict, Invalid } from './errors';
+import { Conflict, Invalid, TooManyRequests } from './errors';
+import type { Executor } from '../db/database';
 import { generatePassword, hashPassword, newToken, sha256, verifyDummy, verifyPassword } from './passwords';
 
 /** Staff accounts: creation, credentials and password resets. */
@@ -23,7 +26,12 @@ export const USER_MSG = {
   wrongPassword: 'Incorrect password',
   samePassword: 'New password cannot be the same as the current one',
   badResetToken: 'Invalid or expired token',
+  tooManyFailures: 'Слишком много неудачных попыток входа в этот аккаунт. Подождите 15 минут и попробуйте снова.',
 } as const;
+
+/** Failed logins allowed per email in LOGIN_FAILURE_WINDOW_MS, from any number of addresses. */
+export const LOGIN_FAILURES_MAX = 10;
+export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
 
 /** How long a password-reset link works. */
 export const RESET_TOKEN_HOURS = 48;
@@ -55,19 +63,42 @@ export async function createUser(database: Database, u: NewUser): Promise<UserPu
   );
 }
 
-/** The account behind a login; the same time is spent whether or not the email exists. */
+/**
+ * The account behind a login; the same time is spent whether or not the email exists. After
+ * LOGIN_FAILURES_MAX failures of one email within the window, that email is refused without checking
+ * the password (so rotating client addresses gains nothing) until the window has passed.
+ */
 export async function authenticate(database: Database, email: string, password: string): Promise<UserRow> {
+  const now = Date.now();
+  const windowStart = new Date(now - LOGIN_FAILURE_WINDOW_MS).toISOString();
+  if ((await countLoginFailures(database.db, email, windowStart)) >= LOGIN_FAILURES_MAX)
+    throw new TooManyRequests(USER_MSG.tooManyFailures);
   const user = await getUserByEmail(database.db, email);
   const ok = user ? await verifyPassword(password, user.hashed_password) : await verifyDummy(password);
-  if (!user || !ok) throw new Invalid(USER_MSG.badCredentials);
+  if (!user || !ok) {
+    await recordLoginFailure(database.db, email, new Date(now).toISOString(), windowStart);
+    throw new Invalid(USER_MSG.badCredentials);
+  }
   if (!bool(user.is_active)) throw new Invalid(USER_MSG.inactive);
+  await clearLoginFailures(database.db, email);
   return user;
+}
+
+/**
+ * The one way a password is set on an existing account: every access token signed before it and
+ * every outstanding reset link stop working.
+ */
+async function setPassword(trx: Executor, userId: number, hashed: string): Promise<void> {
+  await updateUser(trx, userId, { hashed_password: hashed });
+  await bumpTokenVersion(trx, userId);
+  await revokeUserTokens(trx, 'password_resets', userId, new Date().toISOString());
 }
 
 export async function changeOwnPassword(database: Database, me: UserRow, current: string, next: string): Promise<void> {
   if (!(await verifyPassword(current, me.hashed_password))) throw new Invalid(USER_MSG.wrongPassword);
   if (current === next) throw new Invalid(USER_MSG.samePassword);
-  await updateUser(database.db, me.id, { hashed_password: await hashPassword(next) });
+  const hashed = await hashPassword(next);
+  await withWriteTransaction(database, (trx) => setPassword(trx, me.id, hashed));
 }
 
 /** A superuser's edit of an account; a new password is hashed here. */
@@ -79,8 +110,13 @@ export async function editUser(
   await assertEmailFree(database, patch.email ?? undefined, id);
   const { password, ...rest } = patch;
   const clean: UserPatch = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
-  if (password) clean.hashed_password = await hashPassword(password);
-  return updateUser(database.db, id, clean);
+  // Clearing the Telegram id (the only change allowed to it here) forgets the handle too.
+  if (clean.telegram_id === null) clean.telegram_login = null;
+  const hashed = password ? await hashPassword(password) : undefined;
+  return withWriteTransaction(database, async (trx) => {
+    if (hashed) await setPassword(trx, id, hashed);
+    return updateUser(trx, id, clean);
+  });
 }
 
 /** A one-time reset token for an existing active account (only its hash is stored), or null. */
@@ -101,7 +137,7 @@ export async function resetPassword(database: Database, token: string, newPasswo
   await withWriteTransaction(database, async (trx) => {
     const userId = await consumeToken(trx, 'password_resets', sha256(token), new Date().toISOString());
     if (userId === null) throw new Invalid(USER_MSG.badResetToken);
-    await updateUser(trx, userId, { hashed_password: hashed });
+    await setPassword(trx, userId, hashed);
   });
 }
 

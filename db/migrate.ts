@@ -6,6 +6,7 @@ import * as m0200 from './migrations/20261122_0200_outbox_claims';
 import * as m0300 from './migrations/20261122_0300_audit_log';
 import * as m0301 from './migrations/20261122_0301_attendance';
 import * as m0400 from './migrations/20261122_0400_business_settings';
+import * as m0401 from './migrations/20261122_0401_customer_journey';
 import * as m0500 from './migrations/20261122_0500_personal_data';
 
 /** Statically imported so the migrations run the same under tsx, vitest and a bundle. */
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '20261122_0300_audit_log': m0300,
   '20261122_0301_attendance': m0301,
   '20261122_0400_business_settings': m0400,
+  '20261122_0401_customer_journey': m0401,
   '20261122_0500_personal_data': m0500,
 };
 

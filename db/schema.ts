@@ -25,6 +25,7 @@ export interface WorkshopsTable {
   title: string;
   description: string | null;
   price: number;
+  duration_minutes: Generated<number>;
 }
 
 export interface AddressesTable {
@@ -32,6 +33,8 @@ export interface AddressesTable {
   title: string;
   map_link: string;
   description: string | null;
+  latitude: Generated<number | null>;
+  longitude: Generated<number | null>;
 }
 
 export interface SchedulesTable {
@@ -61,6 +64,12 @@ export interface RecordsTable {
   cancel_reason: string | null;
   /** Check-in of an ACTIVE booking: null until staff mark it. */
   attendance: Generated<'ATTENDED' | 'NO_SHOW' | null>;
+  /** When the record last became ACTIVE (reminders due before it are skipped). */
+  active_since: Generated<Timestamp | null>;
+  /** The customer pressed "Приду" on a reminder. */
+  confirmed_at: Generated<Timestamp | null>;
+  /** The customer's 1–5 rating after the class. */
+  rating: Generated<number | null>;
   /** When the record last entered the queue: the queue is served in this order, then by id. */
   queued_at: Timestamp | null;
   /** When the customer accepted the privacy text, and which version of it (null: booked by staff without it). */
@@ -146,6 +155,22 @@ export interface BusinessSettingsTable {
   value: string;
 }
 
+/** One-time links that hand a booking to a friend. */
+export interface SeatGiftsTable {
+  token_hash: string;
+  record_id: number;
+  created_at: Timestamp;
+  /** Used or revoked: the link is dead. */
+  used_at: Timestamp | null;
+}
+
+/** "Сообщить о новых датах": told once when staff add a session of the workshop, then removed. */
+export interface DateSubscriptionsTable {
+  workshop_id: number;
+  telegram_id: number;
+  created_at: Timestamp;
+}
+
 export interface DB {
   users: UsersTable;
   workshops: WorkshopsTable;
@@ -160,4 +185,6 @@ export interface DB {
   bot_sessions: BotSessionsTable;
   audit_log: AuditLogTable;
   business_settings: BusinessSettingsTable;
+  seat_gifts: SeatGiftsTable;
+  date_subscriptions: DateSubscriptionsTable;
 }

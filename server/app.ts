@@ -7,7 +7,7 @@ import rateLimit from '@fastify/rate-limit';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database } from '../db/database';
-import { registerErrorHandling } from './plugins/errors';
+import { clientErrorHandler, frameworkError, registerErrorHandling } from './plugins/errors';
 import { registerAuth } from './plugins/auth';
 import { registerStatic } from './plugins/static';
 import { registerSwagger } from './plugins/swagger';
@@ -22,7 +22,10 @@ import scheduleRoutes from './routes/schedule';
 import recordsRoutes from './routes/records';
 import settingsRoutes from './routes/settings';
 import businessSettingsRoutes from './routes/business-settings';
+import personalDataRoutes from './routes/personal-data';
 import telegramRoutes from './routes/telegram';
+import attendanceRoutes from './routes/attendance';
+import auditRoutes from './routes/audit';
 
 export interface AppDeps {
   config: Config;
@@ -32,11 +35,20 @@ export interface AppDeps {
   logger?: FastifyBaseLogger;
   /** Requests per window per client; tests raise them. */
   rateLimits?: Partial<RouteDeps['rateLimits']>;
+  /** Request timeouts; tests shorten them. */
+  timeouts?: Partial<typeof TIMEOUTS>;
   /** The bot behind the webhook and the account link; none (no BOT_TOKEN): the webhook does not exist and linking answers 503. */
   telegram?: TelegramGateway | null;
 }
 
 export const API_PREFIX = '/api/v1';
+
+/**
+ * A client gets this long to send a whole request (headers and body), an idle socket is closed
+ * after `connectionTimeout`, and an idle keep-alive connection after `keepAliveTimeout`: a client
+ * trickling a body cannot hold a connection open for long.
+ */
+export const TIMEOUTS = { requestTimeout: 30_000, connectionTimeout: 60_000, keepAliveTimeout: 10_000 };
 
 /** Builds the whole server from its dependencies: no environment, no listening. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -45,7 +57,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 10_000 },
     bodyLimit: 256 * 1024,
-    trustProxy: config.env === 'production',
+    // A number is that many hops from the server; proxy-addr calls the function per hop, nearest first.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (
+            (hops: number) => (_address: string, hop: number) =>
+              hop < hops
+          )(config.trustProxy)
+        : config.trustProxy,
+    ...TIMEOUTS,
+    ...deps.timeouts,
+    frameworkErrors: (err, _req, reply) => {
+      const { status, body } = frameworkError(err);
+      // (The reply's generic types cannot be resolved in this option's signature.)
+      void reply.code(status as never).send(body as never);
+    },
+    clientErrorHandler,
     // Every schema is zod: Fastify's default JSON-schema compilers (ajv, ~45 ms of start-up) are not loaded
     // for nothing. (The option's types are ajv's; Fastify calls these like the compilers set below.)
     schemaController: {
@@ -62,6 +89,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(helmet, {
     // The mini-app runs inside Telegram's web client, which frames it.
     frameguard: false,
+    // Sent below, only over https: on plain http it means nothing and would pin a local address to https.
+    strictTransportSecurity: false,
     contentSecurityPolicy: {
       directives: {
         'frame-ancestors': ["'self'", 'https://web.telegram.org', 'https://*.telegram.org'],
@@ -69,7 +98,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       },
     },
   });
-  await app.register(cors, { origin: [config.publicUrl] });
+  app.addHook('onSend', async (req, reply) => {
+    if (req.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+  });
+  // Not strict: an OPTIONS without Origin is no preflight and answers 204 like any other OPTIONS, not a text/plain 400.
+  await app.register(cors, { origin: [config.publicUrl], strictPreflight: false });
   await app.register(formbody);
   await app.register(rateLimit, { global: false });
   await registerSwagger(app);
@@ -96,6 +129,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         recordsRoutes,
         settingsRoutes,
         businessSettingsRoutes,
+        attendanceRoutes,
+        auditRoutes,
+        personalDataRoutes,
       ]) {
         await routes(api, routeDeps);
       }

@@ -24,6 +24,11 @@ const Env = z.object({
   NODE_ENV: z.string().default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   HOST: z.string().default('127.0.0.1'),
+  // false/0, a number of proxy hops, or proxy addresses/CIDRs separated by commas. Default below: 1 hop in production, none otherwise.
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|\d{1,2}|[\d.:a-fA-F/]+(\s*,\s*[\d.:a-fA-F/]+)*)$/)
+    .optional(),
   DATABASE_URL: databaseUrl.default('sqlite:./data/app.db'),
   SECRET_KEY: z.string().min(32).optional(),
   FIRST_SUPERUSER: z.email().default('admin@example.com'),
@@ -75,6 +80,8 @@ export interface Config {
   env: string;
   port: number;
   host: string;
+  /** Which X-Forwarded-For hops to believe for the client address (rate limits) and protocol (HSTS): Fastify's trustProxy. */
+  trustProxy: boolean | number | string;
   databaseUrl: string;
   secretKey: string;
   firstSuperuser: string;
@@ -98,6 +105,8 @@ export interface Config {
 /** What each variable must look like, for the error lines. */
 const EXPECTED: Partial<Record<keyof z.infer<typeof Env>, string>> = {
   PORT: 'a port number from 0 to 65535',
+  TRUST_PROXY:
+    'false, the number of proxies in front of the server (e.g. 1), or their addresses (e.g. 10.0.0.1,10.0.0.2)',
   DATABASE_URL: 'sqlite:<file> (e.g. sqlite:./data/app.db) or postgres://user:password@host:5432/database',
   SECRET_KEY: 'at least 32 characters (e.g. from `openssl rand -hex 32`)',
   FIRST_SUPERUSER: 'an email address',
@@ -160,6 +169,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, opts: { dote
     env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
+    trustProxy: trustProxy(e.TRUST_PROXY, e.NODE_ENV),
     databaseUrl: e.DATABASE_URL,
     secretKey,
     firstSuperuser: e.FIRST_SUPERUSER,
@@ -187,6 +197,17 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, opts: { dote
   };
 }
 
+/**
+ * Unset: one proxy hop in production (the usual reverse proxy), none otherwise, so a client cannot
+ * pick its own address with X-Forwarded-For and slip past the per-address rate limits.
+ */
+function trustProxy(value: string | undefined, env: string): boolean | number | string {
+  if (value === undefined) return env === 'production' ? 1 : false;
+  if (value === 'true' || value === 'false') return value === 'true';
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.replace(/\s+/g, '');
+}
+
 /** Without SECRET_KEY (development), one is generated once and kept in the data folder,
  * so tokens survive restarts. */
 function persistentSecret(dataDir: string): string {
@@ -211,6 +232,10 @@ function persistentSecret(dataDir: string): string {
 /** Settings that work but are probably a mistake: warned about at start. */
 export function configWarnings(config: Config): string[] {
   const warnings: string[] = [];
+  if (config.trustProxy === true)
+    warnings.push(
+      `${shown('TRUST_PROXY', 'true')}: every X-Forwarded-For hop is believed, so clients choose their own address and per-address rate limits do not hold; expected the number of proxies in front of the server (e.g. 1)`,
+    );
   if (config.env === 'production') {
     const url = new URL(config.publicUrl);
     const local =

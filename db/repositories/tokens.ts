@@ -30,3 +30,7 @@ export async function consumeToken(
     .executeTakeFirst();
   return row?.user_id ?? null;
 }
+
+/** Ends every outstanding token of a user (a password change ends all reset links). */
+export const revokeUserTokens = (db: Executor, table: TokenTable, userId: number, now: string) =>
+  db.updateTable(table).set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();

@@ -91,6 +91,14 @@ export async function updateUser(db: Executor, id: number, patch: UserPatch) {
   return db.updateTable('users').set(values).where('id', '=', id).returningAll().executeTakeFirst();
 }
 
+/** Ends every access token signed so far for this user (they carry the previous version). */
+export const bumpTokenVersion = (db: Executor, id: number) =>
+  db
+    .updateTable('users')
+    .set((eb) => ({ token_version: eb('token_version', '+', 1) }))
+    .where('id', '=', id)
+    .execute();
+
 export const deleteUser = (db: Executor, id: number) => db.deleteFrom('users').where('id', '=', id).execute();
 
 /** Staff who get a Telegram alert of this kind: active, linked to Telegram, and not opted out. */

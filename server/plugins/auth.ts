@@ -29,7 +29,8 @@ declare module 'fastify' {
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {
-    payload: { sub: string };
+    /** ver: the user's token_version when signed; a password change bumps it and ends older tokens. */
+    payload: { sub: string; ver?: number };
   }
 }
 
@@ -53,7 +54,8 @@ export async function registerAuth(
     }
   });
 
-  app.addHook('preHandler', async (req) => {
+  // onRequest, before the body is parsed and validated: an anonymous caller gets 401, never field messages.
+  app.addHook('onRequest', async (req) => {
     const access = req.routeOptions.config.auth;
     if (!access || access === 'public') return;
     const [scheme, credentials] = splitAuthorization(req);
@@ -85,15 +87,16 @@ function splitAuthorization(req: FastifyRequest): [string, string] {
 }
 
 async function staffFromToken(app: FastifyInstance, database: Database, token: string): Promise<UserRow> {
-  let sub: string;
+  let payload: { sub: string; ver?: number };
   try {
-    sub = app.jwt.verify<{ sub: string }>(token).sub;
+    payload = app.jwt.verify<{ sub: string; ver?: number }>(token);
   } catch {
     throw new HttpError(401, 'Could not validate credentials');
   }
-  const id = Number(sub);
+  const id = Number(payload.sub);
   const user = Number.isSafeInteger(id) ? await getUserById(database.db, id) : undefined;
-  if (!user) throw new HttpError(401, 'Could not validate credentials');
+  // Tokens signed before the version existed carry none: they count as version 0.
+  if (!user || (payload.ver ?? 0) !== user.token_version) throw new HttpError(401, 'Could not validate credentials');
   if (!bool(user.is_active)) throw new HttpError(401, 'Inactive user');
   return user;
 }

@@ -1,7 +1,9 @@
+import http from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { HTTP_STATUS_TEXT } from '../../contract/http';
-import { Conflict, DomainError, Forbidden, Invalid, NotFound } from '../../core/errors';
+import { Conflict, DomainError, Forbidden, Invalid, NotFound, TooManyRequests, Unprocessable } from '../../core/errors';
 import { HttpError } from '../http-error';
 
 /** The status of each domain refusal. */
@@ -10,6 +12,8 @@ const STATUS_OF: [typeof DomainError, number][] = [
   [Conflict, 409],
   [Invalid, 400],
   [Forbidden, 403],
+  [Unprocessable, 422],
+  [TooManyRequests, 429],
 ];
 
 /** Every error leaves as `{"detail": …}`; validation failures as 422 with a readable sentence; 5xx never leak internals. */
@@ -48,4 +52,35 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((req, reply) => reply.status(404).send({ detail: 'Not Found' }));
+}
+
+/**
+ * For Fastify's `frameworkErrors`: failures found before a route is chosen (a path that is not valid
+ * percent-encoding such as /api/v1/schedule/%C0%AE, a too-long parameter) answer like every other error.
+ */
+export function frameworkError(err: FastifyError): { status: number; body: { detail: string } } {
+  const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
+  return { status, body: { detail: err.code === 'FST_ERR_BAD_URL' ? 'Некорректный адрес запроса' : err.message } };
+}
+
+/**
+ * Fastify's `clientErrorHandler`: what Node refuses before there is a request at all (a header block
+ * over the size limit, a request not received in time, bytes that are not HTTP) still answers
+ * {"detail"} JSON, then the connection is closed.
+ */
+export function clientErrorHandler(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const detail = {
+    431: 'Заголовки запроса слишком большие',
+    408: 'Запрос не получен полностью вовремя',
+    400: 'Некорректный HTTP-запрос',
+  }[status];
+  const body = JSON.stringify({ detail });
+  if (socket.writable)
+    socket.write(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  socket.destroy();
 }

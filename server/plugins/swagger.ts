@@ -7,7 +7,7 @@ import * as contract from '../../contract';
 import type { Access } from './auth';
 
 /** Error statuses a route's own rules answer with; the ones its role and input imply are added for it. */
-type RouteError = 400 | 403 | 404 | 409 | 503;
+type RouteError = 400 | 403 | 404 | 409 | 429 | 503;
 
 declare module 'fastify' {
   interface FastifySchema {
@@ -35,6 +35,7 @@ const ERROR_TEXT: Record<RouteError | 401 | 422, string> = {
   404: 'Not found',
   409: 'Refused by the current state: a past session, a duplicate, a thing still in use…',
   422: 'The request does not match its schema',
+  429: 'Too many requests: wait and try again',
   503: 'Telegram is not configured or unreachable',
 };
 

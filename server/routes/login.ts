@@ -29,7 +29,7 @@ export default async function loginRoutes(app: FastifyInstance, deps: RouteDeps)
       schema: {
         tags,
         summary: 'Log in: an access token for staff',
-        errors: [400],
+        errors: [400, 429],
         consumes: ['application/x-www-form-urlencoded'],
         body: LoginForm,
         response: { 200: Token },
@@ -37,7 +37,10 @@ export default async function loginRoutes(app: FastifyInstance, deps: RouteDeps)
     },
     async (req) => {
       const user = await authenticate(database, req.body.username, req.body.password);
-      return { access_token: app.jwt.sign({ sub: String(user.id) }), token_type: 'bearer' as const };
+      return {
+        access_token: app.jwt.sign({ sub: String(user.id), ver: user.token_version }),
+        token_type: 'bearer' as const,
+      };
     },
   );
 
@@ -58,16 +61,23 @@ export default async function loginRoutes(app: FastifyInstance, deps: RouteDeps)
           errorResponseBuilder: tooMany('Слишком много запросов на восстановление пароля. Попробуйте позже.'),
         },
       },
-      schema: { tags, summary: 'Email a password reset link', params: EmailParam, response: { 200: Message } },
+      schema: {
+        tags,
+        summary: 'Email a password reset link',
+        errors: [429],
+        params: EmailParam,
+        response: { 200: Message },
+      },
     },
     async (req) => {
-      // The same answer whether or not the email exists, so it cannot be probed.
-      const found = await createResetToken(database, req.params.email);
-      if (found) {
-        mailer
-          .send(resetPasswordEmail(config, found.user.email, found.token))
-          .catch((err) => req.log.error({ err }, 'password recovery email failed'));
-      }
+      // The same answer, at the same moment, whether or not the email exists, so it cannot be probed:
+      // the look-up, the token and the email happen after the answer.
+      const email = req.params.email;
+      setImmediate(() => {
+        createResetToken(database, email)
+          .then((found) => found && mailer.send(resetPasswordEmail(config, found.user.email, found.token)))
+          .catch((err: unknown) => req.log.error({ err }, 'password recovery failed'));
+      });
       return { message: 'If that email is registered, a password recovery email has been sent' };
     },
   );

@@ -12,9 +12,13 @@ import {
   type Customer,
   type RecordResult,
 } from '../../core/booking';
-import { Forbidden, NotFound } from '../../core/errors';
+import { NotFound } from '../../core/errors';
 import type { RouteDeps } from './deps';
 import { actorOf } from '../plugins/actor';
+
+/** Booking changes a Telegram user may make per minute; far above any person's need, far below a script's. */
+export const CUSTOMER_WRITES_PER_MINUTE = 20;
+const TOO_MANY_CHANGES = 'Слишком много изменений записи за минуту. Подождите минуту и попробуйте снова.';
 
 export const toRecordView = (r: RecordResult): RecordView => ({
   record: { ...toRecordPublic(r.record), schedule: r.schedule },
@@ -28,23 +32,36 @@ export default async function recordsRoutes(app: FastifyInstance, { database }: 
   const tags = ['records'];
   // A Telegram customer (verified init data) or staff; record calls also check ownership.
   const config = { auth: 'customer' as const };
+  // Bookings, cancels and restores: at most CUSTOMER_WRITES_PER_MINUTE per Telegram user (staff are not limited).
+  const writeConfig = {
+    ...config,
+    rateLimit: {
+      max: CUSTOMER_WRITES_PER_MINUTE,
+      timeWindow: '1 minute',
+      hook: 'preHandler' as const,
+      keyGenerator: (req: FastifyRequest) => `tg:${req.telegramUser?.id ?? 0}`,
+      allowList: (req: FastifyRequest) => !req.telegramUser,
+      errorResponseBuilder: () => ({ statusCode: 429, message: TOO_MANY_CHANGES }),
+    },
+  };
 
   /** Owner (the Telegram user who booked) or staff only. */
   async function ownRecord(req: FastifyRequest, id: number) {
     const rec = await getRecord(db, id);
     if (!rec) throw new NotFound(MSG.recordNotFound);
-    if (!req.staff && rec.telegram_id !== req.telegramUser?.id) throw new Forbidden('Это не ваша запись');
+    // Someone else's booking answers like a missing one: a customer learns nothing from guessing ids.
+    if (!req.staff && rec.telegram_id !== req.telegramUser?.id) throw new NotFound(MSG.recordNotFound);
     return rec;
   }
 
   r.post(
     '/records/',
     {
-      config,
+      config: writeConfig,
       schema: {
         tags,
         summary: 'Book a schedule',
-        errors: [404, 409],
+        errors: [404, 409, 429],
         body: RecordCreate,
         response: { 201: RecordView },
       },
@@ -60,7 +77,7 @@ export default async function recordsRoutes(app: FastifyInstance, { database }: 
 
   r.get(
     '/records/:id',
-    { config, schema: { tags, summary: 'A booking', errors: [403], params: IdParam, response: { 200: RecordView } } },
+    { config, schema: { tags, summary: 'A booking', errors: [404], params: IdParam, response: { 200: RecordView } } },
     async (req) => {
       return toRecordView(await viewRecord(db, await ownRecord(req, req.params.id)));
     },
@@ -69,11 +86,11 @@ export default async function recordsRoutes(app: FastifyInstance, { database }: 
   r.put(
     '/records/:id',
     {
-      config,
+      config: writeConfig,
       schema: {
         tags,
         summary: 'Change the number of people',
-        errors: [403, 409],
+        errors: [404, 409, 429],
         params: IdParam,
         body: RecordUpdate,
         response: { 200: RecordView },
@@ -89,11 +106,11 @@ export default async function recordsRoutes(app: FastifyInstance, { database }: 
   r.put(
     '/records/cancel/:id',
     {
-      config,
+      config: writeConfig,
       schema: {
         tags,
         summary: 'Cancel a booking',
-        errors: [403, 409],
+        errors: [404, 409, 429],
         params: IdParam,
         body: RecordCancel,
         response: { 200: RecordView },
@@ -109,11 +126,11 @@ export default async function recordsRoutes(app: FastifyInstance, { database }: 
   r.put(
     '/records/restore/:id',
     {
-      config,
+      config: writeConfig,
       schema: {
         tags,
         summary: 'Restore a cancelled booking',
-        errors: [403, 409],
+        errors: [404, 409, 429],
         params: IdParam,
         response: { 200: RecordView },
       },

@@ -73,11 +73,8 @@ export default async function usersRoutes(app: FastifyInstance, { database, conf
       const me = requireStaff(req);
       await assertEmailFree(database, req.body.email, me.id);
       const patch: UserPatch = { email: req.body.email, full_name: req.body.full_name };
-      if (req.body.telegram_id !== undefined) {
-        // Unlinking forgets the handle too; a new id keeps none until the bot links it.
-        patch.telegram_id = req.body.telegram_id;
-        if (req.body.telegram_id !== me.telegram_id) patch.telegram_login = null;
-      }
+      // Unlinking forgets the handle too (linking is the bot's one-time link, never this form).
+      if (req.body.telegram_id === null) Object.assign(patch, { telegram_id: null, telegram_login: null });
       const clean = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
       return toUserPublic((await updateUser(db, me.id, clean)) ?? me);
     },

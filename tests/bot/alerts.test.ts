@@ -126,11 +126,11 @@ describe('POST /schedule/notify/{id}: the reminder', () => {
 describe('the day-before digest', () => {
   it('goes once per session and staff member with scheduled1d on: participants, total people, allergies, comments and the queue', async () => {
     const boss = 720_001;
-    await linkStaff(t.app, staff, boss);
+    await linkStaff(t, staff, boss);
     const optedOut = await createStaff(t, 'no-digest@example.com');
-    await linkStaff(t.app, optedOut, 720_002, { userApply: true, userCancel: true, scheduled1d: false });
+    await linkStaff(t, optedOut, 720_002, { userApply: true, userCancel: true, scheduled1d: false });
     const cook = await createStaff(t, 'cook@example.com');
-    await linkStaff(t.app, cook, 720_003, { userApply: false, userCancel: false, scheduled1d: true });
+    await linkStaff(t, cook, 720_003, { userApply: false, userCancel: false, scheduled1d: true });
 
     const soon = (await createSession(t.app, staff, { date: hoursFromNow(20), capacity: 3 })).schedule;
     const later = (await createSession(t.app, staff, { date: hoursFromNow(72), capacity: 8 })).schedule;

@@ -15,7 +15,7 @@ beforeAll(async () => {
   fake = await startFakeTelegram();
   t = await botTestApp(fake);
   staff = await t.auth();
-  await linkStaff(t.app, staff, STAFF_CHAT);
+  await linkStaff(t, staff, STAFF_CHAT);
 });
 afterAll(async () => {
   await t.close();
@@ -286,9 +286,9 @@ describe('customer messages', () => {
 describe('staff alerts follow each one’s settings', () => {
   it('userApply and userCancel off: no alert; staff without Telegram get nothing', async () => {
     const off = await createStaff(t, 'quiet@example.com');
-    await linkStaff(t.app, off, 700_002, { userApply: false, userCancel: false, scheduled1d: true });
+    await linkStaff(t, off, 700_002, { userApply: false, userCancel: false, scheduled1d: true });
     const on = await createStaff(t, 'cancels-only@example.com');
-    await linkStaff(t.app, on, 700_003, { userApply: false, userCancel: true, scheduled1d: false });
+    await linkStaff(t, on, 700_003, { userApply: false, userCancel: true, scheduled1d: false });
     await createStaff(t, 'unlinked@example.com');
 
     const { schedule } = await createSession(t.app, staff, { date: SESSION_DATE });
@@ -310,7 +310,7 @@ describe('staff alerts follow each one’s settings', () => {
       `❌ Отмена записи на «Паста», ${SESSION_DATE_TEXT}`,
     ]);
     // Unlinking (the profile toggle) stops the alerts.
-    await linkStaff(t.app, on, null);
+    await linkStaff(t, on, null);
     await book(t.app, telegramUser(), bookingPayload(schedule.id));
     const again = (await book(t.app, telegramUser(), bookingPayload(schedule.id))).json().record.id;
     await t.app.inject({

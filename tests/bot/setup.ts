@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import type { FakeTelegram } from '../helpers/fake-telegram';
+import { consumeLinkToken, createLinkToken } from '../../core/telegram-link';
 
 /** Web-app buttons need https: the bot tests run with this public URL. */
 export const PUBLIC_URL = 'https://studio.example';
@@ -31,22 +31,32 @@ export async function createStaff(t: TestApp, email: string): Promise<{ authoriz
   return { ...(await t.auth(email, 'password-123')), id: res.json().id };
 }
 
-/** Connects the staff account to a Telegram chat (the profile field), optionally with alert settings. */
+/**
+ * Connects the staff account to a Telegram chat as the one-time link does (the token consumed as the
+ * bot consumes it, without the bot's reply), optionally with alert settings; null unlinks it as the
+ * profile toggle does.
+ */
 export async function linkStaff(
-  app: FastifyInstance,
+  t: TestApp,
   headers: { authorization: string },
   telegramId: number | null,
   settings?: { userApply: boolean; userCancel: boolean; scheduled1d: boolean },
 ) {
-  const res = await app.inject({
-    method: 'PATCH',
-    url: '/api/v1/users/me',
-    headers,
-    payload: { telegram_id: telegramId },
-  });
-  if (res.statusCode !== 200) throw new Error(res.body);
+  if (telegramId === null) {
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/users/me',
+      headers,
+      payload: { telegram_id: null },
+    });
+    if (res.statusCode !== 200) throw new Error(res.body);
+  } else {
+    const me = await t.app.inject({ method: 'GET', url: '/api/v1/users/me', headers });
+    const { token } = await createLinkToken(t.database, me.json<{ id: number }>().id);
+    if (!(await consumeLinkToken(t.database, token, { id: telegramId }))) throw new Error('link token refused');
+  }
   if (settings)
-    await app.inject({ method: 'POST', url: '/api/v1/settings/', headers, payload: { notifications: settings } });
+    await t.app.inject({ method: 'POST', url: '/api/v1/settings/', headers, payload: { notifications: settings } });
 }
 
 /** Delivers every due outbox row through the app's worker. */

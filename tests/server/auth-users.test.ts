@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { startSmtpCapture } from '../helpers/smtp';
 import { sha256 } from '../../core/passwords';
+import { consumeLinkToken, createLinkToken } from '../../core/telegram-link';
 
 let t: TestApp;
 let smtp: Awaited<ReturnType<typeof startSmtpCapture>>;
@@ -144,11 +145,21 @@ describe('users', () => {
       payload: { full_name: 'я'.repeat(31) },
     });
     expect(long.statusCode).toBe(422);
-    const linked = await t.app.inject({
+    // The Telegram id is set only by the one-time link, never by the profile.
+    const claimed = await t.app.inject({
       method: 'PATCH',
       url: '/api/v1/users/me',
       headers: me,
       payload: { full_name: 'Мария', telegram_id: 777 },
+    });
+    expect(claimed.statusCode).toBe(422);
+    const meId = (await t.app.inject({ method: 'GET', url: '/api/v1/users/me', headers: me })).json().id;
+    await consumeLinkToken(t.database, (await createLinkToken(t.database, meId)).token, { id: 777 });
+    const linked = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/users/me',
+      headers: me,
+      payload: { full_name: 'Мария' },
     });
     expect(linked.json()).toMatchObject({ full_name: 'Мария', telegram_id: 777 });
     const unlinked = await t.app.inject({
