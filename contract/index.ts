@@ -8,3 +8,7 @@ export * from './records';
 export * from './settings';
 export * from './business-settings';
 export * from './personal-data';
+export * from './paging';
+export * from './audit';
+export * from './customers';
+export * from './stats';

@@ -51,6 +51,15 @@ export type RecordCreate = z.input<typeof RecordCreate>;
 export const RecordUpdate = z.object({ people_count: PeopleCount });
 export type RecordUpdate = z.infer<typeof RecordUpdate>;
 
+
+/** Check-in: whether an ACTIVE booking's party came. */
+export const ATTENDANCE_VALUES = ['ATTENDED', 'NO_SHOW'] as const;
+export const AttendanceValue = z.enum(ATTENDANCE_VALUES);
+export type AttendanceValue = z.infer<typeof AttendanceValue>;
+export const ATTENDANCE_LABELS: Record<AttendanceValue, string> = { ATTENDED: 'Пришёл', NO_SHOW: 'Не пришёл' };
+/** null clears the mark. */
+export const RecordAttendance = z.object({ attendance: AttendanceValue.nullable() });
+export type RecordAttendance = z.infer<typeof RecordAttendance>;
 export const RecordCancel = z.object({ cancel_reason: requiredText('Укажите причину отмены', 1000) });
 export type RecordCancel = z.infer<typeof RecordCancel>;
 
@@ -71,6 +80,7 @@ export const RecordPublic = z.object({
   cancel_reason: z.string().nullable(),
   is_cancelled: z.boolean(),
   created_at: z.string(),
+  attendance: AttendanceValue.nullable(),
 });
 export type RecordPublic = z.infer<typeof RecordPublic>;
 

@@ -37,7 +37,8 @@ export const SchedulePublic = z.object({
   address_id: z.number().int(),
   workshop: WorkshopPublic,
   address: AddressPublic,
-  records: z.array(RecordPublic),
+  /** Each booking with its customer's no-shows at earlier sessions. */
+  records: z.array(RecordPublic.extend({ earlier_no_shows: z.number().int() })),
   places_available: z.number().int(),
   is_notified: z.boolean(),
 });

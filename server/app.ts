@@ -26,6 +26,8 @@ import personalDataRoutes from './routes/personal-data';
 import telegramRoutes from './routes/telegram';
 import attendanceRoutes from './routes/attendance';
 import auditRoutes from './routes/audit';
+import attendanceRoutes from './routes/attendance';
+import auditRoutes from './routes/audit';
 
 export interface AppDeps {
   config: Config;
@@ -129,6 +131,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         recordsRoutes,
         settingsRoutes,
         businessSettingsRoutes,
+        attendanceRoutes,
+        auditRoutes,
         attendanceRoutes,
         auditRoutes,
         personalDataRoutes,

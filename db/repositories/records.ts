@@ -20,6 +20,7 @@ export const toRecordPublic = (r: RecordRow): RecordPublic => ({
   source: r.source,
   is_first_time: bool(r.is_first_time),
   cancel_reason: r.cancel_reason,
+  attendance: r.attendance,
   is_cancelled: r.state === 'CANCELLED',
   created_at: r.created_at,
 });
@@ -68,6 +69,7 @@ export interface RecordPatch {
 
 export const updateRecord = (db: Executor, id: number, patch: RecordPatch) =>
   db
+  attendance?: 'ATTENDED' | 'NO_SHOW' | null;
     .updateTable('records')
     .set({ ...patch, updated_at: nowIso() })
     .where('id', '=', id)
@@ -144,3 +146,20 @@ export const listUpcomingRecordsOfTelegramUser = (db: Executor, telegramId: numb
     .orderBy('schedules.date')
     .orderBy('records.id')
     .execute();
+
+/** The session dates of each customer's no-shows (for "earlier no-shows" on booking rows). */
+export async function listNoShowDates(db: Executor, telegramIds: number[]): Promise<Map<number, string[]>> {
+  const byCustomer = new Map<number, string[]>();
+  if (telegramIds.length === 0) return byCustomer;
+  const rows = await db
+    .selectFrom('records as r')
+    .innerJoin('schedules as s', 's.id', 'r.schedule_id')
+    .select(['r.telegram_id', 's.date'])
+    .where('r.telegram_id', 'in', telegramIds)
+    .where('r.attendance', '=', 'NO_SHOW')
+    .where('r.state', '=', 'ACTIVE')
+    .execute();
+  for (const r of rows)
+    if (r.telegram_id !== null) byCustomer.set(r.telegram_id, [...(byCustomer.get(r.telegram_id) ?? []), r.date]);
+  return byCustomer;
+}

@@ -2,7 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import type { RecordSchedule, ScheduleOpen, SchedulePublic } from '../../contract';
 import { bool, flag, nowIso, type Executor } from '../database';
 import type { SchedulesTable } from '../schema';
-import { listRecordsOfSchedules, toRecordPublic } from './records';
+import { listNoShowDates, listRecordsOfSchedules, toRecordPublic } from './records';
 
 export type ScheduleRow = Selectable<SchedulesTable>;
 
@@ -39,13 +39,47 @@ const nest = (r: JoinedRow) => ({
 });
 
 /** Staff lists: upcoming schedules soonest first, or past ones latest first, each with every booking. */
-export async function listSchedules(db: Executor, when: 'upcoming' | 'past', now: string): Promise<SchedulePublic[]> {
-  const rows = await joined(db)
-    .where('s.date', when === 'upcoming' ? '>' : '<=', now)
-    .orderBy('s.date', when === 'upcoming' ? 'asc' : 'desc')
-    .orderBy('s.id')
-    .execute();
-  return withRecords(db, rows);
+export interface ScheduleFilter {
+  from?: string;
+  to?: string;
+  workshop_id?: number;
+}
+
+/** One page of a staff list (the date index serves both the range and the order), and the total. */
+export async function listSchedules(
+  db: Executor,
+  when: 'upcoming' | 'past',
+  now: string,
+  filter: ScheduleFilter = {},
+  page: { skip: number; limit: number } = { skip: 0, limit: 1_000_000 },
+): Promise<{ data: SchedulePublic[]; count: number }> {
+  let where = db.selectFrom('schedules as s').where('s.date', when === 'upcoming' ? '>' : '<=', now);
+  if (filter.from) where = where.where('s.date', '>=', filter.from);
+  if (filter.to) where = where.where('s.date', '<', filter.to);
+  if (filter.workshop_id !== undefined) where = where.where('s.workshop_id', '=', filter.workshop_id);
+  const [ids, total] = await Promise.all([
+    where
+      .select('s.id')
+      .orderBy('s.date', when === 'upcoming' ? 'asc' : 'desc')
+      .orderBy('s.id')
+      .offset(page.skip)
+      .limit(page.limit)
+      .execute(),
+    where.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  const rows =
+    ids.length === 0
+      ? []
+      : await joined(db)
+          .where(
+            's.id',
+            'in',
+            ids.map((r) => r.id),
+          )
+          .orderBy('s.date', when === 'upcoming' ? 'asc' : 'desc')
+          .orderBy('s.id')
+          .execute();
+  return { data: await withRecords(db, rows), count: Number(total.n) };
 }
 
 export async function getScheduleDetail(db: Executor, id: number): Promise<SchedulePublic | undefined> {
@@ -68,7 +102,10 @@ async function withRecords(db: Executor, rows: JoinedRow[]): Promise<SchedulePub
       workshop_id: r.workshop_id,
       address_id: r.address_id,
       is_notified: bool(r.is_notified),
-      records: recs.map(toRecordPublic),
+      records: recs.map((rec) => ({
+        ...toRecordPublic(rec),
+        earlier_no_shows: earlierNoShows(rec.telegram_id, r.date),
+      })),
       places_available: placesAvailable(r.capacity, taken),
     };
   });
@@ -76,6 +113,11 @@ async function withRecords(db: Executor, rows: JoinedRow[]): Promise<SchedulePub
 
 /** The anonymous schedule of the mini-app: upcoming schedules and their free seats, nothing personal. */
 export async function listOpenSchedules(db: Executor, now: string): Promise<ScheduleOpen[]> {
+  const noShows = await listNoShowDates(db, [
+    ...new Set(records.flatMap((r) => (r.telegram_id === null ? [] : [r.telegram_id]))),
+  ]);
+  const earlierNoShows = (telegramId: number | null, date: string) =>
+    telegramId === null ? 0 : (noShows.get(telegramId) ?? []).filter((d) => d < date).length;
   const rows = await joined(db)
     .select(
       sql<number>`coalesce((select sum(r.people_count) from records r where r.schedule_id = s.id and r.state = 'ACTIVE'), 0)`.as(

@@ -8,7 +8,10 @@ import {
   SchedulesOpen,
   SchedulesPublic,
   ScheduleUpdate,
+  ScheduleListQuery,
+  rangeBounds,
 } from '../../contract';
+import type { z } from 'zod';
 import { nowIso } from '../../db/database';
 import { getScheduleDetail, listSchedules } from '../../db/repositories/schedules';
 import { createPublicScheduleCache } from '../../core/public-schedule';
@@ -24,6 +27,9 @@ export default async function scheduleRoutes(app: FastifyInstance, { database }:
   const tags = ['schedule'];
   const config = { auth: 'user' as const };
 
+  const listPage = (when: 'upcoming' | 'past', q: z.output<typeof ScheduleListQuery>) =>
+    listSchedules(db, when, nowIso(), { ...rangeBounds(q), workshop_id: q.workshop_id }, q);
+
   async function detail(id: number) {
     const s = await getScheduleDetail(db, id);
     if (!s) throw new NotFound(MSG.scheduleNotFound);
@@ -32,20 +38,30 @@ export default async function scheduleRoutes(app: FastifyInstance, { database }:
 
   r.get(
     '/schedule/',
-    { config, schema: { tags, summary: 'Upcoming sessions with their bookings', response: { 200: SchedulesPublic } } },
-    async () => {
-      const data = await listSchedules(db, 'upcoming', nowIso());
-      return { data, count: data.length };
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Upcoming sessions with their bookings, soonest first; a page (count = total)',
+        querystring: ScheduleListQuery,
+        response: { 200: SchedulesPublic },
+      },
     },
+    async (req) => listPage('upcoming', req.query),
   );
 
   r.get(
     '/schedule/past',
-    { config, schema: { tags, summary: 'Past sessions with their bookings', response: { 200: SchedulesPublic } } },
-    async () => {
-      const data = await listSchedules(db, 'past', nowIso());
-      return { data, count: data.length };
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Past sessions with their bookings, latest first; a page (count = total)',
+        querystring: ScheduleListQuery,
+        response: { 200: SchedulesPublic },
+      },
     },
+    async (req) => listPage('past', req.query),
   );
 
   // Anonymous: the mini-app's step 1. Free seats only, nothing about who booked.

@@ -20,7 +20,8 @@ const address = { id: 1, title: 'Улица 1', map_link: 'https://m/1', descrip
 const address2 = { id: 2, title: 'Улица 2', map_link: 'https://m/2', description: null };
 
 let nextId = 1;
-const rec = (state: RecordPublic['state'], people: number, extra: Partial<RecordPublic> = {}): RecordPublic => ({
+type StaffRecord = SchedulePublic['records'][number];
+const rec = (state: RecordPublic['state'], people: number, extra: Partial<StaffRecord> = {}): StaffRecord => ({
   id: nextId++,
   schedule_id: 9,
   state,
@@ -35,12 +36,14 @@ const rec = (state: RecordPublic['state'], people: number, extra: Partial<Record
   source: null,
   is_first_time: true,
   cancel_reason: null,
+  attendance: null,
+  earlier_no_shows: 0,
   is_cancelled: state === 'CANCELLED',
   created_at: '2026-11-01T10:00:00.000Z',
   ...extra,
 });
 
-const session = (records: RecordPublic[], extra: Partial<SchedulePublic> = {}): SchedulePublic => ({
+const session = (records: StaffRecord[], extra: Partial<SchedulePublic> = {}): SchedulePublic => ({
   id: 9,
   date: '2026-11-21T11:00:00.000Z',
   capacity: 8,

@@ -150,6 +150,7 @@ export function recordView(
       source: 'instagram',
       is_first_time: true,
       cancel_reason: null,
+      attendance: null,
       is_cancelled: false,
       created_at: '2030-11-01T10:00:00.000Z',
       schedule: { id: s.id, date: s.date, capacity: s.capacity, workshop: s.workshop, address: s.address },

@@ -1,0 +1,61 @@
+import { z } from './zod';
+import { DateRange, PageQuery } from './paging';
+
+export const ACTOR_KINDS = ['customer', 'staff', 'system'] as const;
+
+/** Who made a change, with a name to show: a deleted staff user reads 'удалённый пользователь'. */
+export const AuditActor = z.object({
+  kind: z.enum(ACTOR_KINDS),
+  user_id: z.number().int().nullable(),
+  telegram_id: z.number().nullable(),
+  name: z.string(),
+});
+export type AuditActor = z.infer<typeof AuditActor>;
+
+export const AuditEntry = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  actor: AuditActor,
+  entity: z.string(),
+  entity_id: z.number().int(),
+  action: z.string(),
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
+});
+export type AuditEntry = z.infer<typeof AuditEntry>;
+
+export const AuditPage = z.object({ data: z.array(AuditEntry), count: z.number().int() });
+export type AuditPage = z.infer<typeof AuditPage>;
+
+export const AUDIT_ENTITIES = ['record', 'schedule', 'workshop', 'address', 'user', 'settings'] as const;
+
+export const AuditQuery = PageQuery.extend(DateRange.shape).extend({
+  entity: z.string().max(32).optional(),
+  entity_id: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+});
+export type AuditQuery = z.input<typeof AuditQuery>;
+
+/** Russian names of the actions and entities, for the admin's history views. */
+export const AUDIT_ACTION_LABELS: Record<string, string> = {
+  created: 'Создание',
+  people_changed: 'Изменение количества',
+  cancelled: 'Отмена',
+  restored: 'Восстановление',
+  promoted: 'Из очереди в участники',
+  queued: 'В очередь',
+  attendance: 'Посещение',
+  transferred: 'Перенос',
+  confirmed: 'Подтверждение',
+  updated: 'Изменение',
+  deleted: 'Удаление',
+};
+export const AUDIT_ENTITY_LABELS: Record<string, string> = {
+  record: 'Запись',
+  schedule: 'Расписание',
+  workshop: 'Мастер-класс',
+  address: 'Адрес',
+  user: 'Пользователь',
+  settings: 'Настройки',
+};
+export const DELETED_USER = 'удалённый пользователь';
+export const SYSTEM_ACTOR = 'Система';

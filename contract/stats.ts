@@ -1,0 +1,42 @@
+import { z } from './zod';
+import { DateRange } from './paging';
+
+export const StatsQuery = DateRange;
+export type StatsQuery = z.input<typeof StatsQuery>;
+
+const count = z.number().int();
+
+/** What the dashboard shows for a period (sessions whose date falls in it) and the coming week. */
+export const Stats = z.object({
+  from: z.string(),
+  to: z.string(),
+  schedules: count,
+  capacity: count,
+  seats_sold: count,
+  /** seats_sold / capacity, 0..1; null without capacity. */
+  fill_rate: z.number().nullable(),
+  bookings: count,
+  cancellations: count,
+  cancel_reasons: z.array(z.object({ reason: z.string(), count })),
+  attended: count,
+  no_shows: count,
+  /** no-shows / marked ACTIVE bookings; null when none is marked. */
+  no_show_rate: z.number().nullable(),
+  first_timers: count,
+  sources: z.array(z.object({ source: z.string().nullable(), bookings: count, attended: count })),
+  /** Price × people who attended. */
+  revenue_estimate: count,
+  queue_demand: z.array(z.object({ workshop_id: count, title: z.string(), bookings: count, people: count })),
+  ratings: z.object({ count, average: z.number().nullable() }),
+  next_days: z.array(
+    z.object({
+      schedule_id: count,
+      date: z.string(),
+      title: z.string(),
+      capacity: count,
+      taken: count,
+      queued: count,
+    }),
+  ),
+});
+export type Stats = z.infer<typeof Stats>;
