@@ -45,12 +45,12 @@ export const RecordCreate = z.object({
   allergy_type: optionalText(500),
   source: RecordSource.nullable().optional(),
   is_first_time: z.boolean({ error: FIRST_TIME_REQUIRED }),
+  /** The customer accepted the privacy text (the mini-app's consent line): required from the mini-app, optional for staff. */
+  consent: z.boolean().optional(),
 });
 export type RecordCreate = z.input<typeof RecordCreate>;
 
 export const RecordUpdate = z.object({ people_count: PeopleCount });
-export type RecordUpdate = z.infer<typeof RecordUpdate>;
-
 
 /** Check-in: whether an ACTIVE booking's party came. */
 export const ATTENDANCE_VALUES = ['ATTENDED', 'NO_SHOW'] as const;
@@ -60,6 +60,8 @@ export const ATTENDANCE_LABELS: Record<AttendanceValue, string> = { ATTENDED: '�
 /** null clears the mark. */
 export const RecordAttendance = z.object({ attendance: AttendanceValue.nullable() });
 export type RecordAttendance = z.infer<typeof RecordAttendance>;
+export type RecordUpdate = z.infer<typeof RecordUpdate>;
+
 export const RecordCancel = z.object({ cancel_reason: requiredText('Укажите причину отмены', 1000) });
 export type RecordCancel = z.infer<typeof RecordCancel>;
 
@@ -78,9 +80,13 @@ export const RecordPublic = z.object({
   source: z.string().nullable(),
   is_first_time: z.boolean(),
   cancel_reason: z.string().nullable(),
+  attendance: AttendanceValue.nullable(),
   is_cancelled: z.boolean(),
   created_at: z.string(),
-  attendance: AttendanceValue.nullable(),
+  /** The customer answered "Приду" to a reminder. */
+  confirmed_at: z.string().nullable().optional(),
+  /** The customer's 1–5 rating after the class. */
+  rating: z.number().int().nullable().optional(),
 });
 export type RecordPublic = z.infer<typeof RecordPublic>;
 
@@ -99,5 +105,11 @@ export const RecordView = z.object({
   places_available: z.number().int().default(0),
   /** 1-based place in the session's queue; null unless the record is QUEUED. */
   queue_position: z.number().int().nullable(),
+  /** After this moment the customer can no longer cancel, restore or change the people count; null: until the start. */
+  change_until: z.string().nullable().optional(),
+  /** How to reach the studio (shown when changes are closed). */
+  contact: z.string().optional(),
+  /** A signed link to the booking as an iCalendar file (calendar apps cannot send init data). */
+  calendar_url: z.string().nullable().optional(),
 });
 export type RecordView = z.infer<typeof RecordView>;

@@ -41,6 +41,9 @@ export interface RecordInsert {
   allergy_type: string | null;
   source: string | null;
   is_first_time: boolean;
+  /** When and to which privacy text the customer consented (null: booked by staff without it). */
+  consent_at?: string | null;
+  consent_version?: string | null;
 }
 
 export function insertRecord(db: Executor, r: RecordInsert) {
@@ -53,6 +56,7 @@ export function insertRecord(db: Executor, r: RecordInsert) {
       is_first_time: flag(r.is_first_time),
       cancel_reason: null,
       queued_at: r.state === 'QUEUED' ? now : null,
+      active_since: r.state === 'ACTIVE' ? now : null,
       created_at: now,
       updated_at: now,
     })
@@ -65,13 +69,14 @@ export interface RecordPatch {
   people_count?: number;
   cancel_reason?: string | null;
   queued_at?: string | null;
+  attendance?: 'ATTENDED' | 'NO_SHOW' | null;
 }
 
+/** A record that becomes ACTIVE remembers when (reminders due before that moment are skipped). */
 export const updateRecord = (db: Executor, id: number, patch: RecordPatch) =>
   db
-  attendance?: 'ATTENDED' | 'NO_SHOW' | null;
     .updateTable('records')
-    .set({ ...patch, updated_at: nowIso() })
+    .set({ ...patch, ...(patch.state === 'ACTIVE' && { active_since: nowIso() }), updated_at: nowIso() })
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();

@@ -105,7 +105,7 @@ async function book(
   const view = await api<{ record: { id: number; state: string } }>(
     'POST',
     '/records/',
-    { schedule_id: scheduleId, name, people_count: people, is_first_time: true, ...extra },
+    { schedule_id: scheduleId, name, people_count: people, is_first_time: true, consent: true, ...extra },
     tma(who.id, who.username),
   );
   return view.record;

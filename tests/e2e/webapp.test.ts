@@ -204,7 +204,7 @@ beforeAll(async () => {
   await call(
     'POST',
     '/records/',
-    { schedule_id: ids.full, name: 'Иван', people_count: 2, is_first_time: true },
+    { schedule_id: ids.full, name: 'Иван', people_count: 2, is_first_time: true, consent: true },
     { authorization: `tma ${signedInitData(other)}` },
   );
   // A booking made while the session was ahead, then the session moved into the past.
@@ -215,7 +215,7 @@ beforeAll(async () => {
     await call(
       'POST',
       '/records/',
-      { schedule_id: ids.past, name: 'Мария', people_count: 1, is_first_time: true },
+      { schedule_id: ids.past, name: 'Мария', people_count: 1, is_first_time: true, consent: true },
       { authorization: `tma ${signedInitData(customer)}` },
     )
   ).record.id;

@@ -65,6 +65,7 @@ export const bookingPayload = (scheduleId: number, extra: Partial<RecordCreate> 
   has_allergy: false,
   source: 'instagram',
   is_first_time: true,
+  consent: true,
   ...extra,
 });
 

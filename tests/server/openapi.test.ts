@@ -32,6 +32,7 @@ const PUBLIC = [
   'POST /reset-password/',
   'POST /users/open',
   'GET /schedule/public',
+  'GET /privacy',
 ];
 const SUPERUSER = [
   'POST /password-recovery-html-content/{email}',
@@ -46,6 +47,8 @@ const CUSTOMER = [
   'PUT /records/{id}',
   'PUT /records/cancel/{id}',
   'PUT /records/restore/{id}',
+  'GET /me/data',
+  'DELETE /me/data',
 ];
 const roleOf = (op: string): Role =>
   PUBLIC.includes(op) ? 'public' : SUPERUSER.includes(op) ? 'superuser' : CUSTOMER.includes(op) ? 'customer' : 'user';

@@ -67,7 +67,13 @@ const fresh = {
 
 interface Row {
   call: string;
-  request: () => Promise<{ url: string; payload?: unknown; form?: Record<string, string> }>;
+  /** `customer`: another Telegram user than the matrix's (a call that would consume the matrix customer's data). */
+  request: () => Promise<{
+    url: string;
+    payload?: unknown;
+    form?: Record<string, string>;
+    customer?: { id: number; username: string };
+  }>;
   expect: Record<Role, number>;
 }
 
@@ -243,6 +249,14 @@ const rows: Row[] = [
     }),
     expect: STAFF_ONLY,
   },
+  { call: 'GET /privacy', request: async () => ({ url: '/privacy' }), expect: S(200, 200, 200, 200) },
+  // A customer's own data: the Telegram user only (staff have no data of their own here).
+  { call: 'GET /me/data', request: async () => ({ url: '/me/data' }), expect: S(401, 200, 403, 403) },
+  {
+    call: 'DELETE /me/data',
+    request: async () => ({ url: '/me/data', customer: telegramUser('forgetful') }),
+    expect: S(401, 200, 403, 403),
+  },
   { call: 'GET /business-settings/', request: async () => ({ url: '/business-settings/' }), expect: STAFF_ONLY },
   {
     call: 'PUT /business-settings/',
@@ -296,7 +310,10 @@ describe('every endpoint enforces its role on the server', () => {
       const res = await t.app.inject({
         method,
         url: `/api/v1${req.url}`,
-        headers: { ...headersOf[role](), ...(form && { 'content-type': 'application/x-www-form-urlencoded' }) },
+        headers: {
+          ...(role === 'customer' && req.customer ? tma(req.customer) : headersOf[role]()),
+          ...(form && { 'content-type': 'application/x-www-form-urlencoded' }),
+        },
         payload: form ?? (req.payload as InjectOptions['payload']),
       });
       got[role] = res.statusCode;

@@ -215,6 +215,7 @@ describe('/apply step 2: the contact form', () => {
       allergy_type: 'орехи',
       source: 'instagram',
       is_first_time: false,
+      consent: true,
     });
   });
 });

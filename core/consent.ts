@@ -1,0 +1,32 @@
+import crypto from 'node:crypto';
+import { CONSENT_REQUIRED, type PrivacyPublic } from '../contract';
+import { nowIso, type Executor } from '../db/database';
+import { getBusinessSettings } from './business-settings';
+import { Unprocessable } from './errors';
+
+/** The version of a privacy text: a short hash, so it changes whenever the text does and needs no counter. */
+export const privacyVersion = (text: string) => crypto.createHash('sha256').update(text).digest('hex').slice(0, 12);
+
+/** The privacy text the consent line links to, as the superuser last saved it (or the default). */
+export async function currentPrivacy(db: Executor): Promise<PrivacyPublic> {
+  const { privacy_text } = await getBusinessSettings(db);
+  return { text: privacy_text, version: privacyVersion(privacy_text) };
+}
+
+export interface ConsentStamp {
+  consent_at: string | null;
+  consent_version: string | null;
+}
+
+/**
+ * What a new booking records about consent. A customer booking from the mini-app must have accepted
+ * the privacy text (refused with 422 otherwise); staff booking on a customer's behalf (by phone) may
+ * say the customer agreed (stored the same way) or not (stored as null: the studio answers for it).
+ */
+export async function consentFor(db: Executor, given: boolean | undefined, required: boolean): Promise<ConsentStamp> {
+  if (given !== true) {
+    if (required) throw new Unprocessable(CONSENT_REQUIRED);
+    return { consent_at: null, consent_version: null };
+  }
+  return { consent_at: nowIso(), consent_version: (await currentPrivacy(db)).version };
+}

@@ -1,0 +1,56 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ForgetResult, PersonalDataExport, PrivacyPublic } from '../../contract';
+import { currentPrivacy } from '../../core/consent';
+import { exportPersonalData, forgetPerson, type TelegramPerson } from '../../core/personal-data';
+import { Forbidden } from '../../core/errors';
+import type { RouteDeps } from './deps';
+
+/** The privacy text, and a Telegram customer's own data: export and erasure. */
+export default async function personalDataRoutes(app: FastifyInstance, { database }: RouteDeps) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['personal data'];
+
+  /** Only the Telegram user themself: staff manage bookings, not someone's right to be forgotten. */
+  function me(req: FastifyRequest): TelegramPerson {
+    if (!req.telegramUser) throw new Forbidden('Откройте приложение из Telegram: данные привязаны к вашему аккаунту');
+    return { id: req.telegramUser.id, username: req.telegramUser.username ?? null };
+  }
+
+  r.get(
+    '/privacy',
+    {
+      config: { auth: 'public' },
+      schema: { tags, summary: 'The privacy text the booking consent refers to', response: { 200: PrivacyPublic } },
+    },
+    async () => currentPrivacy(database.db),
+  );
+
+  r.get(
+    '/me/data',
+    {
+      config: { auth: 'customer' },
+      schema: {
+        tags,
+        summary: 'Everything stored about the Telegram user',
+        errors: [403],
+        response: { 200: PersonalDataExport },
+      },
+    },
+    async (req) => exportPersonalData(database.db, me(req)),
+  );
+
+  r.delete(
+    '/me/data',
+    {
+      config: { auth: 'customer' },
+      schema: {
+        tags,
+        summary: 'Cancel upcoming bookings and erase the Telegram user’s personal data',
+        errors: [403],
+        response: { 200: ForgetResult },
+      },
+    },
+    async (req) => forgetPerson(database, me(req)),
+  );
+}
