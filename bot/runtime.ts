@@ -50,7 +50,7 @@ export function createOutboxFor(deps: {
   const rc = renderContext(config);
   return createOutbox({
     database: deps.database,
-    api,
+    api: api.raw,
     log: deps.log,
     options,
     render: (n) => renderNotification(n, rc),

@@ -1,6 +1,6 @@
-import type { Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import { nowIso, type Dialect, type Executor } from '../database';
-import type { NotificationsTable } from '../schema';
+import type { DB, NotificationsTable } from '../schema';
 
 export interface OutboxRow {
   chat_id: number;
@@ -37,38 +37,107 @@ export async function enqueueNotifications(db: Executor, rows: OutboxRow[]): Pro
 
 export type NotificationRow = Selectable<NotificationsTable>;
 
+export interface ClaimOptions {
+  now: string;
+  leaseUntil: string;
+  limit: number;
+  /** Who claims: only this worker extends, finishes or releases the rows. */
+  worker?: string;
+  /** Rows of one chat claimed at a time (the oldest due ones); a flood in one chat cannot fill a claim. */
+  perChat?: number;
+  /** Kinds claimed after every other due row (reminders, digests): they never delay a confirmation. */
+  bulkKinds?: readonly string[];
+}
+
 /**
  * Claims up to `limit` due rows for one worker, atomically: a claimed row gets a lease
- * (`locked_until`) and no other worker takes it before the lease runs out, so a row is sent by
- * one worker at a time, and a crashed worker's rows are retried once their lease expires.
- * PostgreSQL: FOR UPDATE SKIP LOCKED lets concurrent workers take disjoint rows without waiting;
- * SQLite: the UPDATE runs inside BEGIN IMMEDIATE (the caller's write transaction), which
- * serializes claimers.
+ * (`locked_until`) and its claimer (`claimed_by`); no other worker takes it before the lease runs
+ * out, so a row is sent by one worker at a time, and a crashed worker's rows are retried once their
+ * lease expires. A chat's messages keep their order: a row is not claimed while an earlier row of
+ * its chat is still pending and either claimed or waiting for its retry. Claims are serialized
+ * (SQLite: the caller's BEGIN IMMEDIATE; PostgreSQL: a transaction-level advisory lock), so two
+ * claimers never both take rows of one chat.
  */
 export async function claimDueNotifications(
   db: Executor,
   dialect: Dialect,
-  opts: { now: string; leaseUntil: string; limit: number },
-) {
-  const due = db
-    .selectFrom('notifications')
-    .select('id')
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', opts.now)
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', opts.now)]))
-    .orderBy('id')
-    .limit(opts.limit);
+  opts: ClaimOptions,
+): Promise<NotificationRow[]> {
+  if (dialect === 'postgres' && !db.isTransaction)
+    return db.transaction().execute((trx) => claimDueNotifications(trx, dialect, opts));
+  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${OUTBOX_CLAIM_LOCK})`.execute(db);
+  const { now } = opts;
+  const free = (eb: ExpressionBuilder<DB, 'notifications'>) =>
+    eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]);
+  const eligible = db
+    .selectFrom('notifications as n')
+    .select(['n.id', 'n.kind', sql<number>`row_number() over (partition by n.chat_id order by n.id)`.as('rn')])
+    .where('n.status', '=', 'pending')
+    .where('n.next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('n.locked_until', 'is', null), eb('n.locked_until', '<=', now)]))
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('notifications as p')
+            .select('p.id')
+            .whereRef('p.chat_id', '=', 'n.chat_id')
+            .whereRef('p.id', '<', 'n.id')
+            .where('p.status', '=', 'pending')
+            .where((eb) => eb.or([eb('p.next_attempt_at', '>', now), eb('p.locked_until', '>', now)])),
+        ),
+      ),
+    );
+  let chosen = db
+    .selectFrom(eligible.as('e'))
+    .select('e.id')
+    .where('e.rn', '<=', opts.perChat ?? opts.limit);
+  const bulk = opts.bulkKinds ?? [];
+  if (bulk.length > 0)
+    chosen = chosen.orderBy(
+      sql`case when ${sql.ref('e.kind')} in (${sql.join(bulk.map((k) => sql.lit(k)))}) then 1 else 0 end`,
+    );
   const rows = await db
     .updateTable('notifications')
-    .set({ locked_until: opts.leaseUntil })
-    .where('id', 'in', dialect === 'postgres' ? due.forUpdate().skipLocked() : due)
+    .set({ locked_until: opts.leaseUntil, claimed_by: opts.worker ?? null })
+    .where('id', 'in', chosen.orderBy('e.id').limit(opts.limit))
+    // Checked again on the row itself: a row finished by another worker meanwhile is not taken.
+    .where('status', '=', 'pending')
+    .where(free)
     .returningAll()
     .execute();
   return rows.sort((a, b) => a.id - b.id);
 }
 
-/** Delivered: never sent again. Only the holder of the lease may finish a row. */
-export const markNotificationSent = (db: Executor, id: number, lease: string, now: string) =>
+/** Any fixed number: the key of the advisory lock that serializes outbox claims on PostgreSQL. */
+const OUTBOX_CLAIM_LOCK = 7_201_326;
+
+/** Heartbeat: the worker still holds its claims; returns how many rows it extended. */
+export async function extendClaims(db: Executor, worker: string, leaseUntil: string): Promise<number> {
+  const r = await db
+    .updateTable('notifications')
+    .set({ locked_until: leaseUntil })
+    .where('claimed_by', '=', worker)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/** Gives rows back unsent (all of the worker's claims without `ids`), at once due for anyone. */
+export const releaseClaims = (db: Executor, worker: string, ids?: number[]) => {
+  let q = db
+    .updateTable('notifications')
+    .set({ locked_until: null, claimed_by: null })
+    .where('claimed_by', '=', worker)
+    .where('status', '=', 'pending');
+  if (ids) {
+    if (ids.length === 0) return Promise.resolve();
+    q = q.where('id', 'in', ids);
+  }
+  return q.execute();
+};
+
+/** Delivered: never sent again. Only the worker holding the claim may finish a row. */
+export const markNotificationSent = (db: Executor, id: number, worker: string, now: string) =>
   db
     .updateTable('notifications')
     .set((eb) => ({
@@ -76,33 +145,35 @@ export const markNotificationSent = (db: Executor, id: number, lease: string, no
       sent_at: now,
       attempts: eb('attempts', '+', 1),
       locked_until: null,
+      claimed_by: null,
       last_error: null,
     }))
     .where('id', '=', id)
     .where('status', '=', 'pending')
-    .where('locked_until', '=', lease)
+    .where('claimed_by', '=', worker)
     .execute();
 
 /** Failed for good (the user blocked the bot, a bad request, or too many attempts). */
-export const markNotificationFailed = (db: Executor, id: number, lease: string, error: string) =>
+export const markNotificationFailed = (db: Executor, id: number, worker: string, error: string) =>
   db
     .updateTable('notifications')
     .set((eb) => ({
       status: 'failed',
       attempts: eb('attempts', '+', 1),
       locked_until: null,
+      claimed_by: null,
       last_error: error.slice(0, 1000),
     }))
     .where('id', '=', id)
     .where('status', '=', 'pending')
-    .where('locked_until', '=', lease)
+    .where('claimed_by', '=', worker)
     .execute();
 
 /** Tried again at `nextAttemptAt`; `countAttempt: false` for rate limits (429), which are not the row's fault. */
 export const rescheduleNotification = (
   db: Executor,
   id: number,
-  lease: string,
+  worker: string,
   nextAttemptAt: string,
   error: string | null,
   countAttempt = true,
@@ -113,11 +184,12 @@ export const rescheduleNotification = (
       attempts: countAttempt ? eb('attempts', '+', 1) : eb.ref('attempts'),
       next_attempt_at: nextAttemptAt,
       locked_until: null,
+      claimed_by: null,
       last_error: error?.slice(0, 1000) ?? null,
     }))
     .where('id', '=', id)
     .where('status', '=', 'pending')
-    .where('locked_until', '=', lease)
+    .where('claimed_by', '=', worker)
     .execute();
 
 /** Rows of one chat, oldest first (tests and diagnostics). */

@@ -23,10 +23,14 @@ const outbox = createOutbox({
   options: { batchSize: 3 },
   render: (n) => renderNotification(n, rc),
   api: {
-    sendMessage: ((...args: Parameters<Api['sendMessage']>) => {
+    sendVenue: api.raw.sendVenue,
+    sendLocation: api.raw.sendLocation,
+    sendDocument: api.raw.sendDocument,
+    sendPhoto: api.raw.sendPhoto,
+    sendMessage: (args, signal) => {
       sent++;
-      return api.sendMessage(...args);
-    }) as Api['sendMessage'],
+      return api.raw.sendMessage(args, signal);
+    },
   },
 });
 // Start together with the other instance: say "ready", wait for "go" on stdin.

@@ -48,7 +48,8 @@ describe('the outbox worker', () => {
       config: t.config,
       database: t.database,
       log: quietLog,
-      options: { pollIntervalMs: 50 },
+      // Sends spaced out, so that a's 429 is answered before b's send could start.
+      options: { pollIntervalMs: 50, perSecond: 2 },
     });
     worker.start();
     try {

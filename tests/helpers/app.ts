@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../server/app';
+import { buildApp, type AppDeps } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
 import { createDb, type Database } from '../../db/database';
 import { migrateToLatest } from '../../db/migrate';
@@ -40,6 +40,7 @@ export async function buildTestApp(
     env?: Record<string, string>;
     mailer?: Mailer;
     rateLimits?: { login?: number; passwordRecovery?: number };
+    timeouts?: AppDeps['timeouts'];
     /** Reuse this database (a "restart" on the same data); the caller drops it, close() does not. */
     databaseUrl?: string;
   } = {},
@@ -71,7 +72,9 @@ export async function buildTestApp(
         database,
         log: SILENT_LOG,
         webhookPath: API_PREFIX + WEBHOOK_PATH,
-        options: { botInfo: FAKE_BOT },
+        // Feature tests do not wait out Telegram's per-chat pace (a second between two messages to one
+        // chat); the outbox's own tests (tests/bot/outbox*.test.ts) run it at Telegram's pace.
+        options: { botInfo: FAKE_BOT, outbox: { privateChatIntervalMs: 0, groupChatIntervalMs: 0 } },
       })
     : null;
   const app = await buildApp({
@@ -79,6 +82,7 @@ export async function buildTestApp(
     database,
     mailer: opts.mailer,
     rateLimits: { login: 10_000, passwordRecovery: 10_000, ...opts.rateLimits },
+    timeouts: opts.timeouts,
     telegram,
   });
   await app.ready();
