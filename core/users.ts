@@ -7,6 +7,7 @@ import {
   bumpTokenVersion,
   countUsers,
   getUserByEmail,
+  getUserById,
   insertUser,
   toUserPublic,
   updateUser,
@@ -14,6 +15,7 @@ import {
   type UserRow,
 } from '../db/repositories/users';
 import { Conflict, Invalid, TooManyRequests } from './errors';
+import { SYSTEM, auditUpdate, writeAudit, type Actor } from './audit';
 import type { Executor } from '../db/database';
 import { generatePassword, hashPassword, newToken, sha256, verifyDummy, verifyPassword } from './passwords';
 
@@ -51,16 +53,15 @@ export interface NewUser {
   is_superuser: boolean;
 }
 
-export async function createUser(database: Database, u: NewUser): Promise<UserPublic> {
+export async function createUser(database: Database, u: NewUser, actor: Actor = SYSTEM): Promise<UserPublic> {
   await assertEmailFree(database, u.email);
   const { password, ...rest } = u;
-  return toUserPublic(
-    await insertUser(database.db, {
-      ...rest,
-      full_name: u.full_name || null,
-      hashed_password: await hashPassword(password),
-    }),
-  );
+  const hashed_password = await hashPassword(password);
+  return withWriteTransaction(database, async (trx) => {
+    const user = toUserPublic(await insertUser(trx, { ...rest, full_name: u.full_name || null, hashed_password }));
+    await writeAudit(trx, { actor, entity: 'user', entity_id: user.id, action: 'created', after: user });
+    return user;
+  });
 }
 
 /**
@@ -106,6 +107,7 @@ export async function editUser(
   database: Database,
   id: number,
   patch: Omit<UserPatch, 'hashed_password'> & { password?: string },
+  actor: Actor = SYSTEM,
 ) {
   await assertEmailFree(database, patch.email ?? undefined, id);
   const { password, ...rest } = patch;
@@ -114,8 +116,13 @@ export async function editUser(
   if (clean.telegram_id === null) clean.telegram_login = null;
   const hashed = password ? await hashPassword(password) : undefined;
   return withWriteTransaction(database, async (trx) => {
+    const before = await getUserById(trx, id);
     if (hashed) await setPassword(trx, id, hashed);
-    return updateUser(trx, id, clean);
+    const after = await updateUser(trx, id, clean);
+    // The log says a password was set, never what it is.
+    const mark = (u: UserRow, pw: string) => ({ ...toUserPublic(u), ...(hashed && { password: pw }) });
+    if (before && after) await auditUpdate(trx, actor, 'user', id, mark(before, '—'), mark(after, 'изменён'));
+    return after;
   });
 }
 

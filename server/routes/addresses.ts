@@ -19,6 +19,8 @@ import {
 } from '../../db/repositories/addresses';
 import { Conflict, NotFound } from '../../core/errors';
 import type { RouteDeps } from './deps';
+import { actorOf } from '../plugins/actor';
+import { createAudited, deleteAudited, updateAudited } from '../../core/audited-change';
 
 const NOT_FOUND = 'Адрес не найден';
 
@@ -40,7 +42,10 @@ export default async function addressesRoutes(app: FastifyInstance, { database }
   r.post(
     '/address/',
     { config, schema: { tags, summary: 'Create an address', body: AddressCreate, response: { 201: AddressPublic } } },
-    async (req, reply) => reply.status(201).send(await insertAddress(db, req.body)),
+    async (req, reply) =>
+      reply
+        .status(201)
+        .send(await createAudited(database, 'address', actorOf(req), (trx) => insertAddress(trx, req.body))),
   );
 
   r.get(
@@ -66,7 +71,14 @@ export default async function addressesRoutes(app: FastifyInstance, { database }
       },
     },
     async (req) => {
-      const a = await updateAddress(db, req.params.id, req.body);
+      const a = await updateAudited(
+        database,
+        'address',
+        req.params.id,
+        actorOf(req),
+        (trx) => getAddress(trx, req.params.id),
+        (trx) => updateAddress(trx, req.params.id, req.body),
+      );
       if (!a) throw new NotFound(NOT_FOUND);
       return a;
     },
@@ -85,13 +97,22 @@ export default async function addressesRoutes(app: FastifyInstance, { database }
       },
     },
     async (req) => {
-      if (!(await getAddress(db, req.params.id))) throw new NotFound(NOT_FOUND);
-      const used = await countSchedulesOfAddress(db, req.params.id);
-      if (used > 0)
-        throw new Conflict(
-          `Нельзя удалить адрес: он указан в расписании (занятий: ${used}). Сначала измените или удалите эти занятия.`,
-        );
-      await deleteAddress(db, req.params.id);
+      const deleted = await deleteAudited(
+        database,
+        'address',
+        req.params.id,
+        actorOf(req),
+        (trx) => getAddress(trx, req.params.id),
+        async (trx) => {
+          const used = await countSchedulesOfAddress(trx, req.params.id);
+          if (used > 0)
+            throw new Conflict(
+              `Нельзя удалить адрес: он указан в расписании (занятий: ${used}). Сначала измените или удалите эти занятия.`,
+            );
+          await deleteAddress(trx, req.params.id);
+        },
+      );
+      if (!deleted) throw new NotFound(NOT_FOUND);
       return { message: 'Address deleted successfully' };
     },
   );

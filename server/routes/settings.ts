@@ -4,6 +4,8 @@ import { Settings } from '../../contract';
 import { getSettings, saveSettings } from '../../db/repositories/settings';
 import { requireStaff } from '../plugins/auth';
 import type { RouteDeps } from './deps';
+import { actorOf } from '../plugins/actor';
+import { updateAudited } from '../../core/audited-change';
 
 export default async function settingsRoutes(app: FastifyInstance, { database }: RouteDeps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -16,6 +18,18 @@ export default async function settingsRoutes(app: FastifyInstance, { database }:
   r.post(
     '/settings/',
     { config, schema: { ...schema, summary: 'Save own notification settings', body: Settings } },
-    async (req) => saveSettings(database.db, requireStaff(req).id, req.body),
+    async (req) => {
+      const id = requireStaff(req).id;
+      return (
+        (await updateAudited(
+          database,
+          'settings',
+          id,
+          actorOf(req),
+          (trx) => getSettings(trx, id),
+          (trx) => saveSettings(trx, id, req.body),
+        )) ?? req.body
+      );
+    },
   );
 }

@@ -25,6 +25,8 @@ import { Forbidden, NotFound } from '../../core/errors';
 import { assertEmailFree, changeOwnPassword, createUser, editUser } from '../../core/users';
 import { requireStaff } from '../plugins/auth';
 import type { RouteDeps } from './deps';
+import { actorOf } from '../plugins/actor';
+import { deleteAudited } from '../../core/audited-change';
 
 const NO_USER = 'The user with this id does not exist in the system';
 
@@ -53,7 +55,7 @@ export default async function usersRoutes(app: FastifyInstance, { database, conf
     },
     async (req, reply) => {
       const { confirm_password: _, ...user } = req.body;
-      return reply.status(201).send(await createUser(database, user));
+      return reply.status(201).send(await createUser(database, user, actorOf(req)));
     },
   );
 
@@ -138,7 +140,7 @@ export default async function usersRoutes(app: FastifyInstance, { database, conf
       const id = req.params.user_id;
       if (!(await getUserById(db, id))) throw new NotFound(NO_USER);
       const { confirm_password: _, ...patch } = req.body;
-      const user = await editUser(database, id, patch);
+      const user = await editUser(database, id, patch, actorOf(req));
       if (!user) throw new NotFound(NO_USER);
       return toUserPublic(user);
     },
@@ -153,8 +155,18 @@ export default async function usersRoutes(app: FastifyInstance, { database, conf
     async (req) => {
       if (req.params.user_id === requireStaff(req).id)
         throw new Forbidden('Super users are not allowed to delete themselves');
-      if (!(await getUserById(db, req.params.user_id))) throw new NotFound(NO_USER);
-      await deleteUser(db, req.params.user_id);
+      const deleted = await deleteAudited(
+        database,
+        'user',
+        req.params.user_id,
+        actorOf(req),
+        async (trx) => {
+          const u = await getUserById(trx, req.params.user_id);
+          return u && toUserPublic(u);
+        },
+        (trx) => deleteUser(trx, req.params.user_id),
+      );
+      if (!deleted) throw new NotFound(NO_USER);
       return { message: 'User deleted successfully' };
     },
   );

@@ -19,6 +19,8 @@ import {
 } from '../../db/repositories/workshops';
 import { Conflict, NotFound } from '../../core/errors';
 import type { RouteDeps } from './deps';
+import { actorOf } from '../plugins/actor';
+import { createAudited, deleteAudited, updateAudited } from '../../core/audited-change';
 
 const NOT_FOUND = 'Мастер-класс не найден';
 
@@ -40,7 +42,10 @@ export default async function workshopsRoutes(app: FastifyInstance, { database }
   r.post(
     '/workshops/',
     { config, schema: { tags, summary: 'Create a workshop', body: WorkshopCreate, response: { 201: WorkshopPublic } } },
-    async (req, reply) => reply.status(201).send(await insertWorkshop(db, req.body)),
+    async (req, reply) =>
+      reply
+        .status(201)
+        .send(await createAudited(database, 'workshop', actorOf(req), (trx) => insertWorkshop(trx, req.body))),
   );
 
   r.get(
@@ -66,7 +71,14 @@ export default async function workshopsRoutes(app: FastifyInstance, { database }
       },
     },
     async (req) => {
-      const w = await updateWorkshop(db, req.params.id, req.body);
+      const w = await updateAudited(
+        database,
+        'workshop',
+        req.params.id,
+        actorOf(req),
+        (trx) => getWorkshop(trx, req.params.id),
+        (trx) => updateWorkshop(trx, req.params.id, req.body),
+      );
       if (!w) throw new NotFound(NOT_FOUND);
       return w;
     },
@@ -85,13 +97,22 @@ export default async function workshopsRoutes(app: FastifyInstance, { database }
       },
     },
     async (req) => {
-      if (!(await getWorkshop(db, req.params.id))) throw new NotFound(NOT_FOUND);
-      const used = await countSchedulesOfWorkshop(db, req.params.id);
-      if (used > 0)
-        throw new Conflict(
-          `Нельзя удалить мастер-класс: он есть в расписании (занятий: ${used}). Сначала удалите эти занятия.`,
-        );
-      await deleteWorkshop(db, req.params.id);
+      const deleted = await deleteAudited(
+        database,
+        'workshop',
+        req.params.id,
+        actorOf(req),
+        (trx) => getWorkshop(trx, req.params.id),
+        async (trx) => {
+          const used = await countSchedulesOfWorkshop(trx, req.params.id);
+          if (used > 0)
+            throw new Conflict(
+              `Нельзя удалить мастер-класс: он есть в расписании (занятий: ${used}). Сначала удалите эти занятия.`,
+            );
+          await deleteWorkshop(trx, req.params.id);
+        },
+      );
+      if (!deleted) throw new NotFound(NOT_FOUND);
       return { message: 'Workshop deleted successfully' };
     },
   );

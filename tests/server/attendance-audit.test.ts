@@ -147,3 +147,77 @@ describe('audit log', () => {
     expect(paged.json().count).toBeGreaterThan(2);
   });
 });
+
+describe('audit log of staff changes', () => {
+  const log = async (entity: string, id: number) =>
+    (
+      await t.app.inject({ method: 'GET', url: `/api/v1/audit/?entity=${entity}&entity_id=${id}`, headers: staff })
+    ).json<{ data: AuditEntry[] }>().data;
+
+  it('logs workshops, addresses, users and settings with before → after, and a refused delete not at all', async () => {
+    const { workshop, address, schedule } = await createSession(t.app, staff);
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/workshops/${workshop.id}`,
+      headers: staff,
+      payload: { title: 'Паста карбонара', price: 4000 },
+    });
+    const w = await log('workshop', workshop.id);
+    expect(w.map((e) => e.action)).toEqual(['updated', 'created']);
+    expect(w[0].before).toEqual({ title: 'Паста', price: 3500 });
+    expect(w[0].after).toEqual({ title: 'Паста карбонара', price: 4000 });
+
+    // In use by a session: 409, and nothing logged.
+    const refused = await t.app.inject({ method: 'DELETE', url: `/api/v1/address/${address.id}`, headers: staff });
+    expect(refused.statusCode).toBe(409);
+    await t.app.inject({ method: 'DELETE', url: `/api/v1/schedule/${schedule.id}`, headers: staff });
+    await t.app.inject({ method: 'DELETE', url: `/api/v1/address/${address.id}`, headers: staff });
+    expect((await log('address', address.id)).map((e) => e.action)).toEqual(['deleted', 'created']);
+    expect((await log('schedule', schedule.id)).map((e) => e.action)).toEqual(['deleted', 'created']);
+
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/settings/',
+      headers: staff,
+      payload: { notifications: { userApply: false, userCancel: true, scheduled1d: true } },
+    });
+    const me = (await t.app.inject({ method: 'GET', url: '/api/v1/users/me', headers: staff })).json<{ id: number }>();
+    const settings = await log('settings', me.id);
+    expect(settings[0].after).toMatchObject({ notifications: { userApply: false } });
+  });
+
+  it("names a deleted staff user's changes 'удалённый пользователь' and never logs a password", async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/',
+      headers: staff,
+      payload: { email: 'temp-staff@example.com', password: 'password-123', full_name: 'Мария', is_active: true },
+    });
+    const userId = created.json<{ id: number }>().id;
+    const temp = await t.auth('temp-staff@example.com', 'password-123');
+    const { workshop } = await createSession(t.app, temp);
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/users/${userId}`,
+      headers: staff,
+      payload: { password: 'new-password-456' },
+    });
+    const userLog = await log('user', userId);
+    expect(userLog[0].after).toEqual({ password: 'изменён' });
+    expect(JSON.stringify(userLog)).not.toContain('password-123');
+    expect((await log('workshop', workshop.id))[0].actor).toMatchObject({ kind: 'staff', name: 'Мария' });
+
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/users/${userId}`, headers: staff })).statusCode).toBe(
+      200,
+    );
+    expect((await log('workshop', workshop.id))[0].actor).toMatchObject({
+      kind: 'staff',
+      user_id: userId,
+      name: 'удалённый пользователь',
+    });
+    expect((await log('user', userId))[0]).toMatchObject({
+      action: 'deleted',
+      before: { email: 'temp-staff@example.com' },
+    });
+  });
+});
