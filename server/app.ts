@@ -26,8 +26,6 @@ import personalDataRoutes from './routes/personal-data';
 import telegramRoutes from './routes/telegram';
 import attendanceRoutes from './routes/attendance';
 import auditRoutes from './routes/audit';
-import attendanceRoutes from './routes/attendance';
-import auditRoutes from './routes/audit';
 
 export interface AppDeps {
   config: Config;
@@ -46,15 +44,23 @@ export interface AppDeps {
 export const API_PREFIX = '/api/v1';
 
 /**
- * A client gets this long to send a whole request (headers and body), an idle socket is closed
- * after `connectionTimeout`, and an idle keep-alive connection after `keepAliveTimeout`: a client
- * trickling a body cannot hold a connection open for long.
+ * A client gets `requestTimeout` to send a whole request (`headersTimeout` for its headers), an idle
+ * socket is closed after `connectionTimeout` and an idle keep-alive connection after
+ * `keepAliveTimeout`; Node checks the first two every `checkInterval`. So a client trickling a body
+ * holds a connection for about half a minute at most, not for ever.
  */
-export const TIMEOUTS = { requestTimeout: 30_000, connectionTimeout: 60_000, keepAliveTimeout: 10_000 };
+export const TIMEOUTS = {
+  requestTimeout: 30_000,
+  headersTimeout: 15_000,
+  connectionTimeout: 60_000,
+  keepAliveTimeout: 10_000,
+  checkInterval: 2_000,
+};
 
 /** Builds the whole server from its dependencies: no environment, no listening. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
+  const timeouts = { ...TIMEOUTS, ...deps.timeouts };
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 10_000 },
@@ -67,8 +73,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
               hop < hops
           )(config.trustProxy)
         : config.trustProxy,
-    ...TIMEOUTS,
-    ...deps.timeouts,
+    requestTimeout: timeouts.requestTimeout,
+    connectionTimeout: timeouts.connectionTimeout,
+    keepAliveTimeout: timeouts.keepAliveTimeout,
+    http: {
+      headersTimeout: Math.min(timeouts.headersTimeout, timeouts.requestTimeout),
+      connectionsCheckingInterval: timeouts.checkInterval,
+    },
     frameworkErrors: (err, _req, reply) => {
       const { status, body } = frameworkError(err);
       // (The reply's generic types cannot be resolved in this option's signature.)
@@ -131,8 +142,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         recordsRoutes,
         settingsRoutes,
         businessSettingsRoutes,
-        attendanceRoutes,
-        auditRoutes,
         attendanceRoutes,
         auditRoutes,
         personalDataRoutes,

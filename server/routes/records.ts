@@ -13,36 +13,43 @@ import {
   type RecordResult,
 } from '../../core/booking';
 import { NotFound } from '../../core/errors';
+import { HttpError } from '../http-error';
 import type { RouteDeps } from './deps';
 import { actorOf } from '../plugins/actor';
+import { calendarPath } from '../../core/calendar';
 
 /** Booking changes a Telegram user may make per minute; far above any person's need, far below a script's. */
 export const CUSTOMER_WRITES_PER_MINUTE = 20;
 const TOO_MANY_CHANGES = 'Слишком много изменений записи за минуту. Подождите минуту и попробуйте снова.';
 
-export const toRecordView = (r: RecordResult): RecordView => ({
+/** `secretKey` signs the booking's calendar link (left out without it). */
+export const toRecordView = (r: RecordResult, secretKey?: string): RecordView => ({
   record: { ...toRecordPublic(r.record), schedule: r.schedule },
   places_available: r.places_available,
   queue_position: r.queue_position,
+  change_until: r.change_until,
+  contact: r.contact,
+  calendar_url: secretKey ? calendarPath(secretKey, r.record.id) : null,
 });
 
-export default async function recordsRoutes(app: FastifyInstance, { database }: RouteDeps) {
+export default async function recordsRoutes(app: FastifyInstance, { database, config: appConfig }: RouteDeps) {
+  const view = (r: RecordResult) => toRecordView(r, appConfig.secretKey);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const db = database.db;
   const tags = ['records'];
   // A Telegram customer (verified init data) or staff; record calls also check ownership.
   const config = { auth: 'customer' as const };
-  // Bookings, cancels and restores: at most CUSTOMER_WRITES_PER_MINUTE per Telegram user (staff are not limited).
-  const writeConfig = {
-    ...config,
-    rateLimit: {
-      max: CUSTOMER_WRITES_PER_MINUTE,
-      timeWindow: '1 minute',
-      hook: 'preHandler' as const,
-      keyGenerator: (req: FastifyRequest) => `tg:${req.telegramUser?.id ?? 0}`,
-      allowList: (req: FastifyRequest) => !req.telegramUser,
-      errorResponseBuilder: () => ({ statusCode: 429, message: TOO_MANY_CHANGES }),
-    },
+  // Bookings, changes, cancels and restores together: at most CUSTOMER_WRITES_PER_MINUTE per Telegram user
+  // (one counter for the four routes; staff are not limited).
+  const customerWrites = app.createRateLimit({
+    max: CUSTOMER_WRITES_PER_MINUTE,
+    timeWindow: 60_000,
+    keyGenerator: (req) => `customer-writes:${req.telegramUser?.id ?? 0}`,
+  });
+  const limitCustomerWrites = async (req: FastifyRequest) => {
+    if (!req.telegramUser) return;
+    const limit = await customerWrites(req);
+    if (!limit.isAllowed && limit.isExceeded) throw new HttpError(429, TOO_MANY_CHANGES);
   };
 
   /** Owner (the Telegram user who booked) or staff only. */
@@ -57,7 +64,8 @@ export default async function recordsRoutes(app: FastifyInstance, { database }: 
   r.post(
     '/records/',
     {
-      config: writeConfig,
+      config,
+      preHandler: limitCustomerWrites,
       schema: {
         tags,
         summary: 'Book a schedule',
@@ -71,7 +79,7 @@ export default async function recordsRoutes(app: FastifyInstance, { database }: 
       const customer: Customer = req.telegramUser
         ? { telegram_id: req.telegramUser.id, telegram_login: req.telegramUser.username ?? null }
         : { telegram_id: req.body.telegram_id ?? null, telegram_login: req.body.telegram_login ?? null };
-      return reply.status(201).send(toRecordView(await createRecord(database, req.body, customer, actorOf(req))));
+      return reply.status(201).send(view(await createRecord(database, req.body, customer, actorOf(req))));
     },
   );
 
@@ -79,14 +87,15 @@ export default async function recordsRoutes(app: FastifyInstance, { database }: 
     '/records/:id',
     { config, schema: { tags, summary: 'A booking', errors: [404], params: IdParam, response: { 200: RecordView } } },
     async (req) => {
-      return toRecordView(await viewRecord(db, await ownRecord(req, req.params.id)));
+      return view(await viewRecord(db, await ownRecord(req, req.params.id)));
     },
   );
 
   r.put(
     '/records/:id',
     {
-      config: writeConfig,
+      config,
+      preHandler: limitCustomerWrites,
       schema: {
         tags,
         summary: 'Change the number of people',
@@ -97,7 +106,7 @@ export default async function recordsRoutes(app: FastifyInstance, { database }: 
       },
     },
     async (req) => {
-      return toRecordView(
+      return view(
         await changePeopleCount(database, await ownRecord(req, req.params.id), req.body.people_count, actorOf(req)),
       );
     },
@@ -106,7 +115,8 @@ export default async function recordsRoutes(app: FastifyInstance, { database }: 
   r.put(
     '/records/cancel/:id',
     {
-      config: writeConfig,
+      config,
+      preHandler: limitCustomerWrites,
       schema: {
         tags,
         summary: 'Cancel a booking',
@@ -117,7 +127,7 @@ export default async function recordsRoutes(app: FastifyInstance, { database }: 
       },
     },
     async (req) => {
-      return toRecordView(
+      return view(
         await cancelRecord(database, await ownRecord(req, req.params.id), req.body.cancel_reason, actorOf(req)),
       );
     },
@@ -126,7 +136,8 @@ export default async function recordsRoutes(app: FastifyInstance, { database }: 
   r.put(
     '/records/restore/:id',
     {
-      config: writeConfig,
+      config,
+      preHandler: limitCustomerWrites,
       schema: {
         tags,
         summary: 'Restore a cancelled booking',
@@ -136,7 +147,7 @@ export default async function recordsRoutes(app: FastifyInstance, { database }: 
       },
     },
     async (req) => {
-      return toRecordView(await restoreRecord(database, await ownRecord(req, req.params.id), actorOf(req)));
+      return view(await restoreRecord(database, await ownRecord(req, req.params.id), actorOf(req)));
     },
   );
 }

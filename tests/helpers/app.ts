@@ -104,7 +104,7 @@ export async function buildTestApp(
     config,
     superuser: SUPERUSER,
     telegram,
-    scheduler: createScheduler({ jobs: jobs(database), log: SILENT_LOG }),
+    scheduler: createScheduler({ jobs: jobs(database, { timezone: config.businessTimezone }), log: SILENT_LOG }),
     auth,
     async close() {
       await telegram?.stop();
