@@ -29,3 +29,24 @@ export const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array
 
 /** A required, trimmed, non-empty string with a Russian message for forms and the API alike. */
 export const requiredText = (message: string, max = 500) => z.string().trim().min(1, message).max(max);
+
+/**
+ * Control characters (C0 but tab, line feed and carriage return, and DEL): no text field has a use
+ * for them, and PostgreSQL refuses NUL in text, so every input string is checked against this on
+ * both databases alike.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+export const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+export const CONTROL_CHARACTER_MESSAGE = 'Недопустимые управляющие символы в тексте';
+
+/** Where strings with control characters sit in an input (body, query or path parameters), as paths. */
+export function controlCharacterPaths(value: unknown, path: (string | number)[] = []): (string | number)[][] {
+  if (typeof value === 'string') return CONTROL_CHARACTER.test(value) ? [path] : [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => controlCharacterPaths(v, [...path, i]));
+  if (value && typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) => [
+      ...(CONTROL_CHARACTER.test(k) ? [[...path, k]] : []),
+      ...controlCharacterPaths(v, [...path, k]),
+    ]);
+  return [];
+}

@@ -4,7 +4,8 @@ import formbody from '@fastify/formbody';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler } from 'fastify-type-provider-zod';
+import { validateInput } from './plugins/validation';
 import type { Config } from './config';
 import type { Database } from '../db/database';
 import { clientErrorHandler, frameworkError, registerErrorHandling } from './plugins/errors';
@@ -26,6 +27,8 @@ import personalDataRoutes from './routes/personal-data';
 import telegramRoutes from './routes/telegram';
 import attendanceRoutes from './routes/attendance';
 import auditRoutes from './routes/audit';
+import exportsRoutes from './routes/exports';
+import insightsRoutes from './routes/insights';
 
 export interface AppDeps {
   config: Config;
@@ -90,12 +93,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // for nothing. (The option's types are ajv's; Fastify calls these like the compilers set below.)
     schemaController: {
       compilersFactory: {
-        buildValidator: (() => validatorCompiler) as never,
+        buildValidator: (() => validateInput) as never,
         buildSerializer: (() => serializerCompiler) as never,
       },
     },
   });
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(validateInput);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
 
@@ -144,6 +147,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         businessSettingsRoutes,
         attendanceRoutes,
         auditRoutes,
+        exportsRoutes,
+        insightsRoutes,
         personalDataRoutes,
       ]) {
         await routes(api, routeDeps);
