@@ -5,8 +5,10 @@
  *  2. The booking storm: 1,000 concurrent POST /api/v1/records/ on one 8-seat session.
  *  3. Cold start: `npm start`'s command (`node scripts/start.js`: the compiled server, built assets,
  *     NODE_ENV=production) on a fresh SQLite file until the first health-check answer; median of 5.
- *  4. The front-end budgets (bench/web.ts) unless BENCH_SKIP_WEB=1.
- * Set TEST_DATABASE_URL to run 1 and 2 on PostgreSQL.
+ *  4. Telegram delivery (bench/delivery.ts): a 300-chat broadcast and a 60-message flood against a
+ *     fake Bot API that enforces Telegram's limits with 429s.
+ *  5. The front-end budgets (bench/web.ts) unless BENCH_SKIP_WEB=1.
+ * Set TEST_DATABASE_URL to run 1, 2 and 4 on PostgreSQL; BENCH_ONLY=throughput,storm,start,delivery runs some.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -20,6 +22,7 @@ import { initDataFor } from '../tests/helpers/telegram';
 import { insertRecord } from '../db/repositories/records';
 import { insertSchedule } from '../db/repositories/schedules';
 import { withWriteTransaction } from '../db/lock';
+import { deliveryBench } from './delivery';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const rows: Array<{ what: string; measured: string; budget: string; ok: boolean }> = [];
@@ -173,9 +176,12 @@ async function coldStart() {
   });
 }
 
-await publicScheduleThroughput();
-await bookingStorm();
-await coldStart();
+const only = process.env.BENCH_ONLY?.split(',');
+const wanted = (name: string) => !only || only.includes(name);
+if (wanted('throughput')) await publicScheduleThroughput();
+if (wanted('storm')) await bookingStorm();
+if (wanted('start')) await coldStart();
+if (wanted('delivery')) rows.push(...(await deliveryBench()));
 
 console.log(
   `\nAPI budgets on ${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} cores, Node ${process.version}`,
@@ -184,7 +190,7 @@ console.table(
   rows.map((r) => ({ what: r.what, measured: r.measured, budget: r.budget, result: r.ok ? 'pass' : 'FAIL' })),
 );
 
-if (process.env.BENCH_SKIP_WEB !== '1') {
+if (process.env.BENCH_SKIP_WEB !== '1' && wanted('web')) {
   const web = spawnSync(process.execPath, ['--import', 'tsx', 'bench/web.ts'], { stdio: 'inherit' });
   if (web.status !== 0) process.exitCode = 1;
 }

@@ -62,6 +62,18 @@ export const FAKE_BOT: UserFromGetMe = {
   supports_join_request_queries: false,
 };
 
+/** Telegram's flood limits, as the fake enforces them when asked to (startFakeTelegram({ limits })). */
+export interface FloodLimits {
+  /** Messages per second over all chats (a sliding second). */
+  perSecond: number;
+  /** A private chat: one message per second sustained, with a burst of `privateBurst` allowed (network jitter). */
+  privateBurst: number;
+  /** Messages per minute in one group (negative chat id; a sliding minute). */
+  groupPerMinute: number;
+}
+
+export const TELEGRAM_LIMITS: FloodLimits = { perSecond: 30, privateBurst: 2, groupPerMinute: 20 };
+
 export interface FakeTelegram {
   url: string;
   env: { TELEGRAM_API_ROOT: string };
@@ -76,6 +88,8 @@ export interface FakeTelegram {
   block(chatId: number): void;
   /** Delay every answer (widens race windows). */
   latencyMs: number;
+  /** 429s answered because a flood limit was exceeded (limit mode only). */
+  floodErrors: number;
   /** Updates handed out by getUpdates (long polling). */
   pushUpdate(update: { update_id: number }): void;
   waitFor(pred: (calls: FakeCall[]) => boolean, timeoutMs?: number): Promise<void>;
@@ -90,7 +104,62 @@ export const TOO_MANY = (retryAfter: number): ApiError => ({
 });
 export const BLOCKED: ApiError = { error_code: 403, description: 'Forbidden: bot was blocked by the user' };
 
-export async function startFakeTelegram(): Promise<FakeTelegram> {
+/** Whether a method sends something to a chat (counted against the flood limits). */
+const isSend = (method: string) => /^(send|edit|copy|forward)/.test(method);
+
+/**
+ * The flood limits: answers a 429 with retry_after (seconds) when a send exceeds one, as Telegram
+ * does, or null and counts the send.
+ */
+function floodControl(limits: FloodLimits) {
+  let global: number[] = [];
+  const privateTokens = new Map<number, { tokens: number; at: number }>();
+  const groups = new Map<number, number[]>();
+  return (chatId: number, now: number): ApiError | null => {
+    global = global.filter((t) => now - t < 1000);
+    if (global.length >= limits.perSecond) return TOO_MANY(Math.max(1, Math.ceil((global[0] + 1000 - now) / 1000)));
+    if (chatId < 0) {
+      const sent = (groups.get(chatId) ?? []).filter((t) => now - t < 60_000);
+      if (sent.length >= limits.groupPerMinute) return TOO_MANY(Math.ceil((sent[0] + 60_000 - now) / 1000));
+      groups.set(chatId, [...sent, now]);
+    } else {
+      const b = privateTokens.get(chatId) ?? { tokens: limits.privateBurst, at: now };
+      const tokens = Math.min(limits.privateBurst, b.tokens + (now - b.at) / 1000);
+      if (tokens < 1) return TOO_MANY(1);
+      privateTokens.set(chatId, { tokens: tokens - 1, at: now });
+    }
+    global.push(now);
+    return null;
+  };
+}
+
+/** `limits`: answer 429s as Telegram does when a flood limit is exceeded (the delivery benchmark and pace tests). */
+/** A file uploaded with a call (multipart/form-data, as grammY sends an InputFile). */
+export interface UploadedFile {
+  filename: string;
+  text: string;
+}
+
+/** A multipart call's fields: JSON-looking values parsed, files as {filename, text}. */
+async function multipartParams(raw: Buffer, contentType: string): Promise<CallParams> {
+  const form = await new Response(new Uint8Array(raw), { headers: { 'content-type': contentType } }).formData();
+  const params: CallParams = {};
+  for (const [key, value] of form.entries()) {
+    if (typeof value === 'string') {
+      try {
+        params[key] = /^[[{]/.test(value) ? JSON.parse(value) : value;
+      } catch {
+        params[key] = value;
+      }
+    } else {
+      params[key] = { filename: value.name, text: await value.text() } satisfies UploadedFile;
+    }
+  }
+  return params;
+}
+
+export async function startFakeTelegram(opts: { limits?: FloodLimits } = {}): Promise<FakeTelegram> {
+  const flood = opts.limits ? floodControl(opts.limits) : null;
   const calls: FakeCall[] = [];
   let rules: Rule[] = [];
   const blocked = new Set<number>();
@@ -114,6 +183,21 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
           text: params.text,
           reply_markup: params.reply_markup,
         };
+      case 'sendDocument': {
+        const doc = params.document as UploadedFile | string | undefined;
+        return {
+          message_id: messageId++,
+          date,
+          chat,
+          from: FAKE_BOT,
+          caption: params.caption,
+          document: {
+            file_id: `doc${messageId}`,
+            file_unique_id: `udoc${messageId}`,
+            file_name: typeof doc === 'object' ? doc.filename : undefined,
+          },
+        };
+      }
       case 'editMessageText':
         return {
           message_id: Number(params.message_id ?? messageId++),
@@ -137,6 +221,7 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
     env: { TELEGRAM_API_ROOT: '' },
     calls,
     latencyMs: 0,
+    floodErrors: 0,
     ok: (method, chatId) =>
       calls.filter((c) => c.ok && c.method === method && (chatId === undefined || chatOf(c.params) === chatId)),
     messages: (chatId) => fake.ok('sendMessage', chatId),
@@ -165,6 +250,7 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
       blocked.clear();
       updates.length = 0;
       fake.latencyMs = 0;
+      fake.floodErrors = 0;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
@@ -175,9 +261,8 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
     res.on('close', () => {
       if (!res.writableFinished) abandoned = true;
     });
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (body += c));
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => void handle());
     async function handle() {
       const m = /^\/bot([^/]+)\/(\w+)/.exec(req.url ?? '');
@@ -188,11 +273,13 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
       if (!m) return answer(404, { ok: false, error_code: 404, description: 'Not Found' });
       const [, token, method] = m;
       let params: CallParams = {};
+      const raw = Buffer.concat(chunks);
+      const body = raw.toString('utf8');
+      const type = req.headers['content-type'] ?? '';
       try {
-        if (body)
-          params = (req.headers['content-type'] ?? '').includes('json')
-            ? JSON.parse(body)
-            : Object.fromEntries(new URLSearchParams(body));
+        if (type.includes('multipart/form-data')) params = await multipartParams(raw, type);
+        else if (body)
+          params = type.includes('json') ? JSON.parse(body) : Object.fromEntries(new URLSearchParams(body));
       } catch {
         return answer(400, { ok: false, error_code: 400, description: 'Bad Request: cannot parse body' });
       }
@@ -213,6 +300,9 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
         error = rule.error;
       } else if (method === 'sendMessage' && chatId !== undefined && blocked.has(chatId)) {
         error = BLOCKED;
+      } else if (flood && chatId !== undefined && isSend(method)) {
+        error = flood(chatId, Date.now()) ?? undefined;
+        if (error) fake.floodErrors++;
       }
       calls.push({ method, token, params, at: Date.now(), ok: !error, error });
       if (error) return answer(error.error_code, { ok: false, ...error });
