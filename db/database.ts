@@ -43,6 +43,8 @@ export function createDb(url: string, opts: { poolSize?: number } = {}): Databas
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
+  // SQLite's own lower() knows ASCII only; searches by a Cyrillic name need Unicode case folding, as on PostgreSQL.
+  sqlite.function('lower', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s));
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
   return {
     db,
@@ -69,3 +71,17 @@ const pgTypeParser = (types: typeof pg.types): typeof pg.types.getTypeParser =>
 export const bool = (v: boolean | number | null | undefined): boolean => Boolean(v);
 export const flag = (v: boolean): number => (v ? 1 : 0);
 export const nowIso = (): string => new Date().toISOString();
+
+/**
+ * Which integrity rule of the database refused a write, if one did: a foreign key (a row that was
+ * deleted meanwhile, or that a new row now uses) or a unique key (the same thing created twice at
+ * once). Concurrent requests can get past a check and still hit the rule; callers answer such a
+ * refusal as a conflict instead of a failure.
+ */
+export function integrityViolation(err: unknown): 'foreign_key' | 'unique' | null {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return 'foreign_key';
+  if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
+    return 'unique';
+  return null;
+}

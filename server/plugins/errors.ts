@@ -5,6 +5,7 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { HTTP_STATUS_TEXT } from '../../contract/http';
 import { Conflict, DomainError, Forbidden, Invalid, NotFound, TooManyRequests, Unprocessable } from '../../core/errors';
 import { HttpError } from '../http-error';
+import { integrityViolation } from '../../db/database';
 
 /** The status of each domain refusal. */
 const STATUS_OF: [typeof DomainError, number][] = [
@@ -15,6 +16,12 @@ const STATUS_OF: [typeof DomainError, number][] = [
   [Unprocessable, 422],
   [TooManyRequests, 429],
 ];
+
+const INTEGRITY_DETAIL = {
+  foreign_key:
+    'Связанные данные изменились одновременно с этим запросом (например, мастер-класс или адрес удалён или стал использоваться). Обновите страницу и попробуйте снова.',
+  unique: 'Такая запись уже есть: её создали одновременно с этим запросом. Обновите страницу.',
+};
 
 /** Every error leaves as `{"detail": …}`; validation failures as 422 with a readable sentence; 5xx never leak internals. */
 export function registerErrorHandling(app: FastifyInstance): void {
@@ -36,6 +43,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
       });
       const detail = errors.map((e) => (e.loc.length > 1 ? `${e.loc.slice(1).join('.')}: ${e.msg}` : e.msg)).join('; ');
       return reply.status(422).send({ detail, errors });
+    }
+    // A concurrent change got past the request's checks (e.g. a workshop deleted while a session is
+    // created on it): the database's own rule refused the write, nothing was written.
+    const violation = integrityViolation(err);
+    if (violation) {
+      req.log.info({ err }, 'write refused by an integrity rule');
+      return reply.status(409).send({ detail: INTEGRITY_DETAIL[violation] });
     }
     if (isResponseSerializationError(err)) {
       req.log.error({ err }, 'response did not match its schema');
