@@ -6,9 +6,11 @@ import type { BotContext, BotDeps } from './context';
 import { DbStorage } from './storage';
 import { CANCEL_CONVERSATION, CANCEL_WAIT_MS, createCancelConversation } from './conversations/cancel';
 import { startFeature } from './features/start';
+import { journeyFeature } from './features/journey';
 import { linkFeature } from './features/link';
 import { myFeature } from './features/my';
 import { cancelFeature, commandsLeaveConversations } from './features/cancel';
+import { personalDataFeature } from './features/personal-data';
 import { fallbackFeature, helpFeature } from './features/help';
 import { T } from './messages';
 
@@ -50,8 +52,9 @@ export function createBot(deps: BotDeps & { botInfo?: UserFromGetMe }): Bot<BotC
   // its own Api without this: it has its own retries.
   bot.api.config.use(autoRetry({ maxRetryAttempts: 2, maxDelaySeconds: 5, rethrowHttpErrors: true }));
 
-  // Customers and staff talk to the bot in private chats only.
-  const pm = bot.chatType('private');
+  // Customers and staff talk to the bot in private chats only, as a person: an update without a
+  // sender (from) or a chat has nobody to answer, so no handler below sees one (they may rely on both).
+  const pm = bot.chatType('private').filter((ctx) => ctx.from !== undefined && ctx.chat !== undefined);
   pm.use(sequentializeByChat());
   pm.use(
     conversations<BotContext, BotContext>({
@@ -71,9 +74,11 @@ export function createBot(deps: BotDeps & { botInfo?: UserFromGetMe }): Bot<BotC
     }),
   );
   pm.use(linkFeature(deps));
+  pm.use(journeyFeature(deps));
   pm.use(startFeature(deps));
   pm.use(myFeature(deps));
   pm.use(cancelFeature());
+  pm.use(personalDataFeature(deps));
   pm.use(helpFeature(deps));
   pm.use(fallbackFeature());
 

@@ -1,5 +1,5 @@
 import type { InlineKeyboardMarkup } from 'grammy/types';
-import { RECORD_SOURCES } from '../contract';
+import { RECORD_SOURCES, type PersonalDataExport } from '../contract';
 import { daysBetween, formatDateTime, plural } from '../contract/format';
 import type {
   CustomerNotification,
@@ -10,7 +10,9 @@ import type {
   ScheduleSnapshot,
   StaffNotification,
 } from '../core/notifications';
-import { applyButton, inlineKeyboard, recordButton, urlButton } from './keyboards/webapp';
+import { applyButton, inlineKeyboard, recordButton, urlButton, webAppButton } from './keyboards/webapp';
+import { ratingButtons, reminderButton } from './keyboards/journey';
+import type { OutboxCall } from './outbox';
 
 /*
  * Every Russian text the bot sends, in one place: the outbox notifications (rendered at delivery
@@ -135,8 +137,104 @@ function customerMessage(n: CustomerNotification, rc: RenderContext): OutgoingMe
         reply_markup: inlineKeyboard([[applyButton(rc.publicUrl, 'Выбрать другой мастер-класс')]]),
       };
     case 'schedule.reminder':
+      // Sent by staff by hand: a plain reminder. The automatic ones ask (reminderMessage).
       return msg([`🔔 Напоминаем о мастер-классе ${title(s)}!`], ['Ждём вас!']);
+    case 'record.thanks':
+      return {
+        text: fit([
+          `🙏 Спасибо, что были на мастер-классе ${title(s)}!`,
+          '',
+          'Как всё прошло? Оцените, пожалуйста, от 1 до 5:',
+        ]),
+        reply_markup: thanksKeyboard(rc, r.record_id),
+      };
+    case 'record.given_away':
+      return msg(
+        [`🎁 Вы передали своё место на мастер-класс ${title(s)}: теперь запись на имя ${e(n.payload.receiver_name)}.`],
+        [],
+        undefined,
+      );
+    case 'record.received':
+      return msg(
+        [
+          `🎁 ${e(n.payload.giver_name)} передаёт вам место на мастер-класс ${title(s)}!`,
+          ...(r.state === 'QUEUED' ? [`Запись пока в очереди. ${queueNote(r.queue_position)}`] : []),
+        ],
+        ['До встречи!'],
+      );
   }
+}
+
+/** "Записаться снова" (the workshop's next dates, with the party size and allergy of this booking) and the rating. */
+export const thanksKeyboard = (rc: RenderContext, recordId: number, rated?: number) =>
+  inlineKeyboard([
+    rated ? [] : ratingButtons(recordId),
+    [webAppButton(rc.publicUrl, 'Записаться снова', `/apply?again=${recordId}`)],
+  ]);
+
+const HOURS = ['час', 'часа', 'часов'] as const;
+
+/** The automatic reminder: the session, and "Приду" / "Не смогу". */
+export function reminderText(s: ScheduleSnapshot, peopleCount: number, hoursBefore: number, rc: RenderContext) {
+  const when =
+    hoursBefore >= 24 && hoursBefore % 24 === 0
+      ? `${hoursBefore / 24 === 1 ? 'завтра' : `через ${hoursBefore / 24} ${plural(hoursBefore / 24, ['день', 'дня', 'дней'])}`}`
+      : `через ${hoursBefore} ${plural(hoursBefore, HOURS)}`;
+  return fit([
+    `🔔 Напоминаем: ${when} мастер-класс ${title(s)}!`,
+    '',
+    ...scheduleLines(s, rc),
+    people(peopleCount),
+    '',
+    'Вы придёте?',
+  ]);
+}
+
+export const reminderKeyboard = (rc: RenderContext, recordId: number) =>
+  inlineKeyboard([
+    [reminderButton('✅ Приду', 'yes', recordId), reminderButton('❌ Не смогу', 'no', recordId)],
+    [recordButton(rc.publicUrl, recordId)],
+  ]);
+
+function reminderMessage(
+  n: Extract<Notification, { kind: 'schedule.reminder' }>,
+  rc: RenderContext,
+  hoursBefore: number,
+): OutgoingMessage | OutboxCall[] {
+  const { schedule: s, record: r, venue } = n.payload;
+  const message = {
+    text: reminderText(s, r.people_count, hoursBefore, rc),
+    reply_markup: reminderKeyboard(rc, r.record_id),
+  };
+  if (!venue) return message;
+  return [
+    {
+      method: 'sendMessage',
+      params: {
+        text: message.text,
+        parse_mode: 'HTML',
+        link_preview_options: { is_disabled: true },
+        ...(message.reply_markup && { reply_markup: message.reply_markup }),
+      },
+    },
+    { method: 'sendVenue', params: venue },
+  ];
+}
+
+function newDatesMessage(n: Extract<Notification, { kind: 'workshop.new_dates' }>, rc: RenderContext): OutgoingMessage {
+  const s = n.payload.schedule;
+  return {
+    text: fit([
+      `🗓 Новая дата мастер-класса ${title(s)}!`,
+      '',
+      ...scheduleLines(s, rc),
+      '',
+      'Вы просили сообщить: записывайтесь, пока есть места.',
+    ]),
+    reply_markup: inlineKeyboard([
+      [webAppButton(rc.publicUrl, 'Записаться', `/apply?workshop=${n.payload.workshop_id}`)],
+    ]),
+  };
 }
 
 function staffRecordLines(p: RecordPayload): string[] {
@@ -149,6 +247,20 @@ function staffMessage(n: StaffNotification, rc: RenderContext): OutgoingMessage 
   const { schedule: s, record: r } = p;
   const markup = inlineKeyboard([[urlButton(rc.publicUrl, 'Открыть расписание', '/schedule')]]);
   const when = `${title(s)}, ${formatDateTime(s.date, rc.timezone)}`;
+  if (n.kind === 'staff.transferred') {
+    return {
+      text: fit([
+        `🔁 Место передано: ${when}`,
+        '',
+        `Было: ${e(n.payload.giver_name)}`,
+        `Стало: ${e(n.payload.receiver_name)}${handle(r.telegram_login)}`,
+        `Человек: ${r.people_count}`,
+        `Статус: ${r.state === 'QUEUED' ? `${STATE_LABEL.QUEUED} (место ${r.queue_position ?? '—'})` : STATE_LABEL[r.state]}`,
+        `Аллергия: ${r.has_allergy ? e(r.allergy_type || 'да') : 'нет'}`,
+      ]),
+      reply_markup: markup,
+    };
+  }
   if (n.kind === 'staff.new_record') {
     const state =
       r.state === 'QUEUED' ? `${STATE_LABEL.QUEUED} (место ${r.queue_position ?? '—'})` : STATE_LABEL[r.state];
@@ -213,10 +325,18 @@ function digestMessage(p: DigestPayload, rc: RenderContext, now: Date): Outgoing
   };
 }
 
-/** The text and buttons of a notification. */
-export function renderNotification(n: Notification, rc: RenderContext, now = new Date()): OutgoingMessage {
+/** The text and buttons of a notification; a reminder with a map pin is two calls (the message, then the venue). */
+export function renderNotification(
+  n: Notification,
+  rc: RenderContext,
+  now = new Date(),
+): OutgoingMessage | OutboxCall[] {
   if (n.kind === 'staff.digest') return digestMessage(n.payload, rc, now);
-  if (n.kind === 'staff.new_record' || n.kind === 'staff.cancelled') return staffMessage(n, rc);
+  if (n.kind === 'staff.new_record' || n.kind === 'staff.cancelled' || n.kind === 'staff.transferred')
+    return staffMessage(n, rc);
+  if (n.kind === 'workshop.new_dates') return newDatesMessage(n, rc);
+  if (n.kind === 'schedule.reminder' && n.payload.hours_before !== undefined)
+    return reminderMessage(n, rc, n.payload.hours_before);
   return customerMessage(n, rc);
 }
 
@@ -227,6 +347,8 @@ export const BOT_COMMANDS = [
   { command: 'my', description: 'Мои записи' },
   { command: 'cancel', description: 'Отменить запись' },
   { command: 'help', description: 'Помощь' },
+  { command: 'mydata', description: 'Мои данные: что о вас хранится' },
+  { command: 'forget', description: 'Удалить мои данные' },
 ];
 
 export const MENU_BUTTON_TEXT = 'Записаться';
@@ -250,6 +372,8 @@ export const T = {
       '/start — записаться на мастер-класс',
       '/my — мои предстоящие записи (у каждой своя кнопка: изменить количество человек, отменить, восстановить)',
       '/cancel — отменить запись',
+      '/mydata — какие ваши данные хранятся (с файлом JSON)',
+      '/forget — удалить ваши данные',
       '/help — эта справка',
       '',
       'Когда вы записаны, я пришлю подтверждение, а если мест нет, вы встанете в очередь, и я напишу, как только место освободится.',
@@ -280,4 +404,110 @@ export const T = {
     `✅ Готово! Уведомления для ${e(email)} теперь будут приходить в этот чат.\nОтключить их можно в профиле (Настройки → Профиль).`,
   linkInvalid: 'Ссылка недействительна или устарела. Получите новую в профиле (Настройки → Профиль).',
   error: 'Что-то пошло не так. Попробуйте ещё раз чуть позже.',
+};
+
+/* ---------- /mydata and /forget ---------- */
+
+/** The readable part of /mydata (the JSON file beside it has everything). */
+export function personalDataText(x: PersonalDataExport, timezone: string): string {
+  const bookings = x.bookings.map((b, i) => {
+    const person = [
+      fullName(b),
+      ...(b.telegram_login ? [`@${e(b.telegram_login.replace(/^@/, ''))}`] : []),
+      `${b.people_count} чел.`,
+    ].join(' · ');
+    const health = [
+      ...(b.has_allergy ? [`аллергия: ${e(b.allergy_type ?? 'да')}`] : []),
+      ...(b.comment ? [`комментарий: ${e(b.comment)}`] : []),
+    ];
+    const rating = typeof b.rating === 'number' ? [`оценка: ${b.rating}`] : [];
+    return [
+      `${i + 1}. «${e(b.workshop)}», ${formatDateTime(b.date, timezone)}: ${STATE_LABEL[b.state as keyof typeof STATE_LABEL] ?? e(b.state)}`,
+      `    ${person}`,
+      ...(health.length || rating.length ? [`    ${[...health, ...rating].join(' · ')}`] : []),
+    ].join('\n');
+  });
+  return fit([
+    '<b>Ваши данные у нас</b>',
+    '',
+    `Telegram ID: <code>${x.telegram_id}</code>`,
+    ...(x.staff_account ? [`Аккаунт сотрудника: ${e(x.staff_account.email)}`] : []),
+    '',
+    x.bookings.length ? `📋 Записи (${x.bookings.length}):` : '📋 Записей нет.',
+    ...bookings,
+    '',
+    x.subscriptions.length
+      ? `🔔 Сообщить о новых датах: ${x.subscriptions.map((s) => `«${e(s.workshop)}»`).join(', ')}`
+      : '🔔 Подписок на новые даты нет.',
+    '',
+    'Всё, что хранится (с историей изменений записей), — в файле ниже.',
+    'Удалить свои данные: /forget',
+  ]);
+}
+
+export const PERSONAL_DATA_FILE = 'mydata.json';
+
+export const PD = {
+  fileCaption: 'Ваши данные в формате JSON',
+  forgetAsk: (upcoming: number) =>
+    [
+      '<b>Удалить ваши персональные данные?</b>',
+      '',
+      upcoming > 0
+        ? `Ваши предстоящие записи (${upcoming}) будут отменены, места уйдут следующим в очереди.`
+        : 'Предстоящих записей у вас нет.',
+      'Во всех ваших записях имя, Telegram-аккаунт, комментарий и сведения об аллергии будут удалены; подписки на новые даты и незавершённые диалоги с ботом тоже.',
+      'Количество человек и даты останутся в статистике студии без вашего имени.',
+      '',
+      'Это нельзя отменить.',
+    ].join('\n'),
+  forgetYes: 'Да, удалить мои данные',
+  forgetNo: 'Нет, оставить',
+  forgetDone: (cancelled: number) =>
+    [
+      '🗑 Готово: ваши персональные данные удалены.',
+      ...(cancelled > 0 ? [`Отменено предстоящих записей: ${cancelled}.`] : []),
+      'Чтобы записаться снова, просто откройте бота: /start',
+    ].join('\n'),
+  forgetDoneToast: 'Данные удалены',
+  forgetKept: 'Хорошо, ничего не удаляем.',
+};
+
+/* ---------- the customer's journey: replies to reminder, rating, queue and new-dates buttons ---------- */
+
+export const J = {
+  notYours: 'Эта запись недоступна.',
+  confirmedToast: 'Спасибо, ждём вас!',
+  confirmed: (workshop: string, date: string) =>
+    `✅ Вы подтвердили, что придёте на мастер-класс «${e(workshop)}», ${date}.\n\nЖдём вас!`,
+  cantCome: (workshop: string, date: string) =>
+    `Не получается прийти на мастер-класс «${e(workshop)}», ${date}?\n\nМожно отменить запись или передать место другу.`,
+  cancelledToast: 'Запись отменена',
+  cancelled: (workshop: string, date: string) =>
+    `❌ Запись на мастер-класс «${e(workshop)}», ${date}, отменена.\n\nПередумаете — восстановить её можно на странице записи.`,
+  giftLink: (workshop: string, date: string, link: string) =>
+    [
+      `🎁 Ссылка для друга на мастер-класс «${e(workshop)}», ${date}:`,
+      '',
+      e(link),
+      '',
+      'Ссылка одноразовая и действует до начала мастер-класса. Друг откроет её, введёт своё имя и займёт ваше место; мы напишем вам, когда это случится.',
+    ].join('\n'),
+  giftShareText: (workshop: string) => `Передаю тебе своё место на мастер-класс «${workshop}»`,
+  giftStart: '🎁 Вам передают место на мастер-класс! Нажмите «Принять место», чтобы посмотреть детали и подтвердить.',
+  giftStartNoApp: '🎁 Вам передают место на мастер-класс, но приложение сейчас недоступно. Попробуйте позже.',
+  ratedToast: 'Спасибо за оценку!',
+  rated: (workshop: string, rating: number) =>
+    `🙏 Спасибо за оценку мастер-класса «${e(workshop)}»: ${'⭐'.repeat(rating)}\n\nБудем рады видеть вас снова!`,
+  leaveQueueAsk: (workshop: string, date: string) => `Выйти из очереди на мастер-класс «${e(workshop)}», ${date}?`,
+  leaveQueueKept: 'Хорошо, вы остаётесь в очереди.',
+  notQueued: 'Запись уже не в очереди.',
+  leftQueueToast: 'Вы вышли из очереди',
+  leftQueue: (workshop: string, date: string) => `Вы вышли из очереди на мастер-класс «${e(workshop)}», ${date}.`,
+  leaveQueueButton: (i: number) => `Выйти из очереди: ${i + 1}`,
+  offerHead: 'На эти мастер-классы сейчас нет свободных дат. Хотите, напишу, когда появятся новые?',
+  offerButton: (title: string) => `🔔 Сообщить о новых датах: ${title.length > 40 ? `${title.slice(0, 39)}…` : title}`,
+  subscribedToast: 'Готово! Напишу о новых датах',
+  subscribed: (title: string) =>
+    `🔔 Готово! Как только появится новая дата мастер-класса${title ? ` «${e(title)}»` : ''}, я напишу.`,
 };

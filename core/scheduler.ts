@@ -1,5 +1,11 @@
 import type { Database } from '../db/database';
 import { enqueueDueDigests } from './digest';
+import { enqueueDueReminders } from './reminders';
+import { enqueueAfterClassThanks } from './after-class';
+
+/** The business's zone when none is given (BUSINESS_TIMEZONE's default). */
+const DEFAULT_TIMEZONE = 'Europe/Belgrade';
+import { runRetention } from './personal-data';
 import type { Log } from './log';
 
 /**
@@ -24,7 +30,15 @@ export interface Scheduler {
 export const DEFAULT_TICK_MS = 60_000;
 
 /** The product's jobs. */
-export const jobs = (database: Database): Job[] => [{ name: 'digest', run: (now) => enqueueDueDigests(database, now) }];
+export const jobs = (database: Database, opts: { timezone?: string } = {}): Job[] => [
+  { name: 'digest', run: (now) => enqueueDueDigests(database, now) },
+  { name: 'reminders', run: (now) => enqueueDueReminders(database, now) },
+  {
+    name: 'after-class',
+    run: (now) => enqueueAfterClassThanks(database, opts.timezone ?? DEFAULT_TIMEZONE, now),
+  },
+  { name: 'retention', run: (now) => runRetention(database, now) },
+];
 
 export function createScheduler(deps: { jobs: Job[]; log: Log; tickMs?: number }): Scheduler {
   const tickMs = deps.tickMs ?? DEFAULT_TICK_MS;

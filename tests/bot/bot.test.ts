@@ -58,6 +58,8 @@ describe('the webhook', () => {
       'my',
       'cancel',
       'help',
+      'mydata',
+      'forget',
     ]);
     expect(fake.ok('setChatMenuButton')[0].params.menu_button).toEqual({
       type: 'web_app',

@@ -140,20 +140,36 @@ export interface UploadedFile {
   text: string;
 }
 
-/** A multipart call's fields: JSON-looking values parsed, files as {filename, text}. */
-async function multipartParams(raw: Buffer, contentType: string): Promise<CallParams> {
-  const form = await new Response(new Uint8Array(raw), { headers: { 'content-type': contentType } }).formData();
+/**
+ * A multipart call's fields, parsed leniently as Telegram does (grammY writes `name=x` unquoted and no
+ * spaces after `;`): JSON-looking values parsed, files as {filename, text}, and a field that says
+ * `attach://<part>` replaced by that part's file.
+ */
+function multipartParams(raw: Buffer, contentType: string): CallParams {
+  const boundary = /boundary=("?)([^";]+)\1/i.exec(contentType)?.[2];
+  if (!boundary) throw new Error('no boundary');
+  const fields: Record<string, string | UploadedFile> = {};
+  for (const part of raw.toString('utf8').split(`--${boundary}`).slice(1)) {
+    if (part.startsWith('--')) break;
+    const split = part.indexOf('\r\n\r\n');
+    const head = part.slice(0, split);
+    const value = part.slice(split + 4).replace(/\r\n$/, '');
+    const name = /name="?([^";\r\n]+)"?/i.exec(head.replace(/filename=[^;\r\n]*/i, ''))?.[1];
+    const filename = /filename="?([^";\r\n]+)"?/i.exec(head)?.[1];
+    if (name) fields[name] = filename ? { filename, text: value } : value;
+  }
   const params: CallParams = {};
-  for (const [key, value] of form.entries()) {
-    if (typeof value === 'string') {
+  for (const [key, value] of Object.entries(fields)) {
+    if (typeof value !== 'string') continue;
+    const attached = /^attach:\/\/(.+)$/.exec(value)?.[1];
+    if (attached) params[key] = fields[attached];
+    else if (/^[[{]/.test(value)) {
       try {
-        params[key] = /^[[{]/.test(value) ? JSON.parse(value) : value;
+        params[key] = JSON.parse(value);
       } catch {
         params[key] = value;
       }
-    } else {
-      params[key] = { filename: value.name, text: await value.text() } satisfies UploadedFile;
-    }
+    } else params[key] = value;
   }
   return params;
 }
@@ -277,7 +293,7 @@ export async function startFakeTelegram(opts: { limits?: FloodLimits } = {}): Pr
       const body = raw.toString('utf8');
       const type = req.headers['content-type'] ?? '';
       try {
-        if (type.includes('multipart/form-data')) params = await multipartParams(raw, type);
+        if (type.includes('multipart/form-data')) params = multipartParams(raw, type);
         else if (body)
           params = type.includes('json') ? JSON.parse(body) : Object.fromEntries(new URLSearchParams(body));
       } catch {

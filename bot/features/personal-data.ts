@@ -1,0 +1,42 @@
+import { Composer, InputFile } from 'grammy';
+import { nowIso } from '../../db/database';
+import { exportPersonalData, forgetPerson } from '../../core/personal-data';
+import { HTML, type BotContext, type BotDeps } from '../context';
+import { confirmForgetKeyboard, FORGET_NO, FORGET_YES } from '../keyboards/personal-data';
+import { PD, PERSONAL_DATA_FILE, personalDataText } from '../messages';
+
+/**
+ * /mydata: everything stored about the user, as a message and as a JSON file (sent here, not
+ * through the outbox: it answers a command and must not be stored again). /forget: asks, then
+ * cancels the upcoming bookings and erases the user's personal data (core/personal-data.ts).
+ */
+export function personalDataFeature(deps: BotDeps) {
+  const composer = new Composer<BotContext>();
+  const person = (ctx: BotContext) => ({ id: ctx.from!.id, username: ctx.from!.username ?? null });
+
+  composer.command('mydata', async (ctx) => {
+    const data = await exportPersonalData(deps.database.db, person(ctx));
+    await ctx.reply(personalDataText(data, deps.config.businessTimezone), HTML);
+    const file = new InputFile(Buffer.from(JSON.stringify(data, null, 2), 'utf8'), PERSONAL_DATA_FILE);
+    await ctx.replyWithDocument(file, { caption: PD.fileCaption });
+  });
+
+  composer.command('forget', async (ctx) => {
+    const data = await exportPersonalData(deps.database.db, person(ctx));
+    const now = nowIso();
+    const upcoming = data.bookings.filter((b) => b.state !== 'CANCELLED' && b.date > now).length;
+    await ctx.reply(PD.forgetAsk(upcoming), { ...HTML, reply_markup: confirmForgetKeyboard() });
+  });
+
+  composer.callbackQuery(FORGET_YES, async (ctx) => {
+    const result = await forgetPerson(deps.database, person(ctx));
+    await ctx.answerCallbackQuery({ text: PD.forgetDoneToast });
+    await ctx.editMessageText(PD.forgetDone(result.cancelled), HTML);
+  });
+
+  composer.callbackQuery(FORGET_NO, async (ctx) => {
+    await ctx.answerCallbackQuery();
+    await ctx.editMessageText(PD.forgetKept, HTML);
+  });
+  return composer;
+}

@@ -1,0 +1,455 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONSENT_REQUIRED, DEFAULT_PRIVACY_TEXT, ERASED_NAME, type PersonalDataExport } from '../../contract';
+import { privacyVersion } from '../../core/consent';
+import { consumeLinkToken, createLinkToken } from '../../core/telegram-link';
+import type { Database } from '../../db/database';
+import { buildTestApp, type TestApp } from '../helpers/app';
+import { book, bookingPayload, createSession, inDays, telegramUser } from '../helpers/factories';
+import { tma } from '../helpers/telegram';
+
+let t: TestApp;
+let staff: { authorization: string };
+const DAY_MS = 86_400_000;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  staff = await t.auth();
+});
+afterAll(() => t.close());
+
+const recordRow = (id: number) =>
+  t.database.db.selectFrom('records').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const countRecords = async () =>
+  Number(
+    (
+      await t.database.db
+        .selectFrom('records')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+const moveToPast = async (scheduleId: number, daysAgo: number) => {
+  const res = await t.app.inject({
+    method: 'PUT',
+    url: `/api/v1/schedule/${scheduleId}`,
+    headers: staff,
+    payload: { date: inDays(-daysAgo) },
+  });
+  expect(res.statusCode).toBe(200);
+};
+
+/** Every column of every table, as the database itself describes them (tables added later are searched too). */
+async function columnsOf(database: Database): Promise<{ table: string; column: string; text: boolean }[]> {
+  if (database.dialect === 'postgres') {
+    const { rows } = await sql<{ table_name: string; column_name: string; data_type: string }>`
+      select table_name, column_name, data_type from information_schema.columns
+      where table_schema = current_schema() and table_name not like 'kysely_%'`.execute(database.db);
+    return rows.map((r) => ({
+      table: r.table_name,
+      column: r.column_name,
+      text: /char|text|json/.test(r.data_type),
+    }));
+  }
+  const { rows: tables } = await sql<{ name: string }>`
+    select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%'`.execute(
+    database.db,
+  );
+  const out: { table: string; column: string; text: boolean }[] = [];
+  for (const { name } of tables) {
+    const { rows } = await sql<{
+      name: string;
+      type: string;
+    }>`select name, type from pragma_table_info(${name})`.execute(database.db);
+    for (const c of rows) out.push({ table: name, column: c.name, text: /char|text|clob|^$/i.test(c.type) });
+  }
+  return out;
+}
+
+/** Where in the whole database any of these values still appears: text columns by substring, any column by equality. */
+async function findEverywhere(database: Database, needles: string[]): Promise<string[]> {
+  const found: string[] = [];
+  for (const { table, column, text } of await columnsOf(database)) {
+    for (const needle of needles) {
+      const cond = text
+        ? sql`cast(${sql.ref(column)} as text) like ${`%${needle}%`}`
+        : sql`cast(${sql.ref(column)} as text) = ${needle}`;
+      const { rows } = await sql<{
+        n: number | string;
+      }>`select count(*) as n from ${sql.table(table)} where ${cond}`.execute(database.db);
+      if (Number(rows[0].n) > 0) found.push(`${table}.${column} ∋ ${needle}`);
+    }
+  }
+  return found;
+}
+
+describe('consent at booking', () => {
+  it('refuses a mini-app booking without consent (422, nothing stored) and stores when and which text was accepted', async () => {
+    const { schedule } = await createSession(t.app, staff);
+    const user = telegramUser('consenting');
+    const before = await countRecords();
+    for (const consent of [undefined, false]) {
+      const res = await book(t.app, user, bookingPayload(schedule.id, { consent }));
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toEqual({ detail: CONSENT_REQUIRED });
+    }
+    expect(await countRecords()).toBe(before);
+
+    const privacy = await t.app.inject({ method: 'GET', url: '/api/v1/privacy' });
+    expect(privacy.json()).toEqual({ text: DEFAULT_PRIVACY_TEXT, version: privacyVersion(DEFAULT_PRIVACY_TEXT) });
+    const res = await book(t.app, user, bookingPayload(schedule.id));
+    expect(res.statusCode).toBe(201);
+    const row = await recordRow(res.json().record.id);
+    expect(row.consent_version).toBe(privacyVersion(DEFAULT_PRIVACY_TEXT));
+    expect(Date.now() - new Date(row.consent_at!).getTime()).toBeLessThan(60_000);
+  });
+
+  it('records the new version once the superuser changes the privacy text', async () => {
+    const text = 'Новый текст о персональных данных студии.';
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/business-settings/',
+      headers: staff,
+      payload: { privacy_text: text },
+    });
+    expect(put.statusCode).toBe(200);
+    const privacy = (await t.app.inject({ method: 'GET', url: '/api/v1/privacy' })).json();
+    expect(privacy).toEqual({ text, version: privacyVersion(text) });
+    expect(privacy.version).not.toBe(privacyVersion(DEFAULT_PRIVACY_TEXT));
+    const { schedule } = await createSession(t.app, staff);
+    const res = await book(t.app, telegramUser(), bookingPayload(schedule.id));
+    expect((await recordRow(res.json().record.id)).consent_version).toBe(privacy.version);
+    await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/business-settings/',
+      headers: staff,
+      payload: { privacy_text: DEFAULT_PRIVACY_TEXT },
+    });
+  });
+
+  it('lets staff book on a customer’s behalf without it (stored as not given), or record that the customer agreed', async () => {
+    const { schedule } = await createSession(t.app, staff);
+    const phone = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/records/',
+      headers: staff,
+      payload: bookingPayload(schedule.id, { consent: undefined, telegram_id: 4_200_001 }),
+    });
+    expect(phone.statusCode).toBe(201);
+    expect(await recordRow(phone.json().record.id)).toMatchObject({ consent_at: null, consent_version: null });
+    const agreed = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/records/',
+      headers: staff,
+      payload: bookingPayload(schedule.id, { consent: true, telegram_id: 4_200_002 }),
+    });
+    expect((await recordRow(agreed.json().record.id)).consent_version).toBe(privacyVersion(DEFAULT_PRIVACY_TEXT));
+  });
+});
+
+describe('export and forget (GET and DELETE /me/data)', () => {
+  // Values nobody else in this file uses, so finding them anywhere means they were not erased.
+  const zina = { id: 777_000_123, username: 'zinovia_kv', first_name: 'Зиновия' };
+  const NAME = 'Зиновия';
+  const LAST = 'Квасникова';
+  const COMMENT = 'Принесу свой фартук';
+  const ALLERGY = 'кешью и фисташки';
+  const ids: { upcoming: number; past: number; cancelled: number; byPhone: number; other: number } = {
+    upcoming: 0,
+    past: 0,
+    cancelled: 0,
+    byPhone: 0,
+    other: 0,
+  };
+  let full: { schedule: { id: number } };
+  let pastSchedule: number;
+  let queued: number;
+  const staffChat = 880_001;
+
+  beforeAll(async () => {
+    // Staff linked to Telegram, so cancellations reach them.
+    const me = (await t.app.inject({ method: 'GET', url: '/api/v1/users/me', headers: staff })).json();
+    const { token } = await createLinkToken(t.database, me.id);
+    await consumeLinkToken(t.database, token, { id: staffChat, username: 'chef' });
+
+    const mine = { last_name: LAST, name: NAME, comment: COMMENT, has_allergy: true, allergy_type: ALLERGY };
+    // A past session she attended, with allergy and comment, and someone else's booking beside hers.
+    const past = await createSession(t.app, staff);
+    pastSchedule = past.schedule.id;
+    ids.past = (await book(t.app, zina, bookingPayload(pastSchedule, { ...mine, people_count: 2 }))).json().record.id;
+    ids.other = (
+      await book(t.app, telegramUser('neighbour'), bookingPayload(pastSchedule, { name: 'Борислав' }))
+    ).json().record.id;
+    // A booking she cancelled herself.
+    const cancelledSession = await createSession(t.app, staff);
+    ids.cancelled = (await book(t.app, zina, bookingPayload(cancelledSession.schedule.id, mine))).json().record.id;
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/records/cancel/${ids.cancelled}`,
+      headers: tma(zina),
+      payload: { cancel_reason: 'Заболела' },
+    });
+    // An upcoming full session: her 2 seats, and a queued party of 2 waiting for them.
+    full = await createSession(t.app, staff, { capacity: 2 });
+    ids.upcoming = (
+      await book(t.app, zina, bookingPayload(full.schedule.id, { ...mine, people_count: 2 }))
+    ).json().record.id;
+    queued = (await book(t.app, telegramUser('waiting'), bookingPayload(full.schedule.id, { people_count: 2 }))).json()
+      .record.id;
+    // A booking staff took by phone with only her @login.
+    const phone = await createSession(t.app, staff);
+    ids.byPhone = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/records/',
+        headers: staff,
+        payload: bookingPayload(phone.schedule.id, { name: NAME, last_name: LAST, telegram_login: zina.username }),
+      })
+    ).json().record.id;
+    await moveToPast(pastSchedule, 3);
+    // A subscription, a half-finished conversation, and a delivered message.
+    const db = t.database.db;
+    await db
+      .insertInto('date_subscriptions')
+      .values({ workshop_id: past.workshop.id, telegram_id: zina.id, created_at: new Date().toISOString() })
+      .execute();
+    await db
+      .insertInto('bot_sessions')
+      .values({ key: `conversation:${zina.id}`, value: JSON.stringify({ user: zina.username }) })
+      .execute();
+    await db
+      .updateTable('notifications')
+      .set({ status: 'sent', sent_at: new Date().toISOString() })
+      .where('chat_id', '=', zina.id)
+      .where('kind', '=', 'record.booked')
+      .execute();
+  });
+
+  it('GET shows everything stored about the caller, and only theirs', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/me/data', headers: tma(zina) });
+    expect(res.statusCode).toBe(200);
+    const data: PersonalDataExport = res.json();
+    expect(data.telegram_id).toBe(zina.id);
+    expect(data.bookings.map((b) => b.id).sort((a, b) => a - b)).toEqual(
+      [ids.past, ids.cancelled, ids.upcoming, ids.byPhone].sort((a, b) => a - b),
+    );
+    expect(data.bookings.find((b) => b.id === ids.past)).toMatchObject({
+      workshop: 'Паста',
+      address: 'Улица Кнеза Милоша 1',
+      name: NAME,
+      last_name: LAST,
+      telegram_login: zina.username,
+      comment: COMMENT,
+      has_allergy: true,
+      allergy_type: ALLERGY,
+      people_count: 2,
+      consent_version: privacyVersion(DEFAULT_PRIVACY_TEXT),
+    });
+    expect(data.bookings.find((b) => b.id === ids.cancelled)).toMatchObject({
+      state: 'CANCELLED',
+      cancel_reason: 'Заболела',
+    });
+    expect(data.subscriptions).toEqual([expect.objectContaining({ workshop: 'Паста' })]);
+    expect(data.history.filter((h) => h.record_id === ids.cancelled).map((h) => h.action)).toEqual([
+      'created',
+      'cancelled',
+    ]);
+    expect(data.messages).toBeGreaterThan(0);
+    expect(JSON.stringify(data)).not.toContain('Борислав');
+
+    const asStaff = await t.app.inject({ method: 'GET', url: '/api/v1/me/data', headers: staff });
+    expect(asStaff.statusCode).toBe(403);
+    expect(asStaff.json().detail).toMatch(/Telegram/);
+  });
+
+  it('DELETE cancels upcoming bookings through the engine (queue fills, staff told), then no value of hers is left anywhere', async () => {
+    const db = t.database.db;
+    const totalBefore = await countRecords();
+    const pastBefore = (await t.app.inject({ method: 'GET', url: `/api/v1/schedule/${pastSchedule}`, headers: staff }))
+      .json()
+      .records.map(
+        (r: { id: number; state: string; people_count: number; source: string; is_first_time: boolean }) => ({
+          id: r.id,
+          state: r.state,
+          people_count: r.people_count,
+          source: r.source,
+          is_first_time: r.is_first_time,
+        }),
+      );
+    const statsUrl = `/api/v1/stats/?from=${encodeURIComponent(inDays(-30))}&to=${encodeURIComponent(inDays(-1))}`;
+    const hasStats = t.app.hasRoute({ method: 'GET', url: '/api/v1/stats/' });
+    const statsBefore = hasStats ? (await t.app.inject({ method: 'GET', url: statsUrl, headers: staff })).json() : null;
+    // Before: her values are there (the search finds what it looks for).
+    expect((await findEverywhere(t.database, [NAME, zina.username, String(zina.id)])).length).toBeGreaterThan(3);
+
+    const res = await t.app.inject({ method: 'DELETE', url: '/api/v1/me/data', headers: tma(zina) });
+    expect(res.statusCode).toBe(200);
+    // The upcoming one and the one staff took by phone; the past and the cancelled ones are only anonymised.
+    expect(res.json()).toEqual({ cancelled: 2, anonymised: 4 });
+
+    // The queue filled, and staff were told of the cancellation (without her name).
+    expect((await recordRow(queued)).state).toBe('ACTIVE');
+    const alerts = await db
+      .selectFrom('notifications')
+      .selectAll()
+      .where('chat_id', '=', staffChat)
+      .where('kind', '=', 'staff.cancelled')
+      .execute();
+    expect(alerts).toHaveLength(3);
+    const told = alerts.map((a) => JSON.parse(a.payload).record);
+    expect(told.find((r: { record_id: number }) => r.record_id === ids.upcoming)).toMatchObject({
+      state: 'CANCELLED',
+      name: ERASED_NAME,
+      cancel_reason: 'Клиент удалил свои персональные данные',
+    });
+    // The waiting customer got their promotion message.
+    expect(
+      await db.selectFrom('notifications').select('kind').where('kind', '=', 'record.promoted').execute(),
+    ).toHaveLength(1);
+
+    // Nothing of hers anywhere: every text column of every table, and every column for her id.
+    expect(await findEverywhere(t.database, [NAME, LAST, zina.username, String(zina.id), COMMENT, ALLERGY])).toEqual(
+      [],
+    );
+
+    // Rows stay for counts and statistics: the same rows, party sizes, states and sources; staff see "Удалено".
+    expect(await countRecords()).toBe(totalBefore);
+    const pastAfter = (
+      await t.app.inject({ method: 'GET', url: `/api/v1/schedule/${pastSchedule}`, headers: staff })
+    ).json().records;
+    expect(
+      pastAfter.map(
+        (r: { id: number; state: string; people_count: number; source: string; is_first_time: boolean }) => ({
+          id: r.id,
+          state: r.state,
+          people_count: r.people_count,
+          source: r.source,
+          is_first_time: r.is_first_time,
+        }),
+      ),
+    ).toEqual(pastBefore);
+    expect(pastAfter.find((r: { id: number }) => r.id === ids.past)).toMatchObject({
+      name: ERASED_NAME,
+      last_name: null,
+      telegram_id: null,
+      telegram_login: null,
+      comment: null,
+      has_allergy: false,
+      allergy_type: null,
+    });
+    expect(pastAfter.find((r: { id: number }) => r.id === ids.other).name).toBe('Борислав');
+    if (hasStats)
+      expect((await t.app.inject({ method: 'GET', url: statsUrl, headers: staff })).json()).toEqual(statsBefore);
+
+    // Asked again: nothing left to show, nothing to do.
+    const again = await t.app.inject({ method: 'GET', url: '/api/v1/me/data', headers: tma(zina) });
+    expect(again.json()).toMatchObject({ bookings: [], subscriptions: [], history: [], messages: 0 });
+    const twice = await t.app.inject({ method: 'DELETE', url: '/api/v1/me/data', headers: tma(zina) });
+    expect(twice.json()).toEqual({ cancelled: 0, anonymised: 0 });
+  });
+
+  it('refuses staff: erasure is the Telegram user’s own request', async () => {
+    const res = await t.app.inject({ method: 'DELETE', url: '/api/v1/me/data', headers: staff });
+    expect(res.statusCode).toBe(403);
+  });
+});
+
+describe('retention', () => {
+  // Its own database: the schedules above would be due too.
+  let main: TestApp;
+  beforeAll(async () => {
+    main = t;
+    t = await buildTestApp();
+    staff = await t.auth();
+  });
+  afterAll(async () => {
+    await t.close();
+    t = main;
+  });
+
+  it('erases allergy and comment after allergy_retention_days, the rest after retention_days, on schedule and once', async () => {
+    const { schedule } = await createSession(t.app, staff, { date: inDays(2) });
+    const who = telegramUser('retained');
+    const id = (
+      await book(
+        t.app,
+        who,
+        bookingPayload(schedule.id, {
+          name: 'Ольга',
+          last_name: 'Старожилова',
+          comment: 'Окно у плиты',
+          has_allergy: true,
+          allergy_type: 'глютен',
+          people_count: 3,
+          source: 'friends',
+        }),
+      )
+    ).json().record.id;
+    const start = Date.now() + 2 * DAY_MS;
+    const at = (days: number) => new Date(start + days * DAY_MS);
+
+    // Not yet due: nothing changes.
+    expect((await t.scheduler.runOnce(at(29))).retention).toBe(0);
+    expect(await recordRow(id)).toMatchObject({ comment: 'Окно у плиты', allergy_type: 'глютен' });
+
+    // 30 days after the session: health data and comment go, the name stays.
+    expect((await t.scheduler.runOnce(at(31))).retention).toBeGreaterThanOrEqual(1);
+    expect(await recordRow(id)).toMatchObject({
+      name: 'Ольга',
+      last_name: 'Старожилова',
+      telegram_id: who.id,
+      comment: null,
+      allergy_type: null,
+      people_count: 3,
+      source: 'friends',
+    });
+    expect(Boolean((await recordRow(id)).has_allergy)).toBe(false);
+    expect(await findEverywhere(t.database, ['Окно у плиты', 'глютен'])).toEqual([]);
+    expect((await t.scheduler.runOnce(at(31))).retention).toBe(0);
+
+    // A year on: everything personal; staff see "Удалено"; the row and its statistics stay.
+    const totalBefore = await countRecords();
+    const n = (await t.scheduler.runOnce(at(366))).retention;
+    expect(n).toBeGreaterThanOrEqual(1);
+    expect(await recordRow(id)).toMatchObject({
+      name: ERASED_NAME,
+      last_name: null,
+      telegram_id: null,
+      telegram_login: null,
+      people_count: 3,
+      state: 'ACTIVE',
+      source: 'friends',
+    });
+    const view = (await t.app.inject({ method: 'GET', url: `/api/v1/schedule/${schedule.id}`, headers: staff })).json();
+    expect(view.records.find((r: { id: number }) => r.id === id).name).toBe(ERASED_NAME);
+    expect(await countRecords()).toBe(totalBefore);
+    expect(await findEverywhere(t.database, ['Старожилова', who.username])).toEqual([]);
+    expect((await t.scheduler.runOnce(at(366))).retention).toBe(0);
+  });
+
+  it('deletes delivered messages older than 30 days and keeps pending ones', async () => {
+    const db = t.database.db;
+    const old = new Date(Date.now() - 31 * DAY_MS).toISOString();
+    const row = (status: 'sent' | 'pending', created_at: string) => ({
+      chat_id: 990_001,
+      kind: 'record.booked',
+      payload: '{}',
+      status,
+      attempts: status === 'sent' ? 1 : 0,
+      next_attempt_at: created_at,
+      locked_until: null,
+      last_error: null,
+      dedupe_key: null,
+      created_at,
+      sent_at: status === 'sent' ? created_at : null,
+    });
+    await db
+      .insertInto('notifications')
+      .values([row('sent', old), row('pending', old), row('sent', new Date().toISOString())])
+      .execute();
+    expect((await t.scheduler.runOnce()).retention).toBe(1);
+    const left = await db.selectFrom('notifications').select('status').where('chat_id', '=', 990_001).execute();
+    expect(left.map((r) => r.status).sort()).toEqual(['pending', 'sent']);
+    expect((await t.scheduler.runOnce()).retention).toBe(0);
+  });
+});
