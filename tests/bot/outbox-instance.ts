@@ -1,13 +1,14 @@
 /**
  * One "server instance" of the outbox for the two-instances test: a separate process (as two
  * servers on one database are), with its own database connection, draining the outbox through
- * the fake Bot API. Configured by the environment like the server; prints {"sent": n}.
+ * the fake Bot API. Configured by the environment like the server; prints {"sent": n}. With
+ * OUTBOX_SERVE=1 it runs the worker like a server does, until killed; OUTBOX_OPTIONS (JSON) tunes it.
  * Run: node --import tsx tests/bot/outbox-instance.ts
  */
 import { Api } from 'grammy';
 import { loadConfig } from '../../server/config';
 import { createDb } from '../../db/database';
-import { createOutbox } from '../../bot/outbox';
+import { createOutbox, type OutboxOptions } from '../../bot/outbox';
 import { renderContext } from '../../bot/context';
 import { renderNotification } from '../../bot/messages';
 
@@ -20,7 +21,7 @@ const log = { debug() {}, info() {}, warn() {}, error: (o: object, m?: string) =
 const outbox = createOutbox({
   database,
   log,
-  options: { batchSize: 3 },
+  options: { batchSize: 3, ...(JSON.parse(process.env.OUTBOX_OPTIONS ?? '{}') as Partial<OutboxOptions>) },
   render: (n) => renderNotification(n, rc),
   api: {
     sendVenue: api.raw.sendVenue,
@@ -36,8 +37,13 @@ const outbox = createOutbox({
 // Start together with the other instance: say "ready", wait for "go" on stdin.
 process.stdout.write('ready\n');
 await new Promise((resolve) => process.stdin.once('data', resolve));
-// Two pollers at once in this instance too, like the worker's loop overlapping a manual drain.
-await Promise.all([outbox.drain(), outbox.drain()]);
-await database.close();
-process.stdout.write(JSON.stringify({ sent }) + '\n');
-process.exit(0);
+if (process.env.OUTBOX_SERVE === '1') {
+  // A running server's worker: delivers until killed (the crash test kills it mid-delivery).
+  outbox.start();
+} else {
+  // Two pollers at once in this instance too, like the worker's loop overlapping a manual drain.
+  await Promise.all([outbox.drain(), outbox.drain()]);
+  await database.close();
+  process.stdout.write(JSON.stringify({ sent }) + '\n');
+  process.exit(0);
+}

@@ -1,0 +1,232 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { Api } from 'grammy';
+import type { TestApp } from '../helpers/app';
+import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
+import {
+  startFakeTelegram,
+  TELEGRAM_LIMITS,
+  TOO_MANY,
+  type FakeCall,
+  type FakeTelegram,
+} from '../helpers/fake-telegram';
+import { enqueueNotifications, listNotifications } from '../../db/repositories/notifications';
+import { createOutbox, type Outbox, type OutboxOptions } from '../../bot/outbox';
+import { botTestApp, quietLog, SESSION_DATE } from './setup';
+
+/*
+ * The outbox at Telegram's pace, against a fake Bot API that answers 429 as Telegram does when a
+ * flood limit is exceeded (30 messages/s overall, 1/s per private chat, 20/min per group).
+ */
+
+let fake: FakeTelegram;
+let t: TestApp;
+/** A real notification payload (from a booking), copied into the rows the tests write. */
+let template: { record: { people_count: number } };
+
+beforeAll(async () => {
+  fake = await startFakeTelegram({ limits: TELEGRAM_LIMITS });
+  t = await botTestApp(fake);
+  const staff = await t.auth();
+  const { schedule } = await createSession(t.app, staff, { date: SESSION_DATE });
+  const c = telegramUser();
+  await book(t.app, c, bookingPayload(schedule.id));
+  const [row] = await listNotifications(t.database.db, { chat_id: c.id });
+  template = JSON.parse(row.payload) as typeof template;
+  await t.telegram!.outbox.drain();
+});
+afterAll(async () => {
+  await t.close();
+  await fake.close();
+});
+beforeEach(() => fake.reset());
+
+let nextGroup = -1_001_000_000_000;
+
+/** `count` rows to one chat; each message's text is its number (from `first`), so the order shows. */
+async function enqueue(chatId: number, count: number, opts: { first?: number; kind?: string } = {}) {
+  await enqueueNotifications(
+    t.database.db,
+    Array.from({ length: count }, (_, i) => ({
+      chat_id: chatId,
+      kind: opts.kind ?? 'record.booked',
+      payload: { ...template, record: { ...template.record, people_count: (opts.first ?? 1) + i } },
+    })),
+  );
+}
+
+const workers: Outbox[] = [];
+function worker(options: Partial<OutboxOptions> = {}): Outbox {
+  const api = new Api(t.config.botToken!, { apiRoot: fake.url });
+  const w = createOutbox({
+    database: t.database,
+    api: api.raw,
+    log: quietLog,
+    options: { pollIntervalMs: 50, ...options },
+    render: (n) => ({ text: 'record' in n.payload ? String(n.payload.record.people_count) : '' }),
+  });
+  workers.push(w);
+  return w;
+}
+afterAll(() => Promise.all(workers.map((w) => w.stop())));
+
+const sent = (chatId: number) => fake.messages(chatId);
+const texts = (calls: FakeCall[]) => calls.map((c) => c.params.text);
+const gaps = (calls: FakeCall[]) => calls.slice(1).map((c, i) => c.at - calls[i].at);
+const chats = (n: number) => Array.from({ length: n }, () => telegramUser().id);
+
+describe('the outbox at Telegram’s pace', () => {
+  it('a chat with a backlog never delays other chats’ first messages; each chat’s messages keep their order; no 429', async () => {
+    const flooded = telegramUser().id;
+    await enqueue(flooded, 6);
+    const others = chats(25);
+    for (const c of others) await enqueue(c, 1);
+    const w = worker();
+    w.start();
+    await fake.waitFor(() => sent(flooded).length === 6 && others.every((c) => sent(c).length === 1), 15_000);
+    await w.stop();
+    // The 25 other chats were all served before the flooded chat's third message (it may send once a second).
+    expect(Math.max(...others.map((c) => sent(c)[0].at))).toBeLessThan(sent(flooded)[2].at);
+    expect(texts(sent(flooded))).toEqual(['1', '2', '3', '4', '5', '6']);
+    for (const gap of gaps(sent(flooded))) expect(gap).toBeGreaterThanOrEqual(950);
+    expect(fake.floodErrors).toBe(0);
+    expect(fake.calls.filter((c) => !c.ok)).toHaveLength(0);
+  });
+
+  it('a 429 in one chat delays that chat only, by retry_after, and keeps its order; the 429 is not a failed attempt', async () => {
+    const a = telegramUser().id;
+    const w = worker();
+    w.start();
+    await enqueue(a, 1);
+    await fake.waitFor(() => sent(a).length === 1, 5000);
+    // a was just written to: Telegram's 429 for it is a's own limit.
+    fake.failNext('sendMessage', TOO_MANY(3), { chatId: a });
+    await enqueue(a, 2, { first: 2 });
+    const others = chats(5);
+    for (const c of others) await enqueue(c, 1);
+    await fake.waitFor(() => sent(a).length === 3 && others.every((c) => sent(c).length === 1), 15_000);
+    await w.stop();
+    const limited = fake.calls.find((c) => c.error?.error_code === 429)!;
+    expect(Number(limited.params.chat_id)).toBe(a);
+    for (const c of others) expect(sent(c)[0].at - limited.at).toBeLessThan(1500);
+    const [, second, third] = sent(a);
+    expect(second.at - limited.at).toBeGreaterThanOrEqual(3000);
+    expect(texts(sent(a))).toEqual(['1', '2', '3']);
+    expect(third.at).toBeGreaterThan(second.at);
+    const rows = await listNotifications(t.database.db, { chat_id: a });
+    expect(rows.map((r) => [r.status, r.attempts])).toEqual([
+      ['sent', 1],
+      ['sent', 1],
+      ['sent', 1],
+    ]);
+  });
+
+  it('a group gets at most one message every 3 seconds (20 a minute)', async () => {
+    const group = nextGroup--;
+    await enqueue(group, 3);
+    const w = worker();
+    w.start();
+    await fake.waitFor(() => sent(group).length === 3, 10_000);
+    await w.stop();
+    for (const gap of gaps(sent(group))) expect(gap).toBeGreaterThanOrEqual(2950);
+    expect(fake.floodErrors).toBe(0);
+  });
+
+  it('a confirmation goes before a broadcast of reminders written earlier', async () => {
+    const reminded = chats(60);
+    for (const c of reminded) await enqueue(c, 1, { kind: 'schedule.reminder' });
+    const booked = telegramUser().id;
+    await enqueue(booked, 1);
+    const w = worker();
+    w.start();
+    await fake.waitFor(() => reminded.every((c) => sent(c).length === 1) && sent(booked).length === 1, 15_000);
+    await w.stop();
+    const order = fake.messages().map((c) => Number(c.params.chat_id));
+    expect(order.indexOf(booked)).toBe(0);
+    expect(fake.floodErrors).toBe(0);
+  });
+});
+
+describe('claims', () => {
+  const LEASE = { leaseMs: 2000, heartbeatMs: 300, sendTimeoutMs: 1000 };
+
+  it('a stopping worker (SIGTERM) gives its claimed rows back at once; the next worker sends each exactly once', async () => {
+    const customers = chats(20);
+    for (const c of customers) await enqueue(c, 1);
+    const first = worker({ perSecond: 4 });
+    first.start();
+    await fake.waitFor(() => fake.messages().length >= 3, 5000);
+    await first.stop();
+    const left = (await listNotifications(t.database.db)).filter((r) => r.status === 'pending');
+    expect(left.length).toBeGreaterThan(0);
+    expect(left.every((r) => r.claimed_by === null && r.locked_until === null)).toBe(true);
+    const stoppedAt = Date.now();
+    await worker().drain();
+    for (const c of customers) expect(sent(c), `chat ${c}`).toHaveLength(1);
+    // Taken over at once, not after the lease (30 s by default).
+    expect(Date.now() - stoppedAt).toBeLessThan(5000);
+  });
+
+  it('a heartbeat keeps a claim alive while its rows wait for their turn', async () => {
+    const group = nextGroup--;
+    await enqueue(group, 2);
+    const w = worker({ ...LEASE, perChatClaim: 2 });
+    w.start();
+    await fake.waitFor(() => sent(group).length === 1, 5000);
+    // The second row waits 3 s (the group's pace), longer than the 2 s lease: the heartbeat extends it.
+    await new Promise((r) => setTimeout(r, 2300));
+    const [, waiting] = await listNotifications(t.database.db, { chat_id: group });
+    expect(waiting.status).toBe('pending');
+    expect(waiting.claimed_by).not.toBeNull();
+    expect(Date.parse(String(waiting.locked_until))).toBeGreaterThan(Date.now());
+    await fake.waitFor(() => sent(group).length === 2, 5000);
+    await w.stop();
+  });
+
+  it('kill -9 mid-delivery: another worker takes over within the short lease, with at most one duplicate', async () => {
+    const customers = chats(30);
+    for (const c of customers) await enqueue(c, 1);
+    fake.latencyMs = 20;
+    const instance = startInstance({ ...LEASE, perSecond: 10 });
+    await instance.ready;
+    instance.go();
+    await fake.waitFor(() => fake.messages().length >= 8, 10_000);
+    instance.kill();
+    const killedAt = Date.now();
+    const next = worker(LEASE);
+    next.start();
+    await fake.waitFor(() => customers.every((c) => sent(c).length >= 1), 15_000);
+    const doneAt = Date.now();
+    await next.stop();
+    const duplicates = customers.reduce((n, c) => n + sent(c).length - 1, 0);
+    expect(duplicates).toBeLessThanOrEqual(1);
+    // The dead worker's claims ran out after at most the lease (2 s); the rest took ~2 s at 28/s and 1/s per chat.
+    expect(doneAt - killedAt).toBeLessThan(LEASE.leaseMs + 3000);
+    const rows = await listNotifications(t.database.db);
+    expect(rows.filter((r) => customers.includes(Number(r.chat_id))).every((r) => r.status === 'sent')).toBe(true);
+  });
+});
+
+/** tests/bot/outbox-instance.ts as a running server's worker, in its own process (to be killed). */
+function startInstance(options: Partial<OutboxOptions>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('tests/bot/outbox-instance.ts')], {
+    env: {
+      ...process.env,
+      DATABASE_URL: t.config.databaseUrl,
+      BOT_TOKEN: t.config.botToken,
+      TELEGRAM_API_ROOT: t.config.telegramApiRoot,
+      PUBLIC_URL: t.config.publicUrl,
+      SECRET_KEY: t.config.secretKey,
+      DATA_DIR: t.config.dataDir,
+      OUTBOX_SERVE: '1',
+      OUTBOX_OPTIONS: JSON.stringify(options),
+    },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stdout.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`instance exited ${code}`)));
+  });
+  return { ready, go: () => child.stdin.write('go\n'), kill: () => child.kill('SIGKILL') };
+}
