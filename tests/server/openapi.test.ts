@@ -40,6 +40,7 @@ const SUPERUSER = [
   'POST /users/',
   'PATCH /users/{user_id}',
   'DELETE /users/{user_id}',
+  'GET /audit/',
 ];
 const CUSTOMER = [
   'POST /records/',

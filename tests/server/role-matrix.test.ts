@@ -263,6 +263,36 @@ const rows: Row[] = [
     request: async () => ({ url: '/business-settings/', payload: { contact: '+381 60 000 0000' } }),
     expect: SUPER_ONLY,
   },
+  {
+    call: 'PUT /records/{id}/attendance',
+    request: async () => {
+      // Check-in opens an hour before the start: a session of its own starting in 30 minutes.
+      const date = new Date(Date.now() + 30 * 60_000).toISOString();
+      const scheduleId = (await createSession(t.app, staff, { date })).schedule.id;
+      const id = (await book(t.app, ctx.customer, bookingPayload(scheduleId))).json().record.id as number;
+      return { url: `/records/${id}/attendance`, payload: { attendance: 'ATTENDED' } };
+    },
+    expect: STAFF_ONLY,
+  },
+  {
+    call: 'GET /records/{id}/history',
+    request: async () => ({ url: `/records/${ctx.recordId}/history` }),
+    expect: STAFF_ONLY,
+  },
+  { call: 'GET /audit/', request: async () => ({ url: '/audit/' }), expect: SUPER_ONLY },
+  {
+    call: 'GET /schedule/{id}/participants.csv',
+    request: async () => ({ url: `/schedule/${ctx.scheduleId}/participants.csv` }),
+    expect: STAFF_ONLY,
+  },
+  { call: 'GET /records/export.csv', request: async () => ({ url: '/records/export.csv' }), expect: STAFF_ONLY },
+  { call: 'GET /stats/', request: async () => ({ url: '/stats/' }), expect: STAFF_ONLY },
+  { call: 'GET /customers/', request: async () => ({ url: '/customers/' }), expect: STAFF_ONLY },
+  {
+    call: 'GET /customers/{id}',
+    request: async () => ({ url: `/customers/${ctx.customer.id}` }),
+    expect: STAFF_ONLY,
+  },
 ];
 
 beforeAll(async () => {
