@@ -163,6 +163,12 @@ describe('the outbox worker', () => {
   });
 
   it('two server instances (two processes) on one database never send a row twice', async () => {
+    // A row an earlier test left for a later retry is not part of this run.
+    await t.database.db
+      .updateTable('notifications')
+      .set({ status: 'failed' })
+      .where('status', '=', 'pending')
+      .execute();
     const { schedule } = await createSession(t.app, staff, { date: SESSION_DATE, capacity: 100 });
     const customers: { id: number }[] = [];
     for (let i = 0; i < 40; i++) customers.push(await customerWithRow(schedule.id));
