@@ -23,10 +23,7 @@ export async function listCustomers(
   now: string,
 ) {
   const ids = matching(db, q).select('r.telegram_id');
-  const filtered = db
-    .selectFrom('records as r')
-    .innerJoin('schedules as s', 's.id', 'r.schedule_id')
-    .where('r.telegram_id', 'in', ids);
+  const filtered = joined(db).where('r.telegram_id', 'in', ids);
   const [rows, total] = await Promise.all([
     aggregate(filtered, now)
       .orderBy((eb) => eb.fn.max('r.id'), 'desc')
@@ -41,18 +38,12 @@ export async function listCustomers(
 }
 
 export async function getCustomer(db: Executor, telegramId: number, now: string) {
-  const rows = await aggregate(
-    db
-      .selectFrom('records as r')
-      .innerJoin('schedules as s', 's.id', 'r.schedule_id')
-      .where('r.telegram_id', '=', telegramId),
-    now,
-  ).execute();
+  const rows = await aggregate(joined(db).where('r.telegram_id', '=', telegramId), now).execute();
   return (await withNames(db, rows))[0];
 }
 
-type Joined = ReturnType<typeof joinedBase>;
-const joinedBase = (db: Executor) => db.selectFrom('records as r').innerJoin('schedules as s', 's.id', 'r.schedule_id');
+type Joined = ReturnType<typeof joined>;
+const joined = (db: Executor) => db.selectFrom('records as r').innerJoin('schedules as s', 's.id', 'r.schedule_id');
 
 const aggregate = (q: Joined, now: string) =>
   q
