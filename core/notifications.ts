@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { RecordSchedule } from '../contract';
 import { bool, type Executor } from '../db/database';
-import { enqueueNotifications } from '../db/repositories/notifications';
+import { enqueueNotifications, existingDedupeKeys } from '../db/repositories/notifications';
 import type { RecordRow } from '../db/repositories/records';
 import { listAlertRecipients } from '../db/repositories/users';
 
@@ -43,6 +43,29 @@ export type RecordSnapshot = z.infer<typeof RecordSnapshot>;
 const RecordPayload = z.object({ schedule: ScheduleSnapshot, record: RecordSnapshot });
 export type RecordPayload = z.infer<typeof RecordPayload>;
 
+/** The studio as a map pin (Telegram venue), sent after the last reminder when the address has coordinates. */
+const Venue = z.object({ latitude: z.number(), longitude: z.number(), title: z.string(), address: z.string() });
+export type Venue = z.infer<typeof Venue>;
+
+const ReminderPayload = RecordPayload.extend({
+  /** Set on the automatic reminders (the business setting's offset); absent on the one staff send by hand. */
+  hours_before: z.number().optional(),
+  venue: Venue.optional(),
+});
+export type ReminderPayload = z.infer<typeof ReminderPayload>;
+
+/** A workshop with new dates, for its subscribers. */
+const NewDatesPayload = z.object({
+  workshop_id: z.number(),
+  workshop_title: z.string(),
+  schedule: ScheduleSnapshot,
+});
+export type NewDatesPayload = z.infer<typeof NewDatesPayload>;
+
+/** A booking handed to a friend: the giver's and the staff's message. */
+const GiftPayload = RecordPayload.extend({ giver_name: z.string(), receiver_name: z.string() });
+export type GiftPayload = z.infer<typeof GiftPayload>;
+
 const DigestPerson = z.object({
   record_id: z.number(),
   name: z.string(),
@@ -83,16 +106,28 @@ export const Notification = z.discriminatedUnion('kind', [
   about('record.people_changed', RecordPayload.extend({ previous_people_count: z.number() })),
   about('schedule.changed', RecordPayload.extend({ changed: z.object({ date: z.boolean(), address: z.boolean() }) })),
   about('schedule.deleted', RecordPayload),
-  about('schedule.reminder', RecordPayload),
+  about('schedule.reminder', ReminderPayload),
+  // The morning after the class: thanks, a 1–5 rating and "Записаться снова".
+  about('record.thanks', RecordPayload.extend({ workshop_id: z.number() })),
+  about('workshop.new_dates', NewDatesPayload),
+  about('record.given_away', GiftPayload),
+  about('record.received', GiftPayload),
   // To staff who switched the alert on.
   about('staff.new_record', RecordPayload),
   about('staff.cancelled', RecordPayload),
   about('staff.digest', DigestPayload),
+  about('staff.transferred', GiftPayload),
 ]);
 export type Notification = z.infer<typeof Notification>;
 export type NotificationKind = Notification['kind'];
-export type StaffNotification = Extract<Notification, { kind: 'staff.new_record' | 'staff.cancelled' }>;
-export type CustomerNotification = Exclude<Notification, StaffNotification | { kind: 'staff.digest' }>;
+export type StaffNotification = Extract<
+  Notification,
+  { kind: 'staff.new_record' | 'staff.cancelled' | 'staff.transferred' }
+>;
+export type CustomerNotification = Exclude<
+  Notification,
+  StaffNotification | { kind: 'staff.digest' | 'workshop.new_dates' }
+>;
 
 /** An outbox row as the bot reads it back; throws when the row is not a notification this version knows. */
 export function readNotification(kind: string, payloadJson: string): Notification {
@@ -140,15 +175,62 @@ export async function notifyCustomer(
   await enqueueNotifications(trx, [{ chat_id: r.telegram_id, kind: n.kind, payload: n.payload }]);
 }
 
-const SETTING_OF = { 'staff.new_record': 'user_apply', 'staff.cancelled': 'user_cancel' } as const;
+// A seat handed to a friend changes who comes, like a new booking does.
+const SETTING_OF = {
+  'staff.new_record': 'user_apply',
+  'staff.cancelled': 'user_cancel',
+  'staff.transferred': 'user_apply',
+} as const;
+
+/**
+ * Repeated alerts about one booking coalesce: a cancel undone and redone (200 times, by a script, or
+ * twice by a hesitant customer) is told to staff once. An alert of these kinds carries a dedupe key
+ * naming the booking, the recipient and the minute; it is not written when the key of this minute or
+ * the previous one exists, so a second alert about the same booking follows after a minute at the
+ * earliest. (A transfer always alerts: each one changes who comes.)
+ */
+export const STAFF_ALERT_COALESCE_MS = 60_000;
+const COALESCED: ReadonlySet<StaffNotification['kind']> = new Set(['staff.new_record', 'staff.cancelled']);
+const staffAlertKey = (kind: string, recordId: number, userId: number, slot: number) =>
+  `${kind}:${recordId}:${userId}:${slot}`;
 
 /** Alerts every staff member linked to Telegram who has this alert switched on. */
-export async function notifyStaff(trx: Executor, n: StaffNotification): Promise<void> {
+export async function notifyStaff(trx: Executor, n: StaffNotification, now = Date.now()): Promise<void> {
   const recipients = await listAlertRecipients(trx, SETTING_OF[n.kind]);
+  if (!COALESCED.has(n.kind)) {
+    await enqueueNotifications(
+      trx,
+      recipients.map((r) => ({ chat_id: r.chat_id, kind: n.kind, payload: n.payload })),
+    );
+    return;
+  }
+  const slot = Math.floor(now / STAFF_ALERT_COALESCE_MS);
+  const recordId = n.payload.record.record_id;
+  const recent = await existingDedupeKeys(
+    trx,
+    recipients.flatMap((r) => [slot, slot - 1].map((s) => staffAlertKey(n.kind, recordId, r.user_id, s))),
+  );
   await enqueueNotifications(
     trx,
-    recipients.map((r) => ({ chat_id: r.chat_id, kind: n.kind, payload: n.payload })),
+    recipients
+      .filter((r) => ![slot, slot - 1].some((s) => recent.has(staffAlertKey(n.kind, recordId, r.user_id, s))))
+      .map((r) => ({
+        chat_id: r.chat_id,
+        kind: n.kind,
+        payload: n.payload,
+        dedupe_key: staffAlertKey(n.kind, recordId, r.user_id, slot),
+      })),
   );
+}
+
+/** Writes a message that must exist once at most: the dedupe key makes it idempotent across runs, restarts and instances. */
+export async function notifyOnce(trx: Executor, chatId: number, n: Notification, dedupeKey: string): Promise<void> {
+  await enqueueNotifications(trx, [{ chat_id: chatId, kind: n.kind, payload: n.payload, dedupe_key: dedupeKey }]);
+}
+
+/** Writes a message to one chat that is not about one of its bookings (e.g. new dates of a workshop). */
+export async function notifyChat(trx: Executor, chatId: number, n: Notification): Promise<void> {
+  await enqueueNotifications(trx, [{ chat_id: chatId, kind: n.kind, payload: n.payload }]);
 }
 
 export const digestDedupeKey = (scheduleId: number, userId: number) => `digest:${scheduleId}:${userId}`;
