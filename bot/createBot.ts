@@ -9,6 +9,7 @@ import { startFeature } from './features/start';
 import { journeyFeature } from './features/journey';
 import { linkFeature } from './features/link';
 import { myFeature } from './features/my';
+import { todayFeature } from './features/today';
 import { cancelFeature, commandsLeaveConversations } from './features/cancel';
 import { personalDataFeature } from './features/personal-data';
 import { fallbackFeature, helpFeature } from './features/help';
@@ -77,6 +78,7 @@ export function createBot(deps: BotDeps & { botInfo?: UserFromGetMe }): Bot<BotC
   pm.use(journeyFeature(deps));
   pm.use(startFeature(deps));
   pm.use(myFeature(deps));
+  pm.use(todayFeature(deps));
   pm.use(cancelFeature());
   pm.use(personalDataFeature(deps));
   pm.use(helpFeature(deps));

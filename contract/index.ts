@@ -7,6 +7,7 @@ export * from './schedule';
 export * from './records';
 export * from './settings';
 export * from './business-settings';
+export * from './journey';
 export * from './personal-data';
 export * from './paging';
 export * from './audit';

@@ -7,10 +7,19 @@ const price = z
   .min(0, 'Цена не может быть отрицательной')
   .max(10_000_000);
 
+export const DEFAULT_DURATION_MINUTES = 180;
+/** How long a session of the workshop lasts (the calendar entry's length). */
+const duration = z
+  .number({ error: 'Введите число минут' })
+  .int('Длительность: целое число минут')
+  .min(1, 'Длительность: от 1 до 1440 минут')
+  .max(1440, 'Длительность: от 1 до 1440 минут');
+
 export const WorkshopCreate = z.object({
   title: requiredText('Укажите название', 255),
   description: z.string().max(5000).nullable().optional(),
   price: price.default(DEFAULT_PRICE),
+  duration_minutes: duration.default(DEFAULT_DURATION_MINUTES),
 });
 export type WorkshopCreate = z.infer<typeof WorkshopCreate>;
 
@@ -18,6 +27,7 @@ export const WorkshopUpdate = z.object({
   title: requiredText('Укажите название', 255).optional(),
   description: z.string().max(5000).nullable().optional(),
   price: price.optional(),
+  duration_minutes: duration.optional(),
 });
 export type WorkshopUpdate = z.infer<typeof WorkshopUpdate>;
 
@@ -26,6 +36,7 @@ export const WorkshopPublic = z.object({
   title: z.string(),
   description: z.string().nullable(),
   price: z.number().int(),
+  duration_minutes: z.number().int().optional(),
 });
 export type WorkshopPublic = z.infer<typeof WorkshopPublic>;
 

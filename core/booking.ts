@@ -21,8 +21,12 @@ import {
   updateSchedule,
 } from '../db/repositories/schedules';
 import { getWorkshop } from '../db/repositories/workshops';
+import { closeSeatGifts } from '../db/repositories/seat-gifts';
 import { getAddress } from '../db/repositories/addresses';
 import { Conflict, NotFound } from './errors';
+import { assertCustomerMayChange, changeDeadline } from './change-deadline';
+import { getBusinessSettings } from './business-settings';
+import { notifyDateSubscribers } from './date-subscriptions';
 import { consentFor } from './consent';
 import { SYSTEM, auditUpdate, customerActor, writeAudit, type Actor } from './audit';
 import { notifyCustomer, notifyStaff, recordSnapshot, scheduleSnapshot, type RecordPayload } from './notifications';
@@ -58,6 +62,10 @@ export interface RecordResult {
   schedule: RecordSchedule;
   places_available: number;
   queue_position: number | null;
+  /** The last moment the customer may change the booking (the business's change deadline), null: until the start. */
+  change_until: string | null;
+  /** How to reach the studio, shown when a change is refused. */
+  contact: string;
 }
 
 const isPast = (date: string, now = nowIso()) => date <= now;
@@ -84,11 +92,14 @@ async function positionOf(trx: Executor, r: RecordRow) {
 }
 
 async function result(trx: Executor, record: RecordRow, schedule: RecordSchedule): Promise<RecordResult> {
+  const settings = await getBusinessSettings(trx);
   return {
     record,
     schedule,
     places_available: await freeSeats(trx, schedule),
     queue_position: await positionOf(trx, record),
+    change_until: changeDeadline(schedule.date, settings.change_deadline_hours),
+    contact: settings.contact,
   };
 }
 
@@ -178,6 +189,7 @@ export type RecordRef = Pick<RecordRow, 'id' | 'schedule_id'>;
 async function changeRecord(
   database: Database,
   ref: RecordRef,
+  actor: Actor,
   change: (trx: Executor, r: RecordRow, schedule: RecordSchedule) => Promise<RecordRow>,
 ): Promise<RecordResult> {
   return withScheduleLock(database, ref.schedule_id, async (trx) => {
@@ -185,6 +197,7 @@ async function changeRecord(
     if (!r) throw new NotFound(MSG.recordNotFound);
     const schedule = await loadSchedule(trx, r.schedule_id);
     if (isPast(schedule.date)) throw new Conflict(MSG.past);
+    await assertCustomerMayChange(trx, actor, schedule.date);
     const updated = await change(trx, r, schedule);
     return result(trx, updated, schedule);
   });
@@ -196,7 +209,7 @@ export function changePeopleCount(
   peopleCount: number,
   actor: Actor = SYSTEM,
 ): Promise<RecordResult> {
-  return changeRecord(database, record, async (trx, r, schedule) => {
+  return changeRecord(database, record, actor, async (trx, r, schedule) => {
     if (r.state === 'CANCELLED') throw new Conflict(MSG.cancelled);
     if (peopleCount === r.people_count) return r;
     let updated: RecordRow;
@@ -235,9 +248,11 @@ export function cancelRecord(
   reason: string,
   actor: Actor = SYSTEM,
 ): Promise<RecordResult> {
-  return changeRecord(database, record, async (trx, r, schedule) => {
+  return changeRecord(database, record, actor, async (trx, r, schedule) => {
     if (r.state === 'CANCELLED') throw new Conflict(MSG.alreadyCancelled);
     const updated = await updateRecord(trx, r.id, { state: 'CANCELLED', cancel_reason: reason, queued_at: null });
+    // A cancelled booking can no longer be given to a friend, even once restored.
+    await closeSeatGifts(trx, r.id, nowIso());
     await writeAudit(trx, {
       actor,
       entity: 'record',
@@ -255,7 +270,7 @@ export function cancelRecord(
 }
 
 export function restoreRecord(database: Database, record: RecordRef, actor: Actor = SYSTEM): Promise<RecordResult> {
-  return changeRecord(database, record, async (trx, r, schedule) => {
+  return changeRecord(database, record, actor, async (trx, r, schedule) => {
     if (r.state !== 'CANCELLED') throw new Conflict(MSG.notCancelled);
     if (r.telegram_id != null && (await findOpenBooking(trx, schedule.id, r.telegram_id, r.id)))
       throw new Conflict(MSG.alreadyBooked);
@@ -356,6 +371,7 @@ export async function addSchedule(database: Database, input: ScheduleCreate, act
       address_id: input.address_id,
     };
     const { id } = await insertSchedule(trx, values);
+    if (new Date(values.date).getTime() > Date.now()) await notifyDateSubscribers(trx, id);
     await writeAudit(trx, {
       actor,
       entity: 'schedule',

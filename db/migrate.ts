@@ -5,6 +5,7 @@ import * as m0100 from './migrations/20261122_0100_sessions_and_login_failures';
 import * as m0200 from './migrations/20261122_0200_outbox_claims';
 import * as m0300 from './migrations/20261122_0300_audit_log';
 import * as m0301 from './migrations/20261122_0301_attendance';
+import * as m0302 from './migrations/20261122_0302_list_indexes';
 import * as m0400 from './migrations/20261122_0400_business_settings';
 import * as m0401 from './migrations/20261122_0401_customer_journey';
 import * as m0500 from './migrations/20261122_0500_personal_data';
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '20261122_0200_outbox_claims': m0200,
   '20261122_0300_audit_log': m0300,
   '20261122_0301_attendance': m0301,
+  '20261122_0302_list_indexes': m0302,
   '20261122_0400_business_settings': m0400,
   '20261122_0401_customer_journey': m0401,
   '20261122_0500_personal_data': m0500,

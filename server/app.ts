@@ -25,6 +25,7 @@ import settingsRoutes from './routes/settings';
 import businessSettingsRoutes from './routes/business-settings';
 import personalDataRoutes from './routes/personal-data';
 import telegramRoutes from './routes/telegram';
+import journeyRoutes from './routes/journey';
 import attendanceRoutes from './routes/attendance';
 import auditRoutes from './routes/audit';
 import exportsRoutes from './routes/exports';
@@ -154,6 +155,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         await routes(api, routeDeps);
       }
       await telegramRoutes(api, routeDeps, telegram);
+      await journeyRoutes(api, routeDeps, telegram);
     },
     { prefix: API_PREFIX },
   );

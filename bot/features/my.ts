@@ -2,7 +2,8 @@ import { Composer } from 'grammy';
 import { HTML, type BotContext, type BotDeps } from '../context';
 import { loadUpcoming } from '../data';
 import { formatDateTime, formatShortDateTime } from '../../contract/format';
-import { STATE_LABEL, T } from '../messages';
+import { J, STATE_LABEL, T } from '../messages';
+import { queueButton } from '../keyboards/journey';
 import { applyButton, inlineKeyboard, webAppButton } from '../keyboards/webapp';
 
 /** /my: the customer's upcoming bookings (state, date, people), each with a button to its page /record/{id}. */
@@ -24,12 +25,16 @@ export function myFeature(deps: BotDeps) {
         b.people_count,
       ),
     );
-    const buttons = items.map((b, i) => [
-      webAppButton(
-        deps.config.publicUrl,
-        T.myButton(i, b.workshop_title, formatShortDateTime(b.date, tz)),
-        `/record/${b.id}`,
-      ),
+    const buttons = items.flatMap((b, i) => [
+      [
+        webAppButton(
+          deps.config.publicUrl,
+          T.myButton(i, b.workshop_title, formatShortDateTime(b.date, tz)),
+          `/record/${b.id}`,
+        ),
+      ],
+      // A queued customer can leave the queue right here (asked once more before it happens).
+      ...(b.state === 'QUEUED' ? [[queueButton(J.leaveQueueButton(i), 'leave', b.id)]] : []),
     ]);
     await ctx.reply([T.myHead, '', ...lines].join('\n'), { ...HTML, reply_markup: inlineKeyboard(buttons) });
   });

@@ -1,7 +1,7 @@
 import type { AddressCreate, AddressPublic, AddressUpdate } from '../../contract';
 import type { Executor } from '../database';
 
-const columns = ['id', 'title', 'map_link', 'description'] as const;
+const columns = ['id', 'title', 'map_link', 'description', 'latitude', 'longitude'] as const;
 
 export async function listAddresses(db: Executor, skip: number, limit: number) {
   const [data, total] = await Promise.all([
@@ -20,7 +20,13 @@ export const getAddress = (db: Executor, id: number): Promise<AddressPublic | un
 export const insertAddress = (db: Executor, a: AddressCreate): Promise<AddressPublic> =>
   db
     .insertInto('addresses')
-    .values({ title: a.title, map_link: a.map_link, description: a.description ?? null })
+    .values({
+      title: a.title,
+      map_link: a.map_link,
+      description: a.description ?? null,
+      latitude: a.latitude ?? null,
+      longitude: a.longitude ?? null,
+    })
     .returning(columns)
     .executeTakeFirstOrThrow();
 

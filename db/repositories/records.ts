@@ -23,6 +23,8 @@ export const toRecordPublic = (r: RecordRow): RecordPublic => ({
   attendance: r.attendance,
   is_cancelled: r.state === 'CANCELLED',
   created_at: r.created_at,
+  confirmed_at: r.confirmed_at,
+  rating: r.rating,
 });
 
 export const getRecord = (db: Executor, id: number) =>
@@ -168,3 +170,34 @@ export async function listNoShowDates(db: Executor, telegramIds: number[]): Prom
     if (r.telegram_id !== null) byCustomer.set(r.telegram_id, [...(byCustomer.get(r.telegram_id) ?? []), r.date]);
   return byCustomer;
 }
+
+/** The customer's answers to the reminders and the after-class message. */
+export const setRecordResponse = (db: Executor, id: number, patch: { confirmed_at?: string | null; rating?: number }) =>
+  db.updateTable('records').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+
+/** The booking changes hands (a seat given to a friend): who it is for, their name and allergy. */
+export interface RecordOwner {
+  telegram_id: number;
+  telegram_login: string | null;
+  name: string;
+  last_name: string | null;
+  has_allergy: boolean;
+  allergy_type: string | null;
+  consent_at: string | null;
+  consent_version: string | null;
+}
+
+export const setRecordOwner = (db: Executor, id: number, o: RecordOwner) =>
+  db
+    .updateTable('records')
+    .set({
+      ...o,
+      has_allergy: flag(o.has_allergy),
+      allergy_type: o.has_allergy ? o.allergy_type : null,
+      comment: null,
+      confirmed_at: null,
+      updated_at: nowIso(),
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();

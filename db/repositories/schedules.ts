@@ -23,9 +23,12 @@ const joined = (db: Executor) =>
       'w.title as w_title',
       'w.description as w_description',
       'w.price as w_price',
+      'w.duration_minutes as w_duration_minutes',
       'a.title as a_title',
       'a.map_link as a_map_link',
       'a.description as a_description',
+      'a.latitude as a_latitude',
+      'a.longitude as a_longitude',
     ]);
 
 type JoinedRow = Awaited<ReturnType<ReturnType<typeof joined>['execute']>>[number];
@@ -34,8 +37,21 @@ const nest = (r: JoinedRow) => ({
   id: r.id,
   date: r.date,
   capacity: r.capacity,
-  workshop: { id: r.workshop_id, title: r.w_title, description: r.w_description, price: r.w_price },
-  address: { id: r.address_id, title: r.a_title, map_link: r.a_map_link, description: r.a_description },
+  workshop: {
+    id: r.workshop_id,
+    title: r.w_title,
+    description: r.w_description,
+    price: r.w_price,
+    duration_minutes: r.w_duration_minutes,
+  },
+  address: {
+    id: r.address_id,
+    title: r.a_title,
+    map_link: r.a_map_link,
+    description: r.a_description,
+    latitude: r.a_latitude,
+    longitude: r.a_longitude,
+  },
 });
 
 /** Staff lists: upcoming schedules soonest first, or past ones latest first, each with every booking. */
@@ -94,6 +110,11 @@ async function withRecords(db: Executor, rows: JoinedRow[]): Promise<SchedulePub
   );
   const bySchedule = new Map<number, typeof records>();
   for (const rec of records) bySchedule.set(rec.schedule_id, [...(bySchedule.get(rec.schedule_id) ?? []), rec]);
+  const noShows = await listNoShowDates(db, [
+    ...new Set(records.flatMap((r) => (r.telegram_id === null ? [] : [r.telegram_id]))),
+  ]);
+  const earlierNoShows = (telegramId: number | null, date: string) =>
+    telegramId === null ? 0 : (noShows.get(telegramId) ?? []).filter((d) => d < date).length;
   return rows.map((r) => {
     const recs = bySchedule.get(r.id) ?? [];
     const taken = recs.filter((x) => x.state === 'ACTIVE').reduce((n, x) => n + x.people_count, 0);
@@ -113,11 +134,6 @@ async function withRecords(db: Executor, rows: JoinedRow[]): Promise<SchedulePub
 
 /** The anonymous schedule of the mini-app: upcoming schedules and their free seats, nothing personal. */
 export async function listOpenSchedules(db: Executor, now: string): Promise<ScheduleOpen[]> {
-  const noShows = await listNoShowDates(db, [
-    ...new Set(records.flatMap((r) => (r.telegram_id === null ? [] : [r.telegram_id]))),
-  ]);
-  const earlierNoShows = (telegramId: number | null, date: string) =>
-    telegramId === null ? 0 : (noShows.get(telegramId) ?? []).filter((d) => d < date).length;
   const rows = await joined(db)
     .select(
       sql<number>`coalesce((select sum(r.people_count) from records r where r.schedule_id = s.id and r.state = 'ACTIVE'), 0)`.as(

@@ -1,7 +1,12 @@
-import type { WorkshopCreate, WorkshopPublic, WorkshopUpdate } from '../../contract';
+import {
+  DEFAULT_DURATION_MINUTES,
+  type WorkshopCreate,
+  type WorkshopPublic,
+  type WorkshopUpdate,
+} from '../../contract';
 import type { Executor } from '../database';
 
-const columns = ['id', 'title', 'description', 'price'] as const;
+const columns = ['id', 'title', 'description', 'price', 'duration_minutes'] as const;
 
 export async function listWorkshops(db: Executor, skip: number, limit: number) {
   const [data, total] = await Promise.all([
@@ -17,10 +22,18 @@ export async function listWorkshops(db: Executor, skip: number, limit: number) {
 export const getWorkshop = (db: Executor, id: number): Promise<WorkshopPublic | undefined> =>
   db.selectFrom('workshops').select(columns).where('id', '=', id).executeTakeFirst();
 
-export const insertWorkshop = (db: Executor, w: WorkshopCreate): Promise<WorkshopPublic> =>
+export const insertWorkshop = (
+  db: Executor,
+  w: Omit<WorkshopCreate, 'duration_minutes'> & { duration_minutes?: number },
+): Promise<WorkshopPublic> =>
   db
     .insertInto('workshops')
-    .values({ title: w.title, description: w.description ?? null, price: w.price })
+    .values({
+      title: w.title,
+      description: w.description ?? null,
+      price: w.price,
+      duration_minutes: w.duration_minutes ?? DEFAULT_DURATION_MINUTES,
+    })
     .returning(columns)
     .executeTakeFirstOrThrow();
 

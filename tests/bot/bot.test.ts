@@ -135,6 +135,8 @@ describe('customer commands', () => {
     expect(keyboardOf(msg)).toEqual([
       [{ text: '1. Паста, 5 декабря 12:00', web_app: { url: `${PUBLIC_URL}/record/${r1}` } }],
       [{ text: '2. Паста, 10 декабря 18:00', web_app: { url: `${PUBLIC_URL}/record/${r2}` } }],
+      // A queued booking can leave the queue from here.
+      [{ text: 'Выйти из очереди: 2', callback_data: `queue:leave:${r2}` }],
     ]);
     expect(JSON.stringify(keyboardOf(msg))).not.toContain(`/record/${r3}`);
   });

@@ -1,0 +1,209 @@
+import { Composer } from 'grammy';
+import type { InlineKeyboardMarkup } from 'grammy/types';
+import { formatDateTime } from '../../contract/format';
+import { cancelRecord } from '../../core/booking';
+import { customerActor } from '../../core/audit';
+import { DomainError } from '../../core/errors';
+import { confirmComing, rateClass } from '../../core/reminder-answers';
+import { createSeatGift, giftUrl } from '../../core/seat-gifts';
+import { dateOffers, subscribe } from '../../core/date-subscriptions';
+import { getRecord } from '../../db/repositories/records';
+import { getRecordSchedule } from '../../db/repositories/schedules';
+import { HTML, renderContext, type BotContext, type BotDeps } from '../context';
+import {
+  QUEUE_DATA,
+  RATE_DATA,
+  REMINDER_DATA,
+  SUBSCRIBE_DATA,
+  queueButton,
+  reminderButton,
+  shareUrl,
+} from '../keyboards/journey';
+import { inlineKeyboard, recordButton, webAppButton } from '../keyboards/webapp';
+import { J, reminderKeyboard, reminderText, thanksKeyboard } from '../messages';
+import type { ScheduleSnapshot } from '../../core/notifications';
+import { scheduleSnapshot } from '../../core/notifications';
+
+/** The reason a booking cancelled from a reminder's "Не смогу" carries. */
+export const CANT_COME_REASON = 'Не смогу прийти';
+/** The reason of a booking that left the queue from /my. */
+export const LEFT_QUEUE_REASON = 'Вышел(а) из очереди';
+
+/** A refusal of the domain as the presser reads it (an alert on the button); other errors go up. */
+async function refusal<T>(run: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; detail: string }> {
+  try {
+    return { ok: true, value: await run() };
+  } catch (err) {
+    if (err instanceof DomainError) return { ok: false, detail: err.message };
+    throw err;
+  }
+}
+
+/**
+ * The customer's buttons: the reminder's "Приду" / "Не смогу" (then "Отменить запись?",
+ * "Передать место другу", "Назад"), the rating after the class, leaving a queue from /my and
+ * "Сообщить о новых датах". Every press is checked against the booking's owner (a stranger's press
+ * reads as a missing booking) and every callback query is answered, also on errors.
+ */
+export function journeyFeature(deps: BotDeps) {
+  const composer = new Composer<BotContext>();
+  const rc = renderContext(deps.config);
+  const tz = deps.config.businessTimezone;
+  const db = deps.database.db;
+
+  /** The booking and its session, if it is the presser's. */
+  async function own(recordId: number, telegramId: number) {
+    const record = await getRecord(db, recordId);
+    if (!record || record.telegram_id !== telegramId) return null;
+    const schedule = await getRecordSchedule(db, record.schedule_id);
+    return schedule ? { record, schedule, snapshot: scheduleSnapshot(schedule) } : null;
+  }
+
+  const when = (s: ScheduleSnapshot) => formatDateTime(s.date, tz);
+
+  composer.callbackQuery(REMINDER_DATA, async (ctx) => {
+    const answer = ctx.match[1];
+    const recordId = Number(ctx.match[2]);
+    const telegramId = ctx.from.id;
+    const mine = await own(recordId, telegramId);
+    if (!mine) {
+      await ctx.answerCallbackQuery({ text: J.notYours, show_alert: true });
+      return;
+    }
+    const { snapshot } = mine;
+    if (answer === 'yes') {
+      const done = await refusal(() => confirmComing(deps.database, recordId, telegramId));
+      if (!done.ok) return void (await ctx.answerCallbackQuery({ text: done.detail, show_alert: true }));
+      await ctx.answerCallbackQuery({ text: J.confirmedToast });
+      await ctx.editMessageText(J.confirmed(snapshot.workshop_title, when(snapshot)), {
+        ...HTML,
+        reply_markup: inlineKeyboard([[recordButton(rc.publicUrl, recordId)]]),
+      });
+      return;
+    }
+    if (answer === 'no') {
+      await ctx.answerCallbackQuery();
+      await ctx.editMessageText(J.cantCome(snapshot.workshop_title, when(snapshot)), {
+        ...HTML,
+        reply_markup: {
+          inline_keyboard: [
+            [reminderButton('Отменить запись?', 'cancel', recordId)],
+            [reminderButton('🎁 Передать место другу', 'gift', recordId)],
+            [reminderButton('← Назад', 'back', recordId)],
+          ],
+        },
+      });
+      return;
+    }
+    if (answer === 'back') {
+      await ctx.answerCallbackQuery();
+      const hours = Math.max(1, Math.round((Date.parse(snapshot.date) - Date.now()) / 3_600_000));
+      await ctx.editMessageText(reminderText(snapshot, mine.record.people_count, hours, rc), {
+        ...HTML,
+        reply_markup: reminderKeyboard(rc, recordId),
+      });
+      return;
+    }
+    if (answer === 'cancel') {
+      const done = await refusal(() =>
+        cancelRecord(deps.database, mine.record, CANT_COME_REASON, customerActor(telegramId)),
+      );
+      if (!done.ok) return void (await ctx.answerCallbackQuery({ text: done.detail, show_alert: true }));
+      await ctx.answerCallbackQuery({ text: J.cancelledToast });
+      await ctx.editMessageText(J.cancelled(snapshot.workshop_title, when(snapshot)), {
+        ...HTML,
+        reply_markup: inlineKeyboard([[recordButton(rc.publicUrl, recordId)]]),
+      });
+      return;
+    }
+    // gift
+    const done = await refusal(() => createSeatGift(deps.database, recordId, telegramId));
+    if (!done.ok) return void (await ctx.answerCallbackQuery({ text: done.detail, show_alert: true }));
+    await ctx.answerCallbackQuery();
+    const link = giftUrl(ctx.me.username, done.value.token);
+    await ctx.editMessageText(J.giftLink(snapshot.workshop_title, when(snapshot), link), {
+      ...HTML,
+      reply_markup: giftKeyboard(link, snapshot.workshop_title, recordId),
+    });
+  });
+
+  composer.callbackQuery(RATE_DATA, async (ctx) => {
+    const recordId = Number(ctx.match[1]);
+    const rating = Number(ctx.match[2]);
+    const done = await refusal(() => rateClass(deps.database, recordId, ctx.from.id, rating));
+    if (!done.ok) return void (await ctx.answerCallbackQuery({ text: done.detail, show_alert: true }));
+    await ctx.answerCallbackQuery({ text: J.ratedToast });
+    await ctx.editMessageText(J.rated(done.value.schedule.workshop.title, rating), {
+      ...HTML,
+      reply_markup: thanksKeyboard(rc, recordId, rating),
+    });
+  });
+
+  composer.callbackQuery(QUEUE_DATA, async (ctx) => {
+    const step = ctx.match[1];
+    const recordId = Number(ctx.match[2]);
+    const mine = await own(recordId, ctx.from.id);
+    if (!mine) return void (await ctx.answerCallbackQuery({ text: J.notYours, show_alert: true }));
+    const { snapshot } = mine;
+    if (step === 'leave') {
+      await ctx.answerCallbackQuery();
+      await ctx.reply(J.leaveQueueAsk(snapshot.workshop_title, when(snapshot)), {
+        ...HTML,
+        reply_markup: {
+          inline_keyboard: [[queueButton('Да, выйти из очереди', 'yes', recordId), queueButton('Нет', 'no', recordId)]],
+        },
+      });
+      return;
+    }
+    if (step === 'no') {
+      await ctx.answerCallbackQuery();
+      await ctx.editMessageText(J.leaveQueueKept, HTML);
+      return;
+    }
+    if (mine.record.state !== 'QUEUED')
+      return void (await ctx.answerCallbackQuery({ text: J.notQueued, show_alert: true }));
+    const done = await refusal(() =>
+      cancelRecord(deps.database, mine.record, LEFT_QUEUE_REASON, customerActor(ctx.from.id)),
+    );
+    if (!done.ok) return void (await ctx.answerCallbackQuery({ text: done.detail, show_alert: true }));
+    await ctx.answerCallbackQuery({ text: J.leftQueueToast });
+    await ctx.editMessageText(J.leftQueue(snapshot.workshop_title, when(snapshot)), HTML);
+  });
+
+  composer.callbackQuery(SUBSCRIBE_DATA, async (ctx) => {
+    const workshopId = Number(ctx.match[1]);
+    const done = await refusal(() => subscribe(deps.database, workshopId, ctx.from.id));
+    if (!done.ok) return void (await ctx.answerCallbackQuery({ text: done.detail, show_alert: true }));
+    await ctx.answerCallbackQuery({ text: J.subscribedToast });
+    const offers = await dateOffers(db, ctx.from.id);
+    const title = offers.find((o) => o.workshop_id === workshopId)?.title ?? '';
+    await ctx.reply(J.subscribed(title), HTML);
+  });
+
+  return composer;
+}
+
+const giftKeyboard = (link: string, workshopTitle: string, recordId: number): InlineKeyboardMarkup => ({
+  inline_keyboard: [
+    [{ text: '📨 Отправить другу', url: shareUrl(link, J.giftShareText(workshopTitle)) }],
+    [reminderButton('← Назад', 'back', recordId)],
+  ],
+});
+
+/** /start gift_<token>: the friend's way into the mini-app, where they see the session and accept. */
+export function giftStartReply(deps: BotDeps, token: string) {
+  const markup = inlineKeyboard([[webAppButton(deps.config.publicUrl, 'Принять место', `/apply?gift=${token}`)]]);
+  return { text: markup ? J.giftStart : J.giftStartNoApp, markup };
+}
+
+/** /start's offer: workshops without free dates, each with "Сообщить о новых датах". */
+export async function newDatesOffer(deps: BotDeps, telegramId: number) {
+  const offers = (await dateOffers(deps.database.db, telegramId)).filter((o) => !o.subscribed).slice(0, 5);
+  if (offers.length === 0) return null;
+  return {
+    text: J.offerHead,
+    markup: {
+      inline_keyboard: offers.map((o) => [{ text: J.offerButton(o.title), callback_data: `sub:${o.workshop_id}` }]),
+    } satisfies InlineKeyboardMarkup,
+  };
+}

@@ -1,0 +1,70 @@
+import { fromZonedInput, toZonedInput } from '../contract/format';
+import type { Database } from '../db/database';
+import { withScheduleLock } from '../db/lock';
+import { existingDedupeKeys } from '../db/repositories/notifications';
+import { listRecordsOfSchedules } from '../db/repositories/records';
+import { getRecordSchedule, listSchedulesBetween } from '../db/repositories/schedules';
+import { notifyOnce, recordSnapshot, scheduleSnapshot } from './notifications';
+
+/*
+ * After the class: the next morning (THANKS_HOUR in the business's zone) every customer whose
+ * booking was ACTIVE gets a thank-you with a 1–5 rating and "Записаться снова". Sent during that
+ * day only (a server that was down longer skips it rather than thanking days late); once per
+ * booking: the dedupe key thanks:<record>.
+ */
+
+export const THANKS_HOUR = 10;
+/** Until this hour of the next day the thank-you may still go out. */
+const THANKS_UNTIL_HOUR = 22;
+
+export const thanksDedupeKey = (recordId: number) => `thanks:${recordId}`;
+
+/** The next day's `hour`:00 in the zone, as an ISO instant. */
+function nextDayAt(sessionIso: string, hour: number, timeZone: string): string {
+  const [y, m, d] = toZonedInput(sessionIso, timeZone).split(/\D+/).map(Number);
+  const next = new Date(Date.UTC(y, m - 1, d + 1));
+  const day = next.toISOString().slice(0, 10);
+  return new Date(fromZonedInput(`${day} ${String(hour).padStart(2, '0')}:00:00`, timeZone)).toISOString();
+}
+
+export async function enqueueAfterClassThanks(database: Database, timeZone: string, now = new Date()): Promise<number> {
+  const since = new Date(now.getTime() - 2 * 86_400_000).toISOString();
+  const schedules = await listSchedulesBetween(database.db, since, now.toISOString());
+  let written = 0;
+  for (const s of schedules) {
+    const from = nextDayAt(s.date, THANKS_HOUR, timeZone);
+    const until = nextDayAt(s.date, THANKS_UNTIL_HOUR, timeZone);
+    const at = now.toISOString();
+    if (at < from || at >= until) continue;
+    const due = (await listRecordsOfSchedules(database.db, [s.id])).filter(
+      (r) => r.state === 'ACTIVE' && r.telegram_id != null,
+    );
+    const done = await existingDedupeKeys(
+      database.db,
+      due.map((r) => thanksDedupeKey(r.id)),
+    );
+    const todo = due.filter((r) => !done.has(thanksDedupeKey(r.id)));
+    if (todo.length === 0) continue;
+    written += await withScheduleLock(database, s.id, async (trx) => {
+      const schedule = await getRecordSchedule(trx, s.id);
+      if (!schedule) return 0;
+      for (const r of todo) {
+        await notifyOnce(
+          trx,
+          r.telegram_id!,
+          {
+            kind: 'record.thanks',
+            payload: {
+              schedule: scheduleSnapshot(schedule),
+              record: recordSnapshot(r, null),
+              workshop_id: schedule.workshop.id,
+            },
+          },
+          thanksDedupeKey(r.id),
+        );
+      }
+      return todo.length;
+    });
+  }
+  return written;
+}

@@ -1,0 +1,37 @@
+import type { BusinessSettings } from '../contract/business-settings';
+import { plural } from '../contract/format';
+import type { Executor } from '../db/database';
+import type { Actor } from './audit';
+import { getBusinessSettings } from './business-settings';
+import { Conflict } from './errors';
+
+/*
+ * The change deadline (business setting change_deadline_hours): within that many hours of the
+ * start a customer can no longer cancel, restore or change the people count; staff still can.
+ * 0 means until the start (the past-session rule covers it).
+ */
+
+const HOURS = ['час', 'часа', 'часов'] as const;
+
+/** The last moment a customer may change the booking, or null when only the start limits it. */
+export function changeDeadline(scheduleDate: string, hours: number): string | null {
+  return hours > 0 ? new Date(Date.parse(scheduleDate) - hours * 3_600_000).toISOString() : null;
+}
+
+/** The refusal a customer reads, naming the rule and how to reach the studio. */
+export function deadlineMessage(s: Pick<BusinessSettings, 'change_deadline_hours' | 'contact'>): string {
+  const h = s.change_deadline_hours;
+  const contact = s.contact.trim();
+  return (
+    `Изменить или отменить запись можно не позднее чем за ${h} ${plural(h, HOURS)} до начала мастер-класса. ` +
+    (contact ? `Свяжитесь со студией: ${contact}` : 'Свяжитесь со студией.')
+  );
+}
+
+/** Throws Conflict when a customer's change comes after the deadline. */
+export async function assertCustomerMayChange(trx: Executor, actor: Actor, scheduleDate: string, now = new Date()) {
+  if (actor.kind !== 'customer') return;
+  const settings = await getBusinessSettings(trx);
+  const deadline = changeDeadline(scheduleDate, settings.change_deadline_hours);
+  if (deadline && now.toISOString() >= deadline) throw new Conflict(deadlineMessage(settings));
+}

@@ -1,0 +1,62 @@
+import { nowIso, type Database, type Executor } from '../db/database';
+import { withWriteTransaction } from '../db/lock';
+import {
+  listSubscribedWorkshopIds,
+  listWorkshopsWithoutFreeDates,
+  subscribeToDates,
+  takeDateSubscribers,
+  unsubscribeFromDates,
+} from '../db/repositories/date-subscriptions';
+import { getRecordSchedule } from '../db/repositories/schedules';
+import { getWorkshop } from '../db/repositories/workshops';
+import { MSG } from './booking';
+import { NotFound } from './errors';
+import { notifyChat, scheduleSnapshot } from './notifications';
+
+/*
+ * "Сообщить о новых датах": a customer asks to be told when a workshop that has no upcoming
+ * session with free seats gets a new one. When staff add a session of it, every subscriber gets
+ * one message (written in the same transaction) and is unsubscribed.
+ */
+
+export interface DateOffer {
+  workshop_id: number;
+  title: string;
+  subscribed: boolean;
+}
+
+/** Workshops without free upcoming dates, and whether this customer already asked about each. */
+export async function dateOffers(db: Executor, telegramId: number | null): Promise<DateOffer[]> {
+  const workshops = await listWorkshopsWithoutFreeDates(db, nowIso());
+  const mine = new Set(telegramId == null ? [] : await listSubscribedWorkshopIds(db, telegramId));
+  return workshops.map((w) => ({ workshop_id: w.id, title: w.title, subscribed: mine.has(w.id) }));
+}
+
+export async function subscribe(database: Database, workshopId: number, telegramId: number): Promise<void> {
+  await withWriteTransaction(database, async (trx) => {
+    if (!(await getWorkshop(trx, workshopId))) throw new NotFound(MSG.workshopNotFound);
+    await subscribeToDates(trx, workshopId, telegramId, nowIso());
+  });
+}
+
+export async function unsubscribe(database: Database, workshopId: number, telegramId: number): Promise<void> {
+  await withWriteTransaction(database, (trx) => unsubscribeFromDates(trx, workshopId, telegramId));
+}
+
+/** Called in the transaction that adds a session: tells the workshop's subscribers once, then forgets them. */
+export async function notifyDateSubscribers(trx: Executor, scheduleId: number): Promise<number> {
+  const schedule = await getRecordSchedule(trx, scheduleId);
+  if (!schedule) return 0;
+  const subscribers = await takeDateSubscribers(trx, schedule.workshop.id);
+  for (const chatId of subscribers) {
+    await notifyChat(trx, chatId, {
+      kind: 'workshop.new_dates',
+      payload: {
+        workshop_id: schedule.workshop.id,
+        workshop_title: schedule.workshop.title,
+        schedule: scheduleSnapshot(schedule),
+      },
+    });
+  }
+  return subscribers.length;
+}

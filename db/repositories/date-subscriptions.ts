@@ -1,0 +1,57 @@
+import { sql } from 'kysely';
+import type { Executor } from '../database';
+
+export const subscribeToDates = (db: Executor, workshopId: number, telegramId: number, at: string) =>
+  db
+    .insertInto('date_subscriptions')
+    .values({ workshop_id: workshopId, telegram_id: telegramId, created_at: at })
+    .onConflict((oc) => oc.columns(['workshop_id', 'telegram_id']).doNothing())
+    .execute();
+
+export const unsubscribeFromDates = (db: Executor, workshopId: number, telegramId: number) =>
+  db
+    .deleteFrom('date_subscriptions')
+    .where('workshop_id', '=', workshopId)
+    .where('telegram_id', '=', telegramId)
+    .execute();
+
+/** Removes and returns the workshop's subscribers (each is told once). */
+export async function takeDateSubscribers(db: Executor, workshopId: number): Promise<number[]> {
+  const rows = await db
+    .deleteFrom('date_subscriptions')
+    .where('workshop_id', '=', workshopId)
+    .returning('telegram_id')
+    .execute();
+  return rows.map((r) => r.telegram_id);
+}
+
+export const listSubscribedWorkshopIds = async (db: Executor, telegramId: number) =>
+  (await db.selectFrom('date_subscriptions').select('workshop_id').where('telegram_id', '=', telegramId).execute()).map(
+    (r) => r.workshop_id,
+  );
+
+/**
+ * Workshops that have been scheduled at least once but have no upcoming session with a free seat:
+ * the ones a customer can ask to be told about.
+ */
+export const listWorkshopsWithoutFreeDates = (db: Executor, now: string) =>
+  db
+    .selectFrom('workshops as w')
+    .select(['w.id', 'w.title'])
+    .where((eb) => eb.exists(eb.selectFrom('schedules as s').select('s.id').whereRef('s.workshop_id', '=', 'w.id')))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('schedules as s')
+            .select('s.id')
+            .whereRef('s.workshop_id', '=', 'w.id')
+            .where('s.date', '>', now)
+            .where(
+              sql<boolean>`s.capacity > coalesce((select sum(r.people_count) from records r where r.schedule_id = s.id and r.state = 'ACTIVE'), 0)`,
+            ),
+        ),
+      ),
+    )
+    .orderBy('w.title')
+    .execute();
