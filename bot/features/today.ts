@@ -1,0 +1,115 @@
+import { Composer } from 'grammy';
+import type { InlineKeyboardButton } from 'grammy/types';
+import type { AttendanceValue } from '../../contract';
+import { fromZonedInput, toZonedInput } from '../../contract/format';
+import { setAttendance } from '../../core/attendance';
+import { staffActor } from '../../core/audit';
+import { DomainError } from '../../core/errors';
+import { bool } from '../../db/database';
+import { getRecord, listRecordsOfSchedules } from '../../db/repositories/records';
+import { getRecordSchedule, listSchedulesBetween } from '../../db/repositories/schedules';
+import { getUserByTelegramId } from '../../db/repositories/users';
+import { HTML, type BotContext, type BotDeps } from '../context';
+import { TODAY, todayText, type TodaySession } from '../today-messages';
+import { T } from '../messages';
+
+/** `att:A:<record id>` (attended) or `att:N:<record id>` (no-show): well under Telegram's 64 bytes. */
+const ATTENDANCE_DATA = /^att:([AN]):(\d{1,10})$/;
+const VALUE = { A: 'ATTENDED', N: 'NO_SHOW' } as const;
+
+/**
+ * /today for staff whose Telegram account is linked: one message per session of the day with its
+ * participants and buttons to mark who came; a press updates that same message. Pressing the mark
+ * a participant already has clears it.
+ */
+export function todayFeature(deps: BotDeps) {
+  const composer = new Composer<BotContext>();
+  const db = deps.database.db;
+  const tz = deps.config.businessTimezone;
+
+  /** The active staff member behind this Telegram account, if linked. */
+  async function staffOf(telegramId: number) {
+    const user = await getUserByTelegramId(db, telegramId);
+    return user && bool(user.is_active) ? user : null;
+  }
+
+  async function loadSession(scheduleId: number): Promise<TodaySession | null> {
+    const schedule = await getRecordSchedule(db, scheduleId);
+    if (!schedule) return null;
+    const records = await listRecordsOfSchedules(db, [scheduleId]);
+    return {
+      title: schedule.workshop.title,
+      date: schedule.date,
+      capacity: schedule.capacity,
+      participants: records
+        .filter((r) => r.state === 'ACTIVE')
+        .map((r) => ({
+          id: r.id,
+          name: r.name,
+          last_name: r.last_name,
+          people_count: r.people_count,
+          has_allergy: bool(r.has_allergy),
+          allergy_type: r.allergy_type,
+          attendance: r.attendance,
+        })),
+    };
+  }
+
+  const keyboard = (s: TodaySession): InlineKeyboardButton[][] =>
+    s.participants.map((p, i) => [
+      { text: TODAY.attendedButton(i + 1, p.name), callback_data: `att:A:${p.id}` },
+      { text: TODAY.noShowButton, callback_data: `att:N:${p.id}` },
+    ]);
+
+  const render = (s: TodaySession) => ({
+    text: todayText(s, tz),
+    other: { ...HTML, reply_markup: { inline_keyboard: keyboard(s) } },
+  });
+
+  composer.command('today', async (ctx) => {
+    if (!(await staffOf(ctx.from!.id))) return void (await ctx.reply(TODAY.notStaff));
+    // The business day: from midnight to midnight on the studio's clock.
+    const day = toZonedInput(Date.now(), tz).slice(0, 10);
+    const next = new Date(Date.parse(`${day}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    const start = new Date(Date.parse(fromZonedInput(`${day} 00:00:00`, tz)) - 1).toISOString();
+    const end = new Date(Date.parse(fromZonedInput(`${next} 00:00:00`, tz)) - 1).toISOString();
+    const schedules = await listSchedulesBetween(db, start, end);
+    if (schedules.length === 0) return void (await ctx.reply(TODAY.none));
+    for (const { id } of schedules) {
+      const session = await loadSession(id);
+      if (!session) continue;
+      const { text, other } = render(session);
+      await ctx.reply(text, other);
+    }
+  });
+
+  composer.callbackQuery(ATTENDANCE_DATA, async (ctx) => {
+    const staff = await staffOf(ctx.from.id);
+    if (!staff) return void (await ctx.answerCallbackQuery({ text: TODAY.notStaff, show_alert: true }));
+    const record = await getRecord(db, Number(ctx.match[2]));
+    if (!record || record.state !== 'ACTIVE')
+      return void (await ctx.answerCallbackQuery({ text: TODAY.gone, show_alert: true }));
+    const pressed: AttendanceValue = VALUE[ctx.match[1] as keyof typeof VALUE];
+    const value = record.attendance === pressed ? null : pressed;
+    try {
+      await setAttendance(deps.database, record, value, staffActor(staff));
+    } catch (err) {
+      // Every press is answered, also when it fails, so the button stops spinning.
+      await ctx.answerCallbackQuery({ text: err instanceof DomainError ? err.message : T.error, show_alert: true });
+      if (err instanceof DomainError) return;
+      throw err;
+    }
+    await ctx.answerCallbackQuery({ text: TODAY.marked(record.name, value) });
+    const session = await loadSession(record.schedule_id);
+    if (!session) return;
+    const { text, other } = render(session);
+    try {
+      await ctx.editMessageText(text, other);
+    } catch (err) {
+      // Two presses of the same state render the same text: Telegram refuses an edit that changes nothing.
+      if (!String(err).includes('message is not modified')) throw err;
+    }
+  });
+
+  return composer;
+}

@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app';
+import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
+import {
+  callbackUpdate,
+  keyboardOf,
+  plain,
+  postUpdate,
+  startFakeTelegram,
+  textUpdate,
+  tgUser,
+  type FakeCall,
+  type FakeTelegram,
+} from '../helpers/fake-telegram';
+import { getRecord } from '../../db/repositories/records';
+import { botTestApp, createStaff, deliver, linkStaff } from './setup';
+
+let fake: FakeTelegram;
+let t: TestApp;
+let staff: { authorization: string };
+
+beforeAll(async () => {
+  fake = await startFakeTelegram();
+  t = await botTestApp(fake);
+  staff = await t.auth();
+});
+afterAll(async () => {
+  await t.close();
+  await fake.close();
+});
+beforeEach(async () => {
+  await deliver(t);
+  fake.reset();
+});
+
+const send = async (from: number, update: unknown) =>
+  expect((await postUpdate(t.app, t.config.webhookSecret, update)).statusCode).toBe(200);
+const lastOf = (calls: FakeCall[]) => calls[calls.length - 1];
+const inMinutes = (m: number) => new Date(Date.now() + m * 60_000).toISOString();
+
+describe('/today for linked staff', () => {
+  it('lists the day’s participants with party and allergy; a button marks them and edits the same message', async () => {
+    const cook = await createStaff(t, 'cook@example.com');
+    const cookTg = 9_100_001;
+    await linkStaff(t, cook, cookTg);
+    // Within the hour before the start, so check-in is open.
+    const { schedule } = await createSession(t.app, staff, { date: inMinutes(20), capacity: 6 });
+    const anna = telegramUser('anna_today');
+    const id = (
+      await book(
+        t.app,
+        anna,
+        bookingPayload(schedule.id, { name: 'Анна', people_count: 2, has_allergy: true, allergy_type: 'орехи' }),
+      )
+    ).json().record.id as number;
+    await book(t.app, telegramUser(), bookingPayload(schedule.id, { name: '<b>Борис</b>' }));
+    // Started five minutes ago: "today" on the studio's clock whenever the test runs (but just after midnight).
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/schedule/${schedule.id}`,
+      headers: staff,
+      payload: { date: inMinutes(-5) },
+    });
+    await deliver(t);
+    fake.reset();
+
+    await send(cookTg, textUpdate(tgUser(cookTg), '/today'));
+    const msg = fake.ok('sendMessage').find((c) => String(c.params.text).includes('Паста'))!;
+    expect(msg.params.parse_mode).toBe('HTML');
+    const text = plain(msg.params.text);
+    expect(text).toContain('Участники: 3 из 6');
+    expect(text).toContain('1. Анна Петрова, 2 чел. · ⚠️ аллергия: орехи');
+    expect(text).toContain('2. <b>Борис</b> Петрова, 1 чел.');
+    const rows = keyboardOf(msg);
+    expect(rows[0]).toEqual([
+      { text: '✅ 1. Анна', callback_data: `att:A:${id}` },
+      { text: '❌ Не пришёл', callback_data: `att:N:${id}` },
+    ]);
+    for (const row of rows) for (const b of row) expect(Buffer.byteLength(b.callback_data!)).toBeLessThanOrEqual(64);
+
+    await send(cookTg, callbackUpdate(tgUser(cookTg), `att:N:${id}`, 55));
+    expect(lastOf(fake.ok('answerCallbackQuery')).params).toMatchObject({ text: 'Анна: не пришёл' });
+    const edit = lastOf(fake.ok('editMessageText'));
+    expect(edit.params.message_id).toBe(55);
+    expect(plain(edit.params.text)).toContain('1. Анна Петрова, 2 чел. · ⚠️ аллергия: орехи — ❌ не пришёл');
+    expect((await getRecord(t.database.db, id))!.attendance).toBe('NO_SHOW');
+
+    // Pressed again: the mark is cleared. The history says who did it.
+    await send(cookTg, callbackUpdate(tgUser(cookTg), `att:N:${id}`, 55));
+    expect((await getRecord(t.database.db, id))!.attendance).toBeNull();
+    const history = await t.app.inject({ method: 'GET', url: `/api/v1/records/${id}/history`, headers: staff });
+    expect(history.json().data[0]).toMatchObject({ action: 'attendance', actor: { kind: 'staff', user_id: cook.id } });
+  });
+
+  it('refuses a Telegram user who is not linked staff, for the command and for a button, and always answers', async () => {
+    const stranger = 9_100_002;
+    const { schedule } = await createSession(t.app, staff, { date: inMinutes(10) });
+    const id = (await book(t.app, telegramUser(), bookingPayload(schedule.id))).json().record.id as number;
+    await deliver(t);
+    fake.reset();
+    await send(stranger, textUpdate(tgUser(stranger), '/today'));
+    expect(plain(lastOf(fake.ok('sendMessage')).params.text)).toContain('Команда /today — для сотрудников студии');
+    await send(stranger, callbackUpdate(tgUser(stranger), `att:A:${id}`));
+    expect(lastOf(fake.ok('answerCallbackQuery')).params).toMatchObject({ show_alert: true });
+    expect((await getRecord(t.database.db, id))!.attendance).toBeNull();
+    expect(fake.ok('editMessageText')).toHaveLength(0);
+  });
+
+  it('answers a press before check-in opens with the reason, and changes nothing', async () => {
+    const chef = await createStaff(t, 'chef@example.com');
+    const chefTg = 9_100_003;
+    await linkStaff(t, chef, chefTg);
+    const { schedule } = await createSession(t.app, staff, { date: inMinutes(180) });
+    const id = (await book(t.app, telegramUser(), bookingPayload(schedule.id))).json().record.id as number;
+    await send(chefTg, callbackUpdate(tgUser(chefTg), `att:A:${id}`));
+    expect(lastOf(fake.ok('answerCallbackQuery')).params).toMatchObject({
+      text: 'Посещение можно отметить не раньше чем за час до начала',
+      show_alert: true,
+    });
+    expect((await getRecord(t.database.db, id))!.attendance).toBeNull();
+  });
+});
