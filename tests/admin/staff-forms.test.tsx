@@ -145,8 +145,11 @@ describe('address form', () => {
 describe('change password form', () => {
   it('validates: required, min 8, confirm equal; Save disabled until typed', async () => {
     const user = userEvent.setup();
-    const { calls } = mockApi({ 'PATCH /users/me/password': { body: { message: 'ok' } } });
-    renderAdmin(<ChangePasswordForm />);
+    const { calls } = mockApi({
+      'PATCH /users/me/password': { body: { message: 'ok' } },
+      'POST /login/access-token': { body: { access_token: 'after-change', token_type: 'bearer' } },
+    });
+    renderAdmin(<ChangePasswordForm email="me@example.com" />);
     expect(isDisabled(save())).toBe(true);
     await user.click(screen.getByLabelText(/Текущий пароль/));
     await user.tab();
@@ -163,15 +166,18 @@ describe('change password form', () => {
     await user.clear(screen.getByLabelText(/Подтвердите пароль/));
     await user.type(screen.getByLabelText(/Подтвердите пароль/), 'new-password-1');
     await user.click(save());
-    await waitFor(() => expect(calls).toHaveLength(1));
+    // The change ends every session, this one too: the form signs in again with the new password.
+    await waitFor(() => expect(calls).toHaveLength(2));
     expect(calls[0].body).toEqual({ current_password: 'old-password', new_password: 'new-password-1' });
+    expect(calls[1].body).toBe('username=me%40example.com&password=new-password-1');
     expect(await screen.findByText('Пароль обновлен.')).toBeTruthy();
+    expect(localStorage.getItem('access_token')).toBe('after-change');
   });
 
   it("shows the server's refusal in a toast", async () => {
     const user = userEvent.setup();
     mockApi({ 'PATCH /users/me/password': { status: 400, body: { detail: 'Incorrect password' } } });
-    renderAdmin(<ChangePasswordForm />);
+    renderAdmin(<ChangePasswordForm email="me@example.com" />);
     await user.type(screen.getByLabelText(/Текущий пароль/), 'bad-password');
     await user.type(screen.getByLabelText(/Новый пароль/), 'new-password-1');
     await user.type(screen.getByLabelText(/Подтвердите пароль/), 'new-password-1');

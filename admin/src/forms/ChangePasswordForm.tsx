@@ -3,13 +3,15 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { UpdatePasswordFields } from '../../../contract/forms';
+import type { Token } from '../../../contract/auth';
 import type { UpdatePassword } from '../../../contract/users';
-import { api } from '../api';
+import { api, request, setToken } from '../api';
 import { MESSAGES, TITLES, toastError, toastSuccess } from '../notify';
 
 type PasswordValues = z.output<typeof UpdatePasswordFields>;
 
-export function ChangePasswordForm() {
+/** `email`: the signed-in user's, to sign in again with the new password (a change ends every earlier session). */
+export function ChangePasswordForm({ email }: { email: string }) {
   const {
     register,
     handleSubmit,
@@ -25,6 +27,12 @@ export function ChangePasswordForm() {
     const body: UpdatePassword = { current_password: v.current_password, new_password: v.new_password };
     try {
       await api.patch('/users/me/password', body);
+      // The change ended every session signed before it, this one too: this tab signs in again.
+      const token = await request<Token>('POST', '/login/access-token', undefined, {
+        form: { username: email, password: v.new_password },
+        public: true,
+      });
+      setToken(token.access_token);
       toastSuccess(MESSAGES.passwordUpdated);
       reset();
     } catch (err) {

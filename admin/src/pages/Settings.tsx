@@ -41,7 +41,7 @@ function Profile() {
         <Title order={3} id="password-title" mb="md">
           Изменить пароль
         </Title>
-        <ChangePasswordForm />
+        {user ? <ChangePasswordForm email={user.email} /> : <Skeleton h={200} maw={480} />}
       </section>
     </Stack>
   );
