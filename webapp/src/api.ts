@@ -1,5 +1,12 @@
 /** All calls the mini-app makes. Types come from the shared contract only. */
-import type { RecordCreate, RecordView, SchedulesOpen } from '../../contract';
+import type {
+  ForgetResult,
+  PersonalDataExport,
+  PrivacyPublic,
+  RecordCreate,
+  RecordView,
+  SchedulesOpen,
+} from '../../contract';
 import { errorMessage, parseBody } from '../../contract/http';
 import { rawInitData } from './tg';
 
@@ -54,6 +61,9 @@ export const api = {
   updatePeople: (id: number, people_count: number) => request<RecordView>('PUT', `/records/${id}`, { people_count }),
   cancel: (id: number, cancel_reason: string) => request<RecordView>('PUT', `/records/cancel/${id}`, { cancel_reason }),
   restore: (id: number) => request<RecordView>('PUT', `/records/restore/${id}`),
+  privacy: () => request<PrivacyPublic>('GET', '/privacy'),
+  myData: () => request<PersonalDataExport>('GET', '/me/data'),
+  forgetMe: () => request<ForgetResult>('DELETE', '/me/data'),
 };
 
 export const errorText = (err: unknown) =>

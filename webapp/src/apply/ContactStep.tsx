@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { Button, Cell, Input, Radio, Section, Switch, Textarea } from '@telegram-apps/telegram-ui';
@@ -17,6 +17,7 @@ import { ApiError, api } from '../api';
 import { config } from '../config';
 import { haptic, telegramUser } from '../tg';
 import { Notice } from '../ui/Notice';
+import { PrivacySheet } from '../ui/PrivacySheet';
 import { Stepper } from '../ui/Stepper';
 import { toast } from '../ui/toast';
 import { IconCalendar } from '../ui/icons';
@@ -39,6 +40,8 @@ export default function ContactStep({
 }) {
   const user = telegramUser();
   const [submitting, setSubmitting] = useState(false);
+  const [privacyOpen, setPrivacyOpen] = useState(false);
+  const closePrivacy = useCallback(() => setPrivacyOpen(false), []);
   const {
     register,
     control,
@@ -69,7 +72,8 @@ export default function ContactStep({
       }
       setSubmitting(true);
       try {
-        const view = await api.createRecord({ schedule_id: session.id, ...values });
+        // Submitting under the consent line is the customer's consent (the server refuses a booking without it).
+        const view = await api.createRecord({ schedule_id: session.id, ...values, consent: true });
         haptic('success');
         onDone(view);
       } catch (err) {
@@ -263,6 +267,16 @@ export default function ContactStep({
       <Section header="Комментарий">
         <Textarea placeholder="Пожелания или вопросы" aria-label="Комментарий" rows={3} {...register('comment')} />
       </Section>
+
+      <p className="consent-line">
+        Нажимая «{queued ? 'Встать в очередь' : 'Записаться'}», вы соглашаетесь на обработку ваших персональных данных,
+        включая сведения об аллергии, —{' '}
+        <button type="button" className="link-button" onClick={() => setPrivacyOpen(true)}>
+          подробнее
+        </button>
+        .
+      </p>
+      {privacyOpen && <PrivacySheet onClose={closePrivacy} />}
 
       <div className="submit-bar">
         <Button type="submit" size="l" stretched loading={submitting} disabled={!user || submitting}>

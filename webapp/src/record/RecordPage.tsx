@@ -7,6 +7,7 @@ import { api, errorText } from '../api';
 import { config } from '../config';
 import { formatDate, formatPrice, formatTime, formatWeekday, isPast } from '../../../contract/format';
 import { closeApp, haptic, openLink, setBackButton } from '../tg';
+import { MyDataSection } from './MyDataSection';
 import { Notice } from '../ui/Notice';
 import { Stepper } from '../ui/Stepper';
 import { toast } from '../ui/toast';
@@ -307,6 +308,7 @@ export default function RecordPage({ id }: { id: string }) {
             {TEXTS.restore}
           </Button>
         )}
+        <MyDataSection />
         <Button size="l" stretched mode="gray" onClick={() => closeApp()}>
           {TEXTS.close}
         </Button>

@@ -1,0 +1,54 @@
+import { useEffect, useRef, useState } from 'react';
+import { Button, Spinner } from '@telegram-apps/telegram-ui';
+import { api, errorText } from '../api';
+import './personal-data.css';
+
+/** The studio's privacy text (Настройки → Бизнес), loaded when opened: the booking page's first load does not carry it. */
+export function PrivacySheet({ onClose }: { onClose: () => void }) {
+  const [text, setText] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const close = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    let live = true;
+    api.privacy().then(
+      (p) => live && setText(p.text),
+      (err: unknown) => live && setError(errorText(err)),
+    );
+    close.current?.focus();
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
+    window.addEventListener('keydown', onKey);
+    return () => {
+      live = false;
+      window.removeEventListener('keydown', onKey);
+    };
+  }, [onClose]);
+
+  return (
+    <div className="sheet-backdrop" onClick={onClose}>
+      <div
+        className="sheet"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="privacy-title"
+        onClick={(e) => e.stopPropagation()}
+      >
+        <h2 id="privacy-title" className="sheet__title">
+          Обработка персональных данных
+        </h2>
+        <div className="sheet__body">
+          {text !== null ? (
+            text.split(/\n{2,}/).map((p, i) => <p key={i}>{p}</p>)
+          ) : error ? (
+            <p role="alert">Не удалось загрузить текст: {error}</p>
+          ) : (
+            <Spinner size="m" />
+          )}
+        </div>
+        <Button ref={close} size="l" stretched mode="bezeled" onClick={onClose}>
+          Понятно
+        </Button>
+      </div>
+    </div>
+  );
+}
