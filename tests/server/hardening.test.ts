@@ -110,6 +110,9 @@ describe('TRUST_PROXY', () => {
       false,
     );
     expect(() => loadConfig({ ...base, TRUST_PROXY: 'yes please' }, { dotenv: false })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...base, TRUST_PROXY: 'yes please' }, { dotenv: false })).toThrow(
+      /TRUST_PROXY=yes please: expected false, the number of proxies in front of the server/,
+    );
   });
 
   it('without a trusted proxy (development default) X-Forwarded-For is ignored', async () => {
