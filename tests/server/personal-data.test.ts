@@ -354,6 +354,40 @@ describe('export and forget (GET and DELETE /me/data)', () => {
   });
 });
 
+describe('deleting a staff user', () => {
+  it('keeps what they did, attributed to "удалённый пользователь", and the bookings they took', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/',
+      headers: staff,
+      payload: { email: 'leaving@example.com', password: 'password-123', full_name: 'Уходящий', is_active: true },
+    });
+    const userId: number = created.json().id;
+    const leaving = await t.auth('leaving@example.com', 'password-123');
+    const { schedule } = await createSession(t.app, leaving);
+    const booked = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/records/',
+      headers: leaving,
+      payload: bookingPayload(schedule.id, { name: 'Звонила по телефону', consent: undefined }),
+    });
+    const recordId: number = booked.json().record.id;
+
+    const del = await t.app.inject({ method: 'DELETE', url: `/api/v1/users/${userId}`, headers: staff });
+    expect(del.statusCode).toBe(200);
+    const history = await t.app.inject({ method: 'GET', url: `/api/v1/records/${recordId}/history`, headers: staff });
+    expect(history.statusCode).toBe(200);
+    expect(history.json().data).toEqual([
+      expect.objectContaining({
+        action: 'created',
+        actor: expect.objectContaining({ kind: 'staff', user_id: userId, name: 'удалённый пользователь' }),
+      }),
+    ]);
+    const view = (await t.app.inject({ method: 'GET', url: `/api/v1/schedule/${schedule.id}`, headers: staff })).json();
+    expect(view.records.map((r: { name: string }) => r.name)).toEqual(['Звонила по телефону']);
+  });
+});
+
 describe('retention', () => {
   // Its own database: the schedules above would be due too.
   let main: TestApp;
