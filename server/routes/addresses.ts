@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { withCoordinates } from '../../contract/map-coordinates';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   AddressCreate,
@@ -45,7 +46,7 @@ export default async function addressesRoutes(app: FastifyInstance, { database }
     async (req, reply) =>
       reply
         .status(201)
-        .send(await createAudited(database, 'address', actorOf(req), (trx) => insertAddress(trx, req.body))),
+        .send(await createAudited(database, 'address', actorOf(req), (trx) => insertAddress(trx, withCoordinates(req.body)))),
   );
 
   r.get(
@@ -77,7 +78,7 @@ export default async function addressesRoutes(app: FastifyInstance, { database }
         req.params.id,
         actorOf(req),
         (trx) => getAddress(trx, req.params.id),
-        (trx) => updateAddress(trx, req.params.id, req.body),
+        (trx) => updateAddress(trx, req.params.id, withCoordinates(req.body)),
       );
       if (!a) throw new NotFound(NOT_FOUND);
       return a;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
 import { tma } from '../helpers/telegram';
+import { calendarSignature } from '../../core/calendar';
 
 type Role = 'anonymous' | 'customer' | 'user' | 'superuser';
 const ROLES: Role[] = ['anonymous', 'customer', 'user', 'superuser'];
@@ -49,6 +50,13 @@ const fresh = {
   },
   async schedule() {
     return (await createSession(t.app, staff)).schedule.id as number;
+  },
+  /** A live seat-gift token of another customer's booking in a session of its own. */
+  async gift() {
+    const giver = telegramUser();
+    const id = (await book(t.app, giver, bookingPayload(await fresh.schedule()))).json().record.id as number;
+    const res = await t.app.inject({ method: 'POST', url: `/api/v1/records/${id}/gift`, headers: tma(giver) });
+    return /gift_([\w-]+)$/.exec(res.json<{ url: string }>().url)![1];
   },
   /** A record of the matrix's Telegram customer in a session of its own. */
   async record(cancelled = false) {
@@ -258,6 +266,43 @@ const rows: Row[] = [
     expect: S(401, 200, 403, 403),
   },
   { call: 'GET /business-settings/', request: async () => ({ url: '/business-settings/' }), expect: STAFF_ONLY },
+  {
+    call: 'GET /records/{id}/calendar.ics (signed link)',
+    request: async () => ({
+      url: `/records/${ctx.recordId}/calendar.ics?sig=${calendarSignature(t.config.secretKey, ctx.recordId)}`,
+    }),
+    expect: PUBLIC,
+  },
+  {
+    call: 'POST /records/{id}/gift',
+    request: async () => ({ url: `/records/${ctx.recordId}/gift` }),
+    expect: S(401, 200, 403, 403),
+  },
+  {
+    call: 'GET /gifts/{id}',
+    request: async () => ({ url: `/gifts/${await fresh.gift()}` }),
+    expect: S(401, 200, 200, 200),
+  },
+  {
+    call: 'POST /gifts/{id}/accept',
+    request: async () => ({ url: `/gifts/${await fresh.gift()}/accept`, payload: { name: 'Друг', consent: true } }),
+    expect: S(401, 200, 403, 403),
+  },
+  {
+    call: 'GET /date-subscriptions/',
+    request: async () => ({ url: '/date-subscriptions/' }),
+    expect: S(401, 200, 200, 200),
+  },
+  {
+    call: 'PUT /date-subscriptions/{id}',
+    request: async () => ({ url: `/date-subscriptions/${ctx.workshopId}` }),
+    expect: S(401, 200, 403, 403),
+  },
+  {
+    call: 'DELETE /date-subscriptions/{id}',
+    request: async () => ({ url: `/date-subscriptions/${ctx.workshopId}` }),
+    expect: S(401, 200, 403, 403),
+  },
   {
     call: 'PUT /business-settings/',
     request: async () => ({ url: '/business-settings/', payload: { contact: '+381 60 000 0000' } }),
