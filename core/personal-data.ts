@@ -160,12 +160,12 @@ async function erase(trx: Executor, database: Database, t: ErasureTarget, now: s
     fragments: fragmentsOf({ ...t, recordIds: new Set() }),
   });
   for (const a of entries) {
+    // An entry of their booking holds its fields at the top level; any other entry (a booking handed
+    // to a friend, a staff account) loses only the values that name them.
     const ofTheirs = a.entity === 'record' && t.recordIds.has(a.entity_id);
-    // Another customer's booking is left alone even when it shares a name.
-    const scrubbed = ofTheirs || a.entity !== 'record';
     await setAuditValues(trx, a.id, {
-      before: scrubbed ? rewrite(a.before, t, ofTheirs) : a.before,
-      after: scrubbed ? rewrite(a.after, t, ofTheirs) : a.after,
+      before: rewrite(a.before, t, ofTheirs),
+      after: rewrite(a.after, t, ofTheirs),
       actor_telegram_id:
         a.actor_telegram_id === t.telegramId || (ofTheirs && t.stage === 'all') ? null : a.actor_telegram_id,
     });
