@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { shown } from '../server/config';
 import { exitWith, loadConfigOrExit } from '../server/startup';
-import { backupSqlite } from '../db/backup';
+import { backupSqlite, pruneBackups } from '../db/backup';
 
-// `npm run backup`: a consistent, timestamped copy of the SQLite database in <DATA_DIR>/backups.
+// `npm run backup`: a consistent, timestamped copy of the SQLite database in <DATA_DIR>/backups; copies older
+// than BACKUP_KEEP_DAYS are deleted.
 const config = loadConfigOrExit();
 const database = shown('DATABASE_URL', config.databaseUrl);
 if (!config.databaseUrl.startsWith('sqlite:'))
@@ -28,3 +29,5 @@ try {
   ]);
 }
 console.log(`Backup written: ${dest}`);
+// Older backups go, so data erased from the database (forget, retention) leaves the backups within BACKUP_KEEP_DAYS.
+for (const old of pruneBackups(file, backups, config.backupKeepDays)) console.log(`Old backup deleted: ${old}`);

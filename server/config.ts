@@ -74,6 +74,7 @@ const Env = z.object({
   DIST_DIR: z.string().default('./dist'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SCHEDULER_TICK_S: z.coerce.number().int().min(1).max(3600).default(60),
+  BACKUP_KEEP_DAYS: z.coerce.number().int().min(1).max(3650).default(35),
 });
 
 export interface Config {
@@ -100,6 +101,8 @@ export interface Config {
   logLevel: string;
   /** How often the periodic jobs (reminders, digest, …) run, in milliseconds. */
   schedulerTickMs: number;
+  /** `npm run backup` deletes its backups older than this: erased personal data leaves the backups too. */
+  backupKeepDays: number;
 }
 
 /** What each variable must look like, for the error lines. */
@@ -122,6 +125,7 @@ const EXPECTED: Partial<Record<keyof z.infer<typeof Env>, string>> = {
   USERS_OPEN_REGISTRATION: 'true or false',
   LOG_LEVEL: 'one of fatal, error, warn, info, debug, trace, silent',
   SCHEDULER_TICK_S: 'a whole number of seconds from 1 to 3600',
+  BACKUP_KEEP_DAYS: 'a whole number of days from 1 to 3650',
 };
 
 /** Never printed, only their length. */
@@ -194,6 +198,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, opts: { dote
     distDir: e.DIST_DIR,
     logLevel: e.LOG_LEVEL,
     schedulerTickMs: e.SCHEDULER_TICK_S * 1000,
+    backupKeepDays: e.BACKUP_KEEP_DAYS,
   };
 }
 
