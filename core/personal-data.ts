@@ -89,7 +89,7 @@ export async function exportPersonalData(db: Executor, person: TelegramPerson): 
 /* ---------- erasure ---------- */
 
 /** What identifies the people whose data goes: their bookings, names and logins. */
-interface ErasureTarget {
+export interface ErasureTarget {
   recordIds: Set<number>;
   /** Exact strings that name them (full names as the digest writes them, logins with and without @); empty for retention. */
   names: Set<string>;
@@ -102,19 +102,25 @@ const HEALTH_KEYS = new Set(['comment', 'allergy', 'allergy_type']);
 const NAME_KEYS = new Set(['name', 'full_name']);
 const NULLED_KEYS = new Set(['last_name', 'telegram_login', 'telegram_id', 'username', 'first_name']);
 
+const TELEGRAM_KEY = /telegram|chat/;
+
 const displayName = (r: Pick<RecordRow, 'name' | 'last_name'>) => [r.name, r.last_name].filter(Boolean).join(' ');
 
 /** A booking carries its id; anything else (a digest's allergy line) is about the person when it names them. */
 function isAbout(o: Record<string, unknown>, t: ErasureTarget): boolean {
   if (typeof o.record_id === 'number') return t.recordIds.has(o.record_id);
   return Object.entries(o).some(
-    ([k, v]) => (NAME_KEYS.has(k) || k === 'telegram_login') && typeof v === 'string' && t.names.has(v),
+    ([k, v]) =>
+      ((NAME_KEYS.has(k) || k === 'telegram_login') && typeof v === 'string' && t.names.has(v)) ||
+      (t.telegramId !== null && TELEGRAM_KEY.test(k) && v === t.telegramId),
   );
 }
 
 /** Replaces the personal values in a JSON value (an outbox payload, an audit before/after), keeping its shape. */
 export function scrubJson(value: unknown, t: ErasureTarget, about = false): unknown {
   if (Array.isArray(value)) return value.map((v) => scrubJson(v, t, about));
+  // A name anywhere (a gift's giver_name, a digest line) is theirs when it is exactly one of their names.
+  if (typeof value === 'string') return t.stage === 'all' && t.names.has(value) ? ERASED_NAME : value;
   if (value === null || typeof value !== 'object') return value;
   const o = value as Record<string, unknown>;
   const mine = about || isAbout(o, t);
@@ -124,7 +130,7 @@ export function scrubJson(value: unknown, t: ErasureTarget, about = false): unkn
     else if (mine && k === 'has_allergy') out[k] = false;
     else if (mine && t.stage === 'all' && NAME_KEYS.has(k) && typeof v === 'string') out[k] = ERASED_NAME;
     else if (mine && t.stage === 'all' && NULLED_KEYS.has(k)) out[k] = null;
-    else if (t.telegramId !== null && /telegram|chat/.test(k) && v === t.telegramId) out[k] = null;
+    else if (t.telegramId !== null && TELEGRAM_KEY.test(k) && v === t.telegramId) out[k] = null;
     else out[k] = scrubJson(v, t);
   }
   return out;

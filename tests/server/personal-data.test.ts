@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSENT_REQUIRED, DEFAULT_PRIVACY_TEXT, ERASED_NAME, type PersonalDataExport } from '../../contract';
 import { privacyVersion } from '../../core/consent';
+import { scrubJson, type ErasureTarget } from '../../core/personal-data';
 import { consumeLinkToken, createLinkToken } from '../../core/telegram-link';
 import type { Database } from '../../db/database';
 import { buildTestApp, type TestApp } from '../helpers/app';
@@ -356,6 +357,64 @@ describe('export and forget (GET and DELETE /me/data)', () => {
   it('refuses staff: erasure is the Telegram user’s own request', async () => {
     const res = await t.app.inject({ method: 'DELETE', url: '/api/v1/me/data', headers: staff });
     expect(res.statusCode).toBe(403);
+  });
+});
+
+describe('what erasure removes from a stored JSON value', () => {
+  const target: ErasureTarget = {
+    recordIds: new Set([7]),
+    names: new Set(['Зиновия Квасникова', 'zinovia_kv', '@zinovia_kv']),
+    telegramId: 777_000_123,
+    stage: 'all',
+  };
+
+  it('her booking by id, her name anywhere, and anything carrying her Telegram id; others untouched', () => {
+    const payload = {
+      schedule: { schedule_id: 3, workshop_title: 'Паста' },
+      record: { record_id: 7, name: 'Зиновия', last_name: 'Квасникова', telegram_login: 'zinovia_kv', comment: 'x' },
+      participants: [
+        { record_id: 8, name: 'Борислав', last_name: null, comment: 'Без лука', has_allergy: true },
+        { record_id: 7, name: 'Зиновия', allergy_type: 'кешью', has_allergy: true },
+      ],
+      allergies: [
+        { name: 'Зиновия Квасникова', allergy: 'кешью' },
+        { name: 'Борислав', allergy: 'мёд' },
+      ],
+      giver_name: 'Зиновия Квасникова',
+      receiver_name: 'Борислав',
+    };
+    expect(scrubJson(payload, target)).toEqual({
+      schedule: { schedule_id: 3, workshop_title: 'Паста' },
+      record: { record_id: 7, name: ERASED_NAME, last_name: null, telegram_login: null, comment: ERASED_NAME },
+      participants: [
+        { record_id: 8, name: 'Борислав', last_name: null, comment: 'Без лука', has_allergy: true },
+        { record_id: 7, name: ERASED_NAME, allergy_type: ERASED_NAME, has_allergy: false },
+      ],
+      allergies: [
+        { name: ERASED_NAME, allergy: ERASED_NAME },
+        { name: 'Борислав', allergy: 'мёд' },
+      ],
+      giver_name: ERASED_NAME,
+      receiver_name: 'Борислав',
+    });
+    // A booking she handed to a friend: the entry names her by Telegram id and first name only.
+    expect(scrubJson({ telegram_id: 777_000_123, name: 'Зиновия' }, target)).toEqual({
+      telegram_id: null,
+      name: ERASED_NAME,
+    });
+    expect(scrubJson({ telegram_id: 5, name: 'Зиновия' }, target)).toEqual({ telegram_id: 5, name: 'Зиновия' });
+  });
+
+  it('at the first retention step only allergies and comments go', () => {
+    const health: ErasureTarget = { ...target, names: new Set(), telegramId: null, stage: 'health' };
+    expect(
+      scrubJson(
+        { record: { record_id: 7, name: 'Зиновия', comment: 'x', allergy_type: 'y', has_allergy: true } },
+        health,
+      ),
+    ).toEqual({
+      record: { record_id: 7, name: 'Зиновия', comment: ERASED_NAME, allergy_type: ERASED_NAME, has_allergy: false },
+    });
   });
 });
 
