@@ -208,6 +208,14 @@ describe('export and forget (GET and DELETE /me/data)', () => {
       })
     ).json().record.id;
     await moveToPast(pastSchedule, 3);
+    // The day before: the staff digest lists her with her allergy and comment (and reminders go out).
+    const upcomingDate = (await recordRow(ids.upcoming)).schedule_id;
+    const { date } = await t.database.db
+      .selectFrom('schedules')
+      .select('date')
+      .where('id', '=', upcomingDate)
+      .executeTakeFirstOrThrow();
+    await t.scheduler.runOnce(new Date(Date.parse(date) - 20 * 3_600_000));
     // A subscription, a half-finished conversation, and a delivered message.
     const db = t.database.db;
     await db
@@ -286,6 +294,8 @@ describe('export and forget (GET and DELETE /me/data)', () => {
     };
     // The dashboard's statistics of the past, where her attended booking counts (when the dashboard is served).
     const statsBefore = hasStats ? await stats() : null;
+    const digests = await db.selectFrom('notifications').select('payload').where('kind', '=', 'staff.digest').execute();
+    expect(digests.some((d) => d.payload.includes(ALLERGY))).toBe(true);
     // Before: her values are there (the search finds what it looks for).
     expect((await findEverywhere(t.database, [NAME, zina.username, String(zina.id)])).length).toBeGreaterThan(3);
 
