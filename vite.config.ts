@@ -3,6 +3,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { purgeUnusedTelegramUiCss } from './vite.purge-css';
 
 /** Writes .br and .gz beside every asset; the server sends them pre-compressed (no work per request). */
 function precompress(): Plugin {
@@ -31,7 +32,13 @@ const entries = { webapp: 'webapp/index.html', admin: 'admin/index.html' };
 const only = process.env.BUILD_ONLY as keyof typeof entries | undefined;
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), purgeUnusedTelegramUiCss(), precompress()],
+  resolve: {
+    alias: [
+      // telegram-ui's iOS spinner is three 20 KB SVG files; ours draws the same bars in a loop.
+      { find: /^\.\/components\/IOSSpinner\/IOSSpinner$/, replacement: path.resolve('webapp/src/ui/ios-spinner.tsx') },
+    ],
+  },
   build: {
     outDir: process.env.BUILD_OUT ?? 'dist',
     emptyOutDir: true,
