@@ -81,16 +81,15 @@ const contains = (dialect: Dialect, column: string, needle: string): Expression<
     ? sql<SqlBool>`strpos(${sql.ref(column)}, ${needle}) > 0`
     : sql<SqlBool>`instr(${sql.ref(column)}, ${needle}) > 0`;
 
-/** Outbox rows whose payload contains any of these fragments. */
-export const listNotificationsContaining = (db: Executor, dialect: Dialect, fragments: string[]) =>
-  fragments.length === 0
-    ? Promise.resolve([])
-    : db
-        .selectFrom('notifications')
-        .select(['id', 'payload'])
-        .where((eb) => eb.or(fragments.map((f) => contains(dialect, 'payload', f))))
-        .orderBy('id')
-        .execute();
+/** A page of outbox rows (id order), for scans that test payloads in code. */
+export const listNotificationPayloads = (db: Executor, afterId: number, limit: number) =>
+  db
+    .selectFrom('notifications')
+    .select(['id', 'payload'])
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
 
 export const setNotificationPayload = (db: Executor, id: number, payload: string) =>
   db.updateTable('notifications').set({ payload }).where('id', '=', id).execute();
