@@ -6,6 +6,10 @@ import type {
   RecordCreate,
   RecordView,
   SchedulesOpen,
+  SeatGiftAccept,
+  SeatGiftLink,
+  SeatGiftView,
+  DateOffers,
 } from '../../contract';
 import { errorMessage, parseBody } from '../../contract/http';
 import { rawInitData } from './tg';
@@ -64,6 +68,12 @@ export const api = {
   privacy: () => request<PrivacyPublic>('GET', '/privacy'),
   myData: () => request<PersonalDataExport>('GET', '/me/data'),
   forgetMe: () => request<ForgetResult>('DELETE', '/me/data'),
+  gift: (id: number) => request<SeatGiftLink>('POST', `/records/${id}/gift`),
+  giftView: (token: string) => request<SeatGiftView>('GET', `/gifts/${encodeURIComponent(token)}`),
+  acceptGift: (token: string, body: SeatGiftAccept) =>
+    request<RecordView>('POST', `/gifts/${encodeURIComponent(token)}/accept`, body),
+  dateOffers: () => request<DateOffers>('GET', '/date-subscriptions/'),
+  subscribeDates: (workshopId: number) => request<{ subscribed: boolean }>('PUT', `/date-subscriptions/${workshopId}`),
 };
 
 export const errorText = (err: unknown) =>

@@ -22,6 +22,7 @@ import {
   on,
   onBackButtonClick,
   openLink as sdkOpenLink,
+  openTelegramLink as sdkOpenTelegramLink,
   postEvent,
   setMiniAppBackgroundColor,
   setMiniAppHeaderColor,
@@ -132,4 +133,10 @@ export function hideBack(): void {
 export function openLink(url: string): void {
   if (full && attempt(() => sdkOpenLink.ifAvailable(url))) return;
   if (!attempt(() => postEvent('web_app_open_link', { url }))) window.open(url, '_blank', 'noopener');
+}
+
+export function openTgLink(url: string): void {
+  if (full && attempt(() => sdkOpenTelegramLink.ifAvailable(url))) return;
+  const path_full = url.replace(/^https:\/\/t\.me/, '');
+  if (!attempt(() => postEvent('web_app_open_tg_link', { path_full }))) window.open(url, '_blank', 'noopener');
 }

@@ -183,3 +183,10 @@ export function openLink(url: string): boolean {
   withSdk((m) => m.openLink(url));
   return true;
 }
+
+/** Opens a t.me link inside Telegram (e.g. the share sheet); false outside Telegram (the page follows the link). */
+export function openTelegramLink(url: string): boolean {
+  if (!inTelegram() || !url.startsWith('https://t.me/')) return false;
+  withSdk((m) => m.openTgLink(url));
+  return true;
+}

@@ -1,6 +1,9 @@
-import { Anchor, ScrollArea, Table, Text, Tooltip } from '@mantine/core';
-import type { RecordPublic } from '../../../contract/records';
-import { IconCircleCheck, IconCircleDashed, IconCircleX, IconClock } from './icons';
+import { useState } from 'react';
+import { ActionIcon, Anchor, Badge, Group, ScrollArea, Table, Text, Tooltip } from '@mantine/core';
+import { ATTENDANCE_LABELS, type RecordPublic } from '../../../contract/records';
+import { plural } from '../../../contract/format';
+import { IconCircleCheck, IconCircleDashed, IconCircleX, IconClock, IconListDetails } from './icons';
+import { RecordHistory } from './RecordHistory';
 
 const STATES: Record<string, { label: string; color: string; Icon: typeof IconCircleCheck }> = {
   ACTIVE: { label: 'Активна', color: 'var(--mantine-color-teal-6)', Icon: IconCircleCheck },
@@ -29,7 +32,58 @@ export function sortRecords(records: RecordPublic[]): RecordPublic[] {
 
 export const RECORD_COLUMNS = ['Имя', 'Количество', 'Telegram', 'Комментарий', 'Аллергия', 'Причина отмены'] as const;
 
-export function RecordsTable({ records }: { records: RecordPublic[] }) {
+/** A staff row: the booking and its customer's no-shows at earlier sessions. */
+type StaffRecord = RecordPublic & { earlier_no_shows?: number };
+
+const NO_SHOWS = ['неявка', 'неявки', 'неявок'] as const;
+
+/** Next to the name: the check-in mark, earlier no-shows and the booking's history. */
+function RecordMarks({ r, onHistory }: { r: StaffRecord; onHistory: () => void }) {
+  const noShows = r.earlier_no_shows ?? 0;
+  return (
+    <>
+      {r.attendance && (
+        <Badge
+          size="sm"
+          variant="light"
+          color={r.attendance === 'ATTENDED' ? 'teal.9' : 'red.9'}
+          data-testid="attendance"
+        >
+          {ATTENDANCE_LABELS[r.attendance]}
+        </Badge>
+      )}
+      {r.confirmed_at && r.state === 'ACTIVE' && !r.attendance && (
+        <Tooltip label="Ответил(а) «Приду» на напоминание">
+          <Badge size="sm" variant="light" color="teal.9" data-testid="confirmed">
+            Придёт
+          </Badge>
+        </Tooltip>
+      )}
+      {r.rating != null && (
+        <Tooltip label="Оценка после мастер-класса">
+          <Badge size="sm" variant="light" color="yellow.9" data-testid="rating">
+            {`★ ${r.rating}`}
+          </Badge>
+        </Tooltip>
+      )}
+      {noShows > 0 && (
+        <Tooltip label="Не пришёл(а) на прошлые занятия">
+          <Badge size="sm" variant="outline" color="orange.9" data-testid="earlier-no-shows">
+            {noShows} {plural(noShows, NO_SHOWS)}
+          </Badge>
+        </Tooltip>
+      )}
+      <Tooltip label="История изменений">
+        <ActionIcon variant="subtle" color="gray.8" size="sm" onClick={onHistory} aria-label="История изменений">
+          <IconListDetails size={16} />
+        </ActionIcon>
+      </Tooltip>
+    </>
+  );
+}
+
+export function RecordsTable({ records }: { records: StaffRecord[] }) {
+  const [history, setHistory] = useState<StaffRecord | null>(null);
   if (records.length === 0)
     return (
       <Text size="sm" c="dimmed">
@@ -37,68 +91,80 @@ export function RecordsTable({ records }: { records: RecordPublic[] }) {
       </Text>
     );
   return (
-    <ScrollArea type="auto" offsetScrollbars>
-      <Table verticalSpacing="xs" highlightOnHover miw={760} fz="sm" data-testid="records-table">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th w={40} aria-label="Статус" />
-            {RECORD_COLUMNS.map((c) => (
-              <Table.Th key={c}>{c}</Table.Th>
-            ))}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {sortRecords(records).map((r) => {
-            const cancelled = isCancelled(r);
-            return (
-              <Table.Tr
-                key={r.id}
-                data-cancelled={cancelled || undefined}
-                data-state={r.state}
-                style={
-                  cancelled
-                    ? { color: 'var(--mantine-color-gray-5)', background: 'var(--mantine-color-gray-0)' }
-                    : undefined
-                }
-              >
-                <Table.Td>
-                  <StateIcon state={r.state} />
-                </Table.Td>
-                <Table.Td>
-                  <Anchor
-                    href={`/record/${r.id}`}
-                    target="_blank"
-                    rel="noopener noreferrer"
-                    c={cancelled ? 'gray.5' : undefined}
-                    fz="sm"
-                  >
-                    {[r.name, r.last_name].filter(Boolean).join(' ')}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td>{r.people_count ?? 1}</Table.Td>
-                <Table.Td>
-                  {r.telegram_login ? (
-                    <Anchor
-                      href={`https://t.me/${r.telegram_login.replace(/^@/, '')}`}
-                      target="_blank"
-                      rel="noopener noreferrer"
-                      c={cancelled ? 'gray.5' : undefined}
-                      fz="sm"
-                    >
-                      @{r.telegram_login.replace(/^@/, '')}
-                    </Anchor>
-                  ) : (
-                    '—'
-                  )}
-                </Table.Td>
-                <Table.Td style={{ whiteSpace: 'pre-line' }}>{r.comment || '—'}</Table.Td>
-                <Table.Td>{r.has_allergy ? r.allergy_type || 'Да' : '—'}</Table.Td>
-                <Table.Td style={{ whiteSpace: 'pre-line' }}>{r.cancel_reason || '—'}</Table.Td>
-              </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
-    </ScrollArea>
+    <>
+      <ScrollArea type="auto" offsetScrollbars>
+        <Table verticalSpacing="xs" highlightOnHover miw={760} fz="sm" data-testid="records-table">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th w={40} aria-label="Статус" />
+              {RECORD_COLUMNS.map((c) => (
+                <Table.Th key={c}>{c}</Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {sortRecords(records).map((r) => {
+              const cancelled = isCancelled(r);
+              return (
+                <Table.Tr
+                  key={r.id}
+                  data-cancelled={cancelled || undefined}
+                  data-state={r.state}
+                  style={
+                    cancelled
+                      ? { color: 'var(--mantine-color-gray-7)', background: 'var(--mantine-color-gray-1)' }
+                      : undefined
+                  }
+                >
+                  <Table.Td>
+                    <StateIcon state={r.state} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap={6} wrap="wrap">
+                      <Anchor
+                        href={`/record/${r.id}`}
+                        target="_blank"
+                        rel="noopener noreferrer"
+                        c={cancelled ? 'gray.7' : undefined}
+                        fz="sm"
+                      >
+                        {[r.name, r.last_name].filter(Boolean).join(' ')}
+                      </Anchor>
+                      <RecordMarks r={r} onHistory={() => setHistory(r)} />
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>{r.people_count ?? 1}</Table.Td>
+                  <Table.Td>
+                    {r.telegram_login ? (
+                      <Anchor
+                        href={`https://t.me/${r.telegram_login.replace(/^@/, '')}`}
+                        target="_blank"
+                        rel="noopener noreferrer"
+                        c={cancelled ? 'gray.7' : undefined}
+                        fz="sm"
+                      >
+                        @{r.telegram_login.replace(/^@/, '')}
+                      </Anchor>
+                    ) : (
+                      '—'
+                    )}
+                  </Table.Td>
+                  <Table.Td style={{ whiteSpace: 'pre-line' }}>{r.comment || '—'}</Table.Td>
+                  <Table.Td>{r.has_allergy ? r.allergy_type || 'Да' : '—'}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'pre-line' }}>{r.cancel_reason || '—'}</Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </ScrollArea>
+      {history && (
+        <RecordHistory
+          recordId={history.id}
+          name={[history.name, history.last_name].filter(Boolean).join(' ')}
+          onClose={() => setHistory(null)}
+        />
+      )}
+    </>
   );
 }

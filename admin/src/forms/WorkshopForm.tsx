@@ -2,7 +2,7 @@ import { NumberInput, TextInput, Textarea } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import { DEFAULT_PRICE } from '../../../contract/common';
-import { WorkshopCreate, type WorkshopPublic } from '../../../contract/workshops';
+import { DEFAULT_DURATION_MINUTES, WorkshopCreate, type WorkshopPublic } from '../../../contract/workshops';
 import type { z } from 'zod';
 import { api } from '../api';
 import { FormModal } from '../components/FormModal';
@@ -32,10 +32,14 @@ export function WorkshopForm({
       title: workshop?.title ?? '',
       description: workshop?.description ?? '',
       price: workshop?.price ?? DEFAULT_PRICE,
+      duration_minutes: workshop?.duration_minutes ?? DEFAULT_DURATION_MINUTES,
     },
   });
 
-  const onSubmit = async (body: WorkshopCreate) => {
+  const onSubmit = async (values: WorkshopCreate) => {
+    // The duration is sent when it differs from what is stored (the server's default for a new workshop).
+    const { duration_minutes, ...rest } = values;
+    const body = duration_minutes !== (workshop?.duration_minutes ?? DEFAULT_DURATION_MINUTES) ? values : rest;
     const save = () => (workshop ? api.put(`/workshops/${workshop.id}`, body) : api.post('/workshops/', body));
     if (await runChange(save, workshop ? MESSAGES.workshopUpdated : MESSAGES.workshopCreated)) onClose();
   };
@@ -77,6 +81,27 @@ export function WorkshopForm({
             clampBehavior="none"
             allowDecimal={false}
             thousandSeparator=" "
+            name={field.name}
+            ref={field.ref}
+            value={numberValue(field.value)}
+            onBlur={field.onBlur}
+            onChange={onNumberChange(field.onChange)}
+            error={fieldState.error?.message}
+          />
+        )}
+      />
+      <Controller
+        control={control}
+        name="duration_minutes"
+        render={({ field, fieldState }) => (
+          <NumberInput
+            label="Длительность, минут"
+            description="Для записи в календарь клиента"
+            min={1}
+            max={1440}
+            step={15}
+            clampBehavior="none"
+            allowDecimal={false}
             name={field.name}
             ref={field.ref}
             value={numberValue(field.value)}

@@ -3,20 +3,43 @@ import useSWR from 'swr';
 import { Spinner, Steps } from '@telegram-apps/telegram-ui';
 import type { RecordView, ScheduleOpen } from '../../../contract';
 import { api } from '../api';
-import { haptic, hasNativeBackButton, setBackButton } from '../tg';
+import { haptic, hasNativeBackButton, inTelegram, setBackButton } from '../tg';
+import { launchIntent, type LaunchIntent } from './launch-intent';
 import { ScheduleStep } from './ScheduleStep';
 
 const loadForm = () => import('./ContactStep');
 const ContactStep = lazy(loadForm);
 const SuccessStep = lazy(() => import('./SuccessStep'));
+const GiftPage = lazy(() => import('./GiftPage'));
+const NewDatesOffer = lazy(() => import('./NewDatesOffer'));
 
 export const SCHEDULE_KEY = 'schedule/public';
 
 export default function ApplyPage() {
+  const [intent] = useState(launchIntent);
+  if (intent.gift)
+    return (
+      <Suspense fallback={<CenteredSpinner />}>
+        <GiftPage token={intent.gift} />
+      </Suspense>
+    );
+  return <Wizard intent={intent} />;
+}
+
+function Wizard({ intent }: { intent: LaunchIntent }) {
   const [step, setStep] = useState<1 | 2 | 3>(1);
   const [session, setSession] = useState<ScheduleOpen | null>(null);
   const [result, setResult] = useState<RecordView | null>(null);
   const { data, error, isLoading, mutate } = useSWR(SCHEDULE_KEY, api.publicSchedule, { revalidateOnFocus: false });
+  // "Записаться снова": the last booking (the customer's own) gives the workshop, party size and allergy.
+  const { data: again } = useSWR(intent.again ? ['again', intent.again] : null, () => api.record(intent.again!), {
+    shouldRetryOnError: false,
+    revalidateOnFocus: false,
+  });
+  const [showAll, setShowAll] = useState(false);
+  const workshopFilter = showAll ? null : (intent.workshop ?? again?.record.schedule.workshop.id ?? null);
+  const sessions = workshopFilter === null ? data?.data : data?.data.filter((s) => s.workshop.id === workshopFilter);
+  const filtered = workshopFilter !== null && sessions !== undefined && sessions.length > 0;
 
   // Step 2 is one tap away: fetch its code once the browser is idle.
   useEffect(() => {
@@ -47,7 +70,7 @@ export default function ApplyPage() {
       </header>
       {step === 1 && (
         <ScheduleStep
-          data={data?.data}
+          data={filtered ? sessions : data?.data}
           error={error}
           isLoading={isLoading}
           onRetry={() => void mutate()}
@@ -57,6 +80,18 @@ export default function ApplyPage() {
             setStep(2);
           }}
         />
+      )}
+      {step === 1 && filtered && (
+        <div className="filter-bar">
+          <button type="button" className="link-button" onClick={() => setShowAll(true)}>
+            Показать все мастер-классы
+          </button>
+        </div>
+      )}
+      {step === 1 && data && inTelegram() && (
+        <Suspense fallback={null}>
+          <NewDatesOffer />
+        </Suspense>
       )}
       {step === 2 && session && (
         <Suspense fallback={<CenteredSpinner />}>
@@ -70,6 +105,15 @@ export default function ApplyPage() {
               void mutate();
             }}
             onStale={() => void mutate()}
+            prefill={
+              again && again.record.schedule.workshop.id === session.workshop.id
+                ? {
+                    people_count: again.record.people_count,
+                    has_allergy: again.record.has_allergy,
+                    allergy_type: again.record.allergy_type,
+                  }
+                : undefined
+            }
           />
         </Suspense>
       )}

@@ -15,7 +15,7 @@ import { RecordCreateFields } from '../../../contract/forms';
 import { formatDate, formatPrice, formatTime } from '../../../contract/format';
 import { ApiError, api } from '../api';
 import { config } from '../config';
-import { haptic, telegramUser } from '../tg';
+import { haptic, telegramUser, uiPlatform } from '../tg';
 import { Notice } from '../ui/Notice';
 import { PrivacySheet } from '../ui/PrivacySheet';
 import { Stepper } from '../ui/Stepper';
@@ -31,14 +31,19 @@ export default function ContactStep({
   onBack,
   onDone,
   onStale,
+  prefill,
 }: {
   session: ScheduleOpen;
+  /** "Записаться снова": the last booking's party size and allergy. */
+  prefill?: { people_count: number; has_allergy: boolean; allergy_type: string | null };
   showBack: boolean;
   onBack: () => void;
   onDone: (view: RecordView) => void;
   onStale: () => void;
 }) {
   const user = telegramUser();
+  // telegram-ui shows an Input's header on the base (Android, desktop) layout only; iOS gets the inline label.
+  const ios = uiPlatform() === 'ios';
   const [submitting, setSubmitting] = useState(false);
   const [privacyOpen, setPrivacyOpen] = useState(false);
   const closePrivacy = useCallback(() => setPrivacyOpen(false), []);
@@ -52,10 +57,10 @@ export default function ContactStep({
     defaultValues: {
       name: user?.first_name ?? '',
       last_name: user?.last_name ?? '',
-      people_count: PEOPLE_MIN,
+      people_count: prefill?.people_count ?? PEOPLE_MIN,
       comment: '',
-      has_allergy: false,
-      allergy_type: '',
+      has_allergy: prefill?.has_allergy ?? false,
+      allergy_type: prefill?.allergy_type ?? '',
       source: null,
       is_first_time: undefined,
     },
@@ -135,7 +140,7 @@ export default function ContactStep({
       >
         <Input
           header="Имя"
-          before={<span className="input-label">Имя</span>}
+          before={ios ? <span className="input-label">Имя</span> : undefined}
           placeholder="Обязательно"
           aria-label="Имя"
           aria-invalid={Boolean(errors.name)}
@@ -145,7 +150,7 @@ export default function ContactStep({
         />
         <Input
           header="Фамилия"
-          before={<span className="input-label">Фамилия</span>}
+          before={ios ? <span className="input-label">Фамилия</span> : undefined}
           placeholder="Необязательно"
           aria-label="Фамилия"
           autoComplete="family-name"

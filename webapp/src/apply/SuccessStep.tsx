@@ -5,6 +5,7 @@ import { formatDate, formatTime } from '../../../contract/format';
 import { config } from '../config';
 import { closeApp } from '../tg';
 import { IconCheck, IconClock } from '../ui/icons';
+import { CalendarButton } from '../record/JourneyActions';
 
 export default function SuccessStep({ view }: { view: RecordView }) {
   const { record, queue_position } = view;
@@ -25,6 +26,7 @@ export default function SuccessStep({ view }: { view: RecordView }) {
           <Button size="l" stretched onClick={() => closeApp()}>
             Закрыть
           </Button>
+          <CalendarButton view={view} />
           <Link href={`/record/${record.id}`} className="success__link">
             Открыть мою запись
           </Link>

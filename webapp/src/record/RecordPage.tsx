@@ -8,6 +8,7 @@ import { config } from '../config';
 import { formatDate, formatPrice, formatTime, formatWeekday, isPast } from '../../../contract/format';
 import { closeApp, haptic, openLink, setBackButton } from '../tg';
 import { MyDataSection } from './MyDataSection';
+import { CalendarButton, ConfirmedNote, DeadlineNotice, GiftSeat, LeaveQueue, changesClosed } from './JourneyActions';
 import { Notice } from '../ui/Notice';
 import { Stepper } from '../ui/Stepper';
 import { toast } from '../ui/toast';
@@ -67,7 +68,9 @@ export default function RecordPage({ id }: { id: string }) {
   const past = isPast(s.date);
   const cancelled = record.state === 'CANCELLED' || record.is_cancelled;
   const queued = record.state === 'QUEUED';
-  const active = !past;
+  // Past the change deadline the customer may no longer cancel, restore or change the count (staff still can).
+  const closed = !past && changesClosed(data);
+  const active = !past && !closed;
   const increase = count - record.people_count;
   const countWarning = record.state === 'ACTIVE' && increase > 0 && increase > places_available;
 
@@ -131,6 +134,8 @@ export default function RecordPage({ id }: { id: string }) {
             {record.cancel_reason ? `Причина: ${record.cancel_reason}` : undefined}
           </Notice>
         )}
+        {closed && <DeadlineNotice view={data} />}
+        {!past && <ConfirmedNote view={data} />}
         {!past && queued && (
           <Notice tone="warning" title={TEXTS.queued}>
             {TEXTS.queuedText}
@@ -308,6 +313,9 @@ export default function RecordPage({ id }: { id: string }) {
             {TEXTS.restore}
           </Button>
         )}
+        {!past && !cancelled && <CalendarButton view={data} />}
+        {!past && !cancelled && <GiftSeat view={data} />}
+        {active && queued && <LeaveQueue view={data} onDone={(v) => void mutate(v, { revalidate: false })} />}
         <MyDataSection />
         <Button size="l" stretched mode="gray" onClick={() => closeApp()}>
           {TEXTS.close}

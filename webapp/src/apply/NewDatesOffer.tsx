@@ -1,0 +1,60 @@
+import { useState } from 'react';
+import useSWR from 'swr';
+import { Button, Cell, Section } from '@telegram-apps/telegram-ui';
+import { api, errorText } from '../api';
+import { haptic } from '../tg';
+import { toast } from '../ui/toast';
+
+/** "Сообщить о новых датах" for workshops without free upcoming dates (a Telegram customer only). */
+export default function NewDatesOffer() {
+  const { data, mutate } = useSWR('date-offers', api.dateOffers, {
+    revalidateOnFocus: false,
+    shouldRetryOnError: false,
+  });
+  const [busy, setBusy] = useState<number | null>(null);
+  if (!data || data.data.length === 0) return null;
+
+  async function subscribe(workshopId: number) {
+    setBusy(workshopId);
+    try {
+      await api.subscribeDates(workshopId);
+      haptic('success');
+      toast({ kind: 'success', title: 'Готово! Напишем в Telegram, когда появятся новые даты' });
+      await mutate();
+    } catch (err) {
+      haptic('error');
+      toast({ kind: 'error', title: 'Не получилось подписаться', description: errorText(err) });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <Section header="Нет свободных дат" footer="Напишем один раз, когда появится новая дата">
+      {data.data.map((o) => (
+        <Cell
+          key={o.workshop_id}
+          multiline
+          data-testid={`offer-${o.workshop_id}`}
+          after={
+            o.subscribed ? (
+              <span className="offer__done">Подписка оформлена</span>
+            ) : (
+              <Button
+                size="s"
+                mode="bezeled"
+                loading={busy === o.workshop_id}
+                disabled={busy !== null}
+                onClick={() => void subscribe(o.workshop_id)}
+              >
+                Сообщить о новых датах
+              </Button>
+            )
+          }
+        >
+          {o.title}
+        </Cell>
+      ))}
+    </Section>
+  );
+}
