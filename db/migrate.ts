@@ -1,5 +1,5 @@
 import type { DB } from './schema';
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, NO_MIGRATIONS, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as m0001 from './migrations/20261121_0001_initial';
 import * as m0100 from './migrations/20261122_0100_sessions_and_login_failures';
 import * as m0200 from './migrations/20261122_0200_outbox_claims';
@@ -31,7 +31,9 @@ export async function migrateToLatest(db: Kysely<DB>): Promise<void> {
   if (error || failed) throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
 }
 
+/** Undoes every migration, newest first (each one's down() is tested this way). */
 export async function migrateDown(db: Kysely<DB>): Promise<void> {
-  const { error } = await new Migrator({ db, provider }).migrateDown();
-  if (error) throw error;
+  const { error, results } = await new Migrator({ db, provider }).migrateTo(NO_MIGRATIONS);
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) throw new Error(`Migration ${failed?.migrationName ?? ''} down failed: ${String(error)}`);
 }
