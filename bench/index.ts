@@ -7,8 +7,10 @@
  *     NODE_ENV=production) on a fresh SQLite file until the first health-check answer; median of 5.
  *  4. Telegram delivery (bench/delivery.ts): a 300-chat broadcast and a 60-message flood against a
  *     fake Bot API that enforces Telegram's limits with 429s.
- *  5. The front-end budgets (bench/web.ts) unless BENCH_SKIP_WEB=1.
- * Set TEST_DATABASE_URL to run 1, 2 and 4 on PostgreSQL; BENCH_ONLY=throughput,storm,start,delivery runs some.
+ *  5. History that scales (bench/history.ts): 1,500 past sessions and 12,000 bookings; each staff list's
+ *     default page under 100 KB and 50 ms.
+ *  6. The front-end budgets (bench/web.ts) unless BENCH_SKIP_WEB=1.
+ * Set TEST_DATABASE_URL to run 1, 2 and 4 on PostgreSQL; BENCH_ONLY=throughput,storm,start,delivery,history runs some.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,6 +25,7 @@ import { insertRecord } from '../db/repositories/records';
 import { insertSchedule } from '../db/repositories/schedules';
 import { withWriteTransaction } from '../db/lock';
 import { deliveryBench } from './delivery';
+import { historyBench } from './history';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const rows: Array<{ what: string; measured: string; budget: string; ok: boolean }> = [];
@@ -182,6 +185,7 @@ if (wanted('throughput')) await publicScheduleThroughput();
 if (wanted('storm')) await bookingStorm();
 if (wanted('start')) await coldStart();
 if (wanted('delivery')) rows.push(...(await deliveryBench()));
+if (wanted('history')) rows.push(...(await historyBench()));
 
 console.log(
   `\nAPI budgets on ${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} cores, Node ${process.version}`,

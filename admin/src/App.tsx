@@ -15,9 +15,11 @@ const SchedulePage = lazy(() => import('./pages/Schedule'));
 const PastPage = lazy(() => import('./pages/Past'));
 const Settings = lazy(() => import('./pages/Settings'));
 const Users = lazy(() => import('./pages/Users'));
+const Customers = lazy(() => import('./pages/Customers'));
+const Audit = lazy(() => import('./pages/Audit'));
 const NotFound = lazy(() => import('./pages/NotFound'));
 
-const STAFF_PATHS = /^\/(?:workshops|schedule|past|settings|admin)?\/?$/;
+const STAFF_PATHS = /^\/(?:workshops|schedule|past|customers|audit|settings|admin)?\/?$/;
 
 function PublicOnly({ children }: { children: ReactNode }) {
   return isLoggedIn() ? (
@@ -37,6 +39,8 @@ function StaffArea() {
           <Route path="/schedule" component={SchedulePage} />
           <Route path="/past" component={PastPage} />
           <Route path="/settings" component={Settings} />
+          <Route path="/customers" component={Customers} />
+          <Route path="/audit" component={Audit} />
           <Route path="/admin" component={Users} />
           <Route component={Dashboard} />
         </Switch>

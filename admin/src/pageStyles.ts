@@ -20,3 +20,6 @@ import '@mantine/core/styles/Tooltip.css';
 import '@mantine/core/styles/Alert.css';
 import '@mantine/core/styles/ThemeIcon.css';
 import '@mantine/core/styles/Indicator.css';
+import '@mantine/core/styles/SegmentedControl.css';
+import '@mantine/core/styles/Pagination.css';
+import '@mantine/core/styles/Progress.css';

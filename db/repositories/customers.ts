@@ -22,10 +22,11 @@ export async function listCustomers(
   page: { skip: number; limit: number },
   now: string,
 ) {
-  const ids = matching(db, q).select('r.telegram_id');
-  const filtered = joined(db).where('r.telegram_id', 'in', ids);
-  const [rows, total] = await Promise.all([
-    aggregate(filtered, now)
+  // The page's customers first (by their latest matching booking), then the counts of those only.
+  const [pageIds, total] = await Promise.all([
+    matching(db, q)
+      .select('r.telegram_id')
+      .groupBy('r.telegram_id')
       .orderBy((eb) => eb.fn.max('r.id'), 'desc')
       .offset(page.skip)
       .limit(page.limit)
@@ -34,6 +35,10 @@ export async function listCustomers(
       .select((eb) => eb.fn.count<number | string>('r.telegram_id').distinct().as('n'))
       .executeTakeFirstOrThrow(),
   ]);
+  const ids = pageIds.flatMap((r) => (r.telegram_id === null ? [] : [r.telegram_id]));
+  const rows = ids.length === 0 ? [] : await aggregate(joined(db).where('r.telegram_id', 'in', ids), now).execute();
+  const order = new Map(ids.map((id, i) => [id, i]));
+  rows.sort((a, b) => (order.get(Number(a.telegram_id)) ?? 0) - (order.get(Number(b.telegram_id)) ?? 0));
   return { rows: await withNames(db, rows), count: Number(total.n) };
 }
 

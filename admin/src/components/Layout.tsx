@@ -5,19 +5,33 @@ import { Link, useLocation } from 'wouter';
 import { logout } from '../api';
 import { config } from '../config';
 import { useCurrentUser } from '../session';
-import { IconCalendar, IconChefHat, IconHistory, IconHome, IconLogout, IconSettings, IconUsers } from './icons';
+import {
+  IconCalendar,
+  IconChefHat,
+  IconHistory,
+  IconHome,
+  IconListDetails,
+  IconLogout,
+  IconSettings,
+  IconUserHeart,
+  IconUsers,
+} from './icons';
 
 const ITEMS = [
   { href: '/', label: 'Главная', icon: IconHome },
   { href: '/schedule', label: 'Расписание', icon: IconCalendar },
   { href: '/past', label: 'История', icon: IconHistory },
   { href: '/workshops', label: 'Мастер-классы', icon: IconChefHat },
+  { href: '/customers', label: 'Клиенты', icon: IconUserHeart },
   { href: '/settings', label: 'Настройки', icon: IconSettings },
 ];
 // The drawer (and the modal machinery it needs) loads only when a phone user opens the menu.
 const MobileMenu = lazy(() => import('./MobileMenu'));
 
-const ADMIN_ITEM = { href: '/admin', label: 'Пользователи', icon: IconUsers };
+const ADMIN_ITEMS = [
+  { href: '/admin', label: 'Пользователи', icon: IconUsers },
+  { href: '/audit', label: 'Журнал', icon: IconListDetails },
+];
 
 export function Brand() {
   return (
@@ -33,7 +47,7 @@ export function Brand() {
 export function Navigation({ onNavigate }: { onNavigate?: () => void }) {
   const [location] = useLocation();
   const { data: user } = useCurrentUser();
-  const items = user?.is_superuser ? [...ITEMS, ADMIN_ITEM] : ITEMS;
+  const items = user?.is_superuser ? [...ITEMS, ...ADMIN_ITEMS] : ITEMS;
   return (
     <Stack gap={0} h="100%">
       <div style={{ flex: 1, overflowY: 'auto' }}>
@@ -73,7 +87,7 @@ export function Navigation({ onNavigate }: { onNavigate?: () => void }) {
           Выйти
         </Button>
         {user && (
-          <Text size="sm" c="dimmed" px="xs" style={{ overflowWrap: 'anywhere' }} data-testid="logged-in-as">
+          <Text size="sm" c="gray.7" px="xs" style={{ overflowWrap: 'anywhere' }} data-testid="logged-in-as">
             Logged in as: {user.email}
           </Text>
         )}

@@ -1,9 +1,13 @@
-import { ActionIcon, Anchor, Badge, Card, Divider, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { useState } from 'react';
+import { ActionIcon, Anchor, Badge, Button, Card, Divider, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
 import type { RecordPublic } from '../../../contract/records';
 import type { SchedulePublic } from '../../../contract/schedule';
 import { formatDateTime, formatPrice } from '../../../contract/format';
 import { config } from '../config';
 import { IconBell, IconEdit, IconMapPin, IconTrash } from './icons';
+import { IconChecklist } from './action-icons';
+import { CheckInList, checkInOpen } from './CheckInList';
+import { CsvButton } from './CsvButton';
 import { RecordsTable } from './RecordsTable';
 
 /** People per state: the sum of people_count (default 1) per booking. */
@@ -46,6 +50,8 @@ export interface ScheduleCardProps {
 
 export function ScheduleCard({ schedule, onNotify, onEdit, onDelete }: ScheduleCardProps) {
   const { workshop, address } = schedule;
+  const canCheckIn = checkInOpen(schedule.date);
+  const [checkIn, setCheckIn] = useState(false);
   return (
     <Card padding="lg" data-testid="schedule-card" data-schedule-id={schedule.id}>
       <Stack gap="md">
@@ -56,7 +62,7 @@ export function ScheduleCard({ schedule, onNotify, onEdit, onDelete }: ScheduleC
             </Title>
             <Group gap="md">
               <Text fw={500}>{formatDateTime(schedule.date, config.businessTimezone)}</Text>
-              <Text c="teal.7" fw={600}>
+              <Text c="teal.9" fw={600}>
                 {formatPrice(workshop.price)}
               </Text>
             </Group>
@@ -88,6 +94,26 @@ export function ScheduleCard({ schedule, onNotify, onEdit, onDelete }: ScheduleC
           </Group>
         </Group>
         <ScheduleBadges schedule={schedule} />
+        <Group gap="xs">
+          <CsvButton
+            size="xs"
+            path={`/schedule/${schedule.id}/participants.csv`}
+            fileName={`participants-${schedule.id}.csv`}
+            label="Список участников (CSV)"
+          />
+          {canCheckIn && (
+            <Button
+              size="xs"
+              variant={checkIn ? 'filled' : 'default'}
+              leftSection={<IconChecklist />}
+              onClick={() => setCheckIn((v) => !v)}
+              aria-expanded={checkIn}
+            >
+              Отметить посещение
+            </Button>
+          )}
+        </Group>
+        {canCheckIn && checkIn && <CheckInList schedule={schedule} />}
         <RecordsTable records={schedule.records} />
         <Divider />
         <Group gap="xs" align="flex-start" wrap="nowrap">

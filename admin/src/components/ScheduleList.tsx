@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Skeleton, Stack, Text } from '@mantine/core';
+import { Button, Group, NativeSelect, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import useSWR from 'swr';
 import type { AddressesPublic } from '../../../contract/addresses';
 import type { SchedulePublic, SchedulesPublic } from '../../../contract/schedule';
@@ -13,6 +13,8 @@ import { ConfirmDelete, ConfirmDialog } from './ConfirmDialog';
 import { EmptyState } from './EmptyState';
 import { IconPlus } from './icons';
 import { PageHeader } from './PageHeader';
+import { Pager } from './Pager';
+import { CsvButton } from './CsvButton';
 import { ScheduleCard } from './ScheduleCard';
 
 export const NOTIFIED_BEFORE = 'Уведомления уже были отправлены ранее';
@@ -33,11 +35,73 @@ function ScheduleDialog({ schedule, onClose }: { schedule?: SchedulePublic; onCl
   );
 }
 
-/** /schedule (upcoming: add, notify, edit, delete) and /past (edit, delete). */
+export const PAGE_SIZE = 20;
+
+interface Filter {
+  from: string;
+  to: string;
+  workshopId: string;
+}
+const NO_FILTER: Filter = { from: '', to: '', workshopId: '' };
+
+/** The list's page of the API: `skip`/`limit`, and the dates and workshop chosen. */
+export function listKey(base: string, page: number, f: Filter) {
+  const q = new URLSearchParams({ skip: String((page - 1) * PAGE_SIZE), limit: String(PAGE_SIZE) });
+  if (f.from) q.set('from', f.from);
+  if (f.to) q.set('to', f.to);
+  if (f.workshopId) q.set('workshop_id', f.workshopId);
+  return `${base}?${q.toString()}`;
+}
+
+/** Dates (a day each, both included) and a workshop; a period can be exported as CSV. */
+function FilterBar({ filter, onChange }: { filter: Filter; onChange: (f: Filter) => void }) {
+  const workshops = useSWR<WorkshopsPublic>(keys.workshops, { onError: (err) => toastError(TITLES.workshops, err) });
+  const range = new URLSearchParams();
+  if (filter.from) range.set('from', filter.from);
+  if (filter.to) range.set('to', filter.to);
+  return (
+    <Group gap="sm" mb="lg" align="flex-end" wrap="wrap" data-testid="list-filter">
+      <TextInput
+        type="date"
+        label="С"
+        value={filter.from}
+        onChange={(e) => onChange({ ...filter, from: e.currentTarget.value })}
+        w={160}
+      />
+      <TextInput
+        type="date"
+        label="По"
+        value={filter.to}
+        onChange={(e) => onChange({ ...filter, to: e.currentTarget.value })}
+        w={160}
+      />
+      <NativeSelect
+        label="Мастер-класс"
+        value={filter.workshopId}
+        onChange={(e) => onChange({ ...filter, workshopId: e.currentTarget.value })}
+        data={[
+          { value: '', label: 'Все' },
+          ...(workshops.data?.data ?? []).map((w) => ({ value: String(w.id), label: w.title })),
+        ]}
+        w={220}
+      />
+      <CsvButton
+        path={`/records/export.csv?${range.toString()}`}
+        fileName="bookings.csv"
+        label="Записи за период (CSV)"
+      />
+    </Group>
+  );
+}
+
+/** /schedule (upcoming: add, notify, edit, delete) and /past (edit, delete), a page at a time. */
 export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
   const upcoming = kind === 'upcoming';
-  const { data, isLoading } = useSWR<SchedulesPublic>(upcoming ? keys.schedule : keys.past, {
+  const [page, setPage] = useState(1);
+  const [filter, setFilter] = useState<Filter>(NO_FILTER);
+  const { data, isLoading } = useSWR<SchedulesPublic>(listKey(upcoming ? keys.schedule : keys.past, page, filter), {
     onError: (err) => toastError(TITLES.en, err),
+    keepPreviousData: true,
   });
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<SchedulePublic | null>(null);
@@ -58,6 +122,13 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
           </Button>
         )}
       </PageHeader>
+      <FilterBar
+        filter={filter}
+        onChange={(f) => {
+          setFilter(f);
+          setPage(1);
+        }}
+      />
       {isLoading ? (
         <Stack gap="lg">
           <Skeleton h={220} radius="md" />
@@ -78,6 +149,7 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
           ))}
         </Stack>
       )}
+      {data && data.count > 0 && <Pager page={page} pageSize={PAGE_SIZE} total={data.count} onChange={setPage} />}
       {adding && <ScheduleDialog onClose={() => setAdding(false)} />}
       {editing && <ScheduleDialog key={editing.id} schedule={editing} onClose={() => setEditing(null)} />}
       <ConfirmDelete

@@ -1,8 +1,8 @@
 import type { SVGProps } from 'react';
 
-type IconProps = SVGProps<SVGSVGElement> & { size?: number };
+export type IconProps = SVGProps<SVGSVGElement> & { size?: number };
 
-function Svg({ size = 18, children, ...rest }: IconProps & { children: React.ReactNode }) {
+export function Svg({ size = 18, children, ...rest }: IconProps & { children: React.ReactNode }) {
   return (
     <svg
       xmlns="http://www.w3.org/2000/svg"
@@ -121,5 +121,19 @@ export const IconMapPin = (p: IconProps) => (
 export const IconBrandTelegram = (p: IconProps) => (
   <Svg {...p}>
     <path d="m15 10-4 4 6 6 4-16-18 7 4 2 2 6 3-4" />
+  </Svg>
+);
+export const IconListDetails = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M13 5h8M13 9h5M13 15h8M13 19h5" />
+    <rect x="3" y="4" width="6" height="6" rx="1" />
+    <rect x="3" y="14" width="6" height="6" rx="1" />
+  </Svg>
+);
+export const IconUserHeart = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M8 7a4 4 0 1 0 8 0 4 4 0 0 0-8 0" />
+    <path d="M6 21v-2a4 4 0 0 1 4-4h2.5" />
+    <path d="M18 22l3.35-3.284a2.143 2.143 0 0 0 .005-3.071 2.242 2.242 0 0 0-3.129-.006L18 15.852l-.224-.22a2.242 2.242 0 0 0-3.128-.006 2.143 2.143 0 0 0-.006 3.071L18 22z" />
   </Svg>
 );

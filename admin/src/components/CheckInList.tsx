@@ -1,0 +1,84 @@
+import { useState } from 'react';
+import { Badge, Group, SegmentedControl, Stack, Text } from '@mantine/core';
+import type { AttendanceValue } from '../../../contract/records';
+import type { SchedulePublic } from '../../../contract/schedule';
+import { api } from '../api';
+import { TITLES, refetchAll, toastError } from '../notify';
+
+/** Check-in opens an hour before the start (the server holds the same rule). */
+export const CHECK_IN_OPENS_MS = 60 * 60 * 1000;
+export const checkInOpen = (date: string, now = Date.now()) => now >= Date.parse(date) - CHECK_IN_OPENS_MS;
+
+const NONE = 'none';
+const OPTIONS = [
+  { value: NONE, label: 'Не отмечен' },
+  { value: 'ATTENDED', label: 'Пришёл' },
+  { value: 'NO_SHOW', label: 'Не пришёл' },
+];
+
+type Row = SchedulePublic['records'][number];
+
+function CheckInRow({ r }: { r: Row }) {
+  // Shown at once; the server's answer (or the refetch after an error) settles it.
+  const [value, setValue] = useState<string>(r.attendance ?? NONE);
+  const name = [r.name, r.last_name].filter(Boolean).join(' ');
+  const change = async (next: string) => {
+    const before = value;
+    setValue(next);
+    try {
+      await api.put(`/records/${r.id}/attendance`, {
+        attendance: next === NONE ? null : (next as AttendanceValue),
+      });
+    } catch (err) {
+      setValue(before);
+      toastError(TITLES.general, err);
+    } finally {
+      void refetchAll();
+    }
+  };
+  return (
+    <Group justify="space-between" wrap="wrap" gap="xs" data-testid="check-in-row" data-record-id={r.id}>
+      <Stack gap={0}>
+        <Text fw={500} style={{ overflowWrap: 'anywhere' }}>
+          {name}, {r.people_count} чел.
+        </Text>
+        {r.has_allergy && (
+          <Text size="sm" c="red.9">
+            Аллергия: {r.allergy_type || 'да'}
+          </Text>
+        )}
+      </Stack>
+      <SegmentedControl
+        size="xs"
+        value={value}
+        onChange={(v) => void change(v)}
+        data={OPTIONS}
+        aria-label={`Посещение: ${name}`}
+        color={value === 'NO_SHOW' ? 'red.9' : 'teal.9'}
+      />
+    </Group>
+  );
+}
+
+/** Who came: one line per ACTIVE booking with its mark. */
+export function CheckInList({ schedule }: { schedule: SchedulePublic }) {
+  const active = schedule.records.filter((r) => r.state === 'ACTIVE');
+  const marked = active.filter((r) => r.attendance).length;
+  return (
+    <Stack gap="sm" p="sm" bg="gray.0" style={{ borderRadius: 'var(--mantine-radius-md)' }} data-testid="check-in">
+      <Group gap="xs">
+        <Text fw={600}>Отметка посещения</Text>
+        <Badge variant="outline" color="gray.8">
+          Отмечено {marked} из {active.length}
+        </Badge>
+      </Group>
+      {active.length === 0 ? (
+        <Text size="sm" c="gray.7">
+          Участников нет.
+        </Text>
+      ) : (
+        active.map((r) => <CheckInRow key={r.id} r={r} />)
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,215 @@
+import '@mantine/charts/styles.css';
+import { useMemo, useState } from 'react';
+import { BarChart } from '@mantine/charts';
+import {
+  Group,
+  Paper,
+  Progress,
+  ScrollArea,
+  SegmentedControl,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import useSWR from 'swr';
+import type { Stats } from '../../../contract/stats';
+import { RECORD_SOURCES } from '../../../contract/records';
+import { formatDateTime, formatPrice } from '../../../contract/format';
+import { config } from '../config';
+import { TITLES, toastError } from '../notify';
+
+const PERIODS = [
+  { value: '7', label: '7 дней' },
+  { value: '30', label: '30 дней' },
+  { value: '90', label: '90 дней' },
+  { value: '365', label: 'Год' },
+];
+const DAY_MS = 86_400_000;
+const percent = (v: number | null) => (v === null ? '—' : `${Math.round(v * 100)}%`);
+const sourceLabel = (s: string | null) =>
+  s === null ? 'Не указано' : (RECORD_SOURCES[s as keyof typeof RECORD_SOURCES] ?? s);
+
+function Figure({ label, value, hint }: { label: string; value: string | number; hint?: string }) {
+  return (
+    <Paper withBorder radius="md" p="md" data-testid="figure">
+      <Text size="sm" c="gray.7">
+        {label}
+      </Text>
+      <Text fz={26} fw={700} lh={1.3}>
+        {value}
+      </Text>
+      {hint && (
+        <Text size="xs" c="gray.7">
+          {hint}
+        </Text>
+      )}
+    </Paper>
+  );
+}
+
+function Section({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <Paper withBorder radius="md" p="lg">
+      <Title order={3} fz="lg" mb="md">
+        {title}
+      </Title>
+      {children}
+    </Paper>
+  );
+}
+
+/** Главная: how sessions fill, who comes and from where, for a chosen period, and the coming week. */
+export default function DashboardStats() {
+  const [days, setDays] = useState('30');
+  // One period per choice: the key must not change on every render.
+  const key = useMemo(() => {
+    const to = new Date();
+    const from = new Date(to.getTime() - Number(days) * DAY_MS);
+    return `/stats/?from=${encodeURIComponent(from.toISOString())}&to=${encodeURIComponent(to.toISOString())}`;
+  }, [days]);
+  const { data } = useSWR<Stats>(key, { onError: (err) => toastError(TITLES.general, err), keepPreviousData: true });
+
+  return (
+    <Stack gap="lg" data-testid="dashboard-stats">
+      <Group justify="space-between" wrap="wrap">
+        <Title order={3}>Как идут дела</Title>
+        <SegmentedControl value={days} onChange={setDays} data={PERIODS} aria-label="Период" color="teal.9" />
+      </Group>
+      {!data ? (
+        <Skeleton h={320} radius="md" />
+      ) : (
+        <>
+          <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md">
+            <Figure label="Занятий" value={data.schedules} />
+            <Figure
+              label="Мест продано"
+              value={`${data.seats_sold} из ${data.capacity}`}
+              hint={`заполнено ${percent(data.fill_rate)}`}
+            />
+            <Figure label="Записей" value={data.bookings} hint={`впервые: ${data.first_timers}`} />
+            <Figure label="Отмен" value={data.cancellations} />
+            <Figure
+              label="Неявки"
+              value={percent(data.no_show_rate)}
+              hint={`пришли ${data.attended}, не пришли ${data.no_shows}`}
+            />
+            <Figure label="Выручка (оценка)" value={formatPrice(data.revenue_estimate)} hint="цена × пришедшие" />
+            <Figure
+              label="Оценки"
+              value={data.ratings.average === null ? '—' : data.ratings.average.toFixed(1)}
+              hint={`оценок: ${data.ratings.count}`}
+            />
+            <Figure
+              label="В очереди"
+              value={data.queue_demand.reduce((n, q) => n + q.people, 0)}
+              hint="человек ждут места"
+            />
+          </SimpleGrid>
+
+          <Section title="Откуда узнали">
+            {data.sources.length === 0 ? (
+              <Text c="gray.7">Записей за период нет.</Text>
+            ) : (
+              <BarChart
+                h={260}
+                data={data.sources.map((s) => ({
+                  source: sourceLabel(s.source),
+                  Записи: s.bookings,
+                  Пришли: s.attended,
+                }))}
+                dataKey="source"
+                series={[
+                  { name: 'Записи', color: 'teal.9' },
+                  { name: 'Пришли', color: 'blue.8' },
+                ]}
+                withLegend
+                tickLine="y"
+              />
+            )}
+          </Section>
+
+          <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+            <Section title="Причины отмен">
+              {data.cancel_reasons.length === 0 ? (
+                <Text c="gray.7">Отмен за период нет.</Text>
+              ) : (
+                <Stack gap={6}>
+                  {data.cancel_reasons.map((r) => (
+                    <Group key={r.reason} justify="space-between" wrap="nowrap">
+                      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                        {r.reason || 'Без причины'}
+                      </Text>
+                      <Text size="sm" fw={600}>
+                        {r.count}
+                      </Text>
+                    </Group>
+                  ))}
+                </Stack>
+              )}
+            </Section>
+            <Section title="Спрос в очереди">
+              {data.queue_demand.length === 0 ? (
+                <Text c="gray.7">Очередей за период не было.</Text>
+              ) : (
+                <Stack gap={6}>
+                  {data.queue_demand.map((q) => (
+                    <Group key={q.workshop_id} justify="space-between" wrap="nowrap">
+                      <Text size="sm">{q.title}</Text>
+                      <Text size="sm" fw={600}>
+                        {q.people} чел.
+                      </Text>
+                    </Group>
+                  ))}
+                </Stack>
+              )}
+            </Section>
+          </SimpleGrid>
+
+          <Section title="Ближайшие 7 дней">
+            {data.next_days.length === 0 ? (
+              <Text c="gray.7">Занятий на неделе нет.</Text>
+            ) : (
+              <ScrollArea type="auto">
+                <Table miw={560} fz="sm" verticalSpacing="xs" data-testid="next-days">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Дата</Table.Th>
+                      <Table.Th>Мастер-класс</Table.Th>
+                      <Table.Th>Заполнено</Table.Th>
+                      <Table.Th>В очереди</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {data.next_days.map((s) => (
+                      <Table.Tr key={s.schedule_id}>
+                        <Table.Td>{formatDateTime(s.date, config.businessTimezone)}</Table.Td>
+                        <Table.Td>{s.title}</Table.Td>
+                        <Table.Td>
+                          <Group gap="xs" wrap="nowrap">
+                            <Progress
+                              value={s.capacity > 0 ? (100 * s.taken) / s.capacity : 0}
+                              w={100}
+                              color="teal.9"
+                              aria-label={`Заполнено ${s.taken} из ${s.capacity}`}
+                            />
+                            <Text size="sm">
+                              {s.taken}/{s.capacity}
+                            </Text>
+                          </Group>
+                        </Table.Td>
+                        <Table.Td>{s.queued}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </ScrollArea>
+            )}
+          </Section>
+        </>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,23 @@
+import { Loader, Modal, Text } from '@mantine/core';
+import useSWR from 'swr';
+import type { AuditPage } from '../../../contract/audit';
+import { TITLES, toastError } from '../notify';
+import { AuditList } from './AuditList';
+
+/** "История изменений" of one booking: who changed what and when. */
+export function RecordHistory({ recordId, name, onClose }: { recordId: number; name: string; onClose: () => void }) {
+  const { data, isLoading } = useSWR<AuditPage>(`/records/${recordId}/history?limit=100`, {
+    onError: (err) => toastError(TITLES.general, err),
+  });
+  return (
+    <Modal opened onClose={onClose} title={`История записи: ${name}`} size="lg">
+      {isLoading || !data ? (
+        <Loader size="sm" aria-label="Загрузка" />
+      ) : data.data.length === 0 ? (
+        <Text c="gray.7">Изменений пока нет.</Text>
+      ) : (
+        <AuditList entries={data.data} />
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,61 @@
+import { useState } from 'react';
+import { Group, NativeSelect, Paper, Skeleton, TextInput } from '@mantine/core';
+import useSWR from 'swr';
+import { AUDIT_ENTITIES, AUDIT_ENTITY_LABELS, type AuditPage } from '../../../contract/audit';
+import { TITLES, toastError } from '../notify';
+import { AuditList } from '../components/AuditList';
+import { EmptyState } from '../components/EmptyState';
+import { PageHeader } from '../components/PageHeader';
+import { Pager } from '../components/Pager';
+import '../pageStyles';
+
+const PAGE_SIZE = 20;
+
+/** Журнал (superusers): every change, newest first, by kind of object and period. */
+export default function AuditLogPage() {
+  const [page, setPage] = useState(1);
+  const [entity, setEntity] = useState('');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const params = new URLSearchParams({ skip: String((page - 1) * PAGE_SIZE), limit: String(PAGE_SIZE) });
+  if (entity) params.set('entity', entity);
+  if (from) params.set('from', from);
+  if (to) params.set('to', to);
+  const { data, isLoading } = useSWR<AuditPage>(`/audit/?${params.toString()}`, {
+    onError: (err) => toastError(TITLES.general, err),
+    keepPreviousData: true,
+  });
+  const set = (fn: (v: string) => void) => (v: string) => {
+    fn(v);
+    setPage(1);
+  };
+  return (
+    <>
+      <PageHeader title="Журнал изменений" />
+      <Group gap="sm" mb="lg" align="flex-end" wrap="wrap">
+        <NativeSelect
+          label="Что изменено"
+          value={entity}
+          onChange={(e) => set(setEntity)(e.currentTarget.value)}
+          data={[
+            { value: '', label: 'Всё' },
+            ...AUDIT_ENTITIES.map((e) => ({ value: e, label: AUDIT_ENTITY_LABELS[e] })),
+          ]}
+          w={200}
+        />
+        <TextInput type="date" label="С" value={from} onChange={(e) => set(setFrom)(e.currentTarget.value)} w={160} />
+        <TextInput type="date" label="По" value={to} onChange={(e) => set(setTo)(e.currentTarget.value)} w={160} />
+      </Group>
+      {isLoading && !data ? (
+        <Skeleton h={240} radius="md" />
+      ) : !data || data.data.length === 0 ? (
+        <EmptyState text="Записей в журнале нет." />
+      ) : (
+        <Paper withBorder radius="md" p="lg">
+          <AuditList entries={data.data} showEntity />
+        </Paper>
+      )}
+      {data && data.count > 0 && <Pager page={page} pageSize={PAGE_SIZE} total={data.count} onChange={setPage} />}
+    </>
+  );
+}
