@@ -4,7 +4,6 @@ import { withWriteTransaction } from '../db/lock';
 import {
   anonymiseRecords,
   countNotificationsTo,
-  deleteBotSessionsOfChat,
   deleteFinishedNotificationsBefore,
   deleteNotificationsTo,
   deleteSeatGiftsOf,
@@ -21,6 +20,7 @@ import {
   setNotificationPayload,
   unlinkStaffTelegram,
 } from '../db/repositories/personal-data';
+import { deleteBotSessionsOfChat } from '../db/repositories/botSessions';
 import type { RecordRow } from '../db/repositories/records';
 import { SYSTEM } from './audit';
 import { getBusinessSettings } from './business-settings';

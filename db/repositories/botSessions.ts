@@ -17,3 +17,10 @@ export async function writeBotSession(db: Executor, key: string, value: string):
 export async function deleteBotSession(db: Executor, key: string): Promise<void> {
   await db.deleteFrom('bot_sessions').where('key', '=', key).execute();
 }
+
+/** The grammY session and conversation state of a private chat (keys end in `:<chat id>`). */
+export const deleteBotSessionsOfChat = (db: Executor, chatId: number) =>
+  db
+    .deleteFrom('bot_sessions')
+    .where((eb) => eb.or([eb('key', '=', String(chatId)), eb('key', 'like', `%:${chatId}`)]))
+    .executeTakeFirst();

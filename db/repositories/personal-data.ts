@@ -121,13 +121,6 @@ export const setAuditValues = (
   values: { before: string | null; after: string | null; actor_telegram_id: number | null },
 ) => db.updateTable('audit_log').set(values).where('id', '=', id).execute();
 
-/** The grammY session and conversation state of a private chat (keys end in `:<chat id>`). */
-export const deleteBotSessionsOfChat = (db: Executor, chatId: number) =>
-  db
-    .deleteFrom('bot_sessions')
-    .where((eb) => eb.or([eb('key', '=', String(chatId)), eb('key', 'like', `%:${chatId}`)]))
-    .executeTakeFirst();
-
 /** A staff account linked to this Telegram account, if any. */
 export const getStaffOfTelegram = (db: Executor, telegramId: number) =>
   db.selectFrom('users').select(['id', 'email', 'full_name']).where('telegram_id', '=', telegramId).executeTakeFirst();
