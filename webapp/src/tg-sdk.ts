@@ -4,7 +4,6 @@
  */
 import {
   bindMiniAppCssVars,
-  bindThemeParamsCssVars,
   bindViewportCssVars,
   closeMiniApp,
   expandViewport,
@@ -56,7 +55,7 @@ export function start(onTheme: (tp: Record<string, string>) => void): void {
   full = attempt(() => isTMA()) && isTMA();
   if (full) {
     attempt(() => mountThemeParamsSync.ifAvailable());
-    attempt(() => bindThemeParamsCssVars.ifAvailable());
+    // No bindThemeParamsCssVars: tg.ts writes the --tg-theme-* variables itself, made readable (theme_changed above).
     attempt(() => mountMiniAppSync.ifAvailable());
     attempt(() => bindMiniAppCssVars.ifAvailable());
     attempt(() => setMiniAppHeaderColor.ifAvailable('secondary_bg_color'));

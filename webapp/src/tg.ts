@@ -6,6 +6,7 @@
  * calls become no-ops and `telegramUser()` is null.
  */
 import type * as Sdk from './tg-sdk';
+import { readableTheme } from './readable-theme';
 
 export interface TelegramUser {
   id: number;
@@ -105,13 +106,19 @@ export function isColorDark(color: string): boolean {
 const cssName = (key: string) => `--tg-theme-${key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`).replace(/_/g, '-')}`;
 
 /** Writes theme params as --tg-theme-* variables (the ones telegram-ui reads) and follows dark/light. */
-export function applyTheme(tp: Record<string, string>) {
+export function applyTheme(theme: Record<string, string>) {
   const style = document.documentElement.style;
+  // Text colours made readable (WCAG AA) before they are used.
+  const tp = readableTheme(theme);
   for (const [key, value] of Object.entries(tp)) {
     if (typeof value === 'string' && /^#[0-9a-f]{3,8}$/i.test(value)) style.setProperty(cssName(key), value);
   }
   const bg = tp.bg_color ?? tp.bgColor;
-  if (bg) setDark(isColorDark(bg));
+  if (bg) {
+    setDark(isColorDark(bg));
+    // Amber text (queue notices and chips) that reads on this theme's background.
+    style.setProperty('--app-queued-text', isColorDark(bg) ? '#fbbf24' : '#92400e');
+  }
   const meta = document.querySelector('meta[name="theme-color"]');
   const header = tp.secondary_bg_color ?? tp.bg_color;
   if (meta && header) meta.setAttribute('content', header);

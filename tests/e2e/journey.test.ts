@@ -1,0 +1,422 @@
+/**
+ * The customer's journey in the mini-app, end to end (Debian's Chromium against the real server,
+ * init data signed with the test bot token): the change deadline, "Добавить в календарь", giving a
+ * seat to a friend, leaving the queue, "Записаться снова", "Сообщить о новых датах"; the mini-app on
+ * Telegram's iOS, Android and desktop layouts in light and dark, checked with axe-core (WCAG 2.1 AA,
+ * no serious or critical violation). Screenshots: test-results/screenshots/journey-*.png.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import ICAL from 'ical.js';
+import { launchBrowser, screenshotPath } from '../helpers/browser';
+import { startTestServer } from '../helpers/server';
+import { TEST_BOT_TOKEN } from '../helpers/telegram';
+
+const DIST = process.env.DIST_DIR ?? 'dist';
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+const THEMES = {
+  light: {
+    bg_color: '#ffffff',
+    text_color: '#000000',
+    hint_color: '#8e8e93',
+    link_color: '#007aff',
+    button_color: '#007aff',
+    button_text_color: '#ffffff',
+    secondary_bg_color: '#efeff4',
+    header_bg_color: '#f8f8f8',
+    accent_text_color: '#007aff',
+    section_bg_color: '#ffffff',
+    section_header_text_color: '#6d6d72',
+    subtitle_text_color: '#8e8e93',
+    destructive_text_color: '#ff3b30',
+  },
+  dark: {
+    bg_color: '#1c1c1d',
+    text_color: '#ffffff',
+    hint_color: '#98989e',
+    link_color: '#3e88f7',
+    button_color: '#3e88f7',
+    button_text_color: '#ffffff',
+    secondary_bg_color: '#000000',
+    header_bg_color: '#1a1a1a',
+    accent_text_color: '#3e88f7',
+    section_bg_color: '#2c2c2e',
+    section_header_text_color: '#8d8e93',
+    subtitle_text_color: '#98989e',
+    destructive_text_color: '#eb5545',
+  },
+} as const;
+type Theme = keyof typeof THEMES;
+type Platform = 'ios' | 'android' | 'tdesktop';
+
+interface TgUser {
+  id: number;
+  first_name: string;
+  last_name?: string;
+  username?: string;
+}
+
+function signedInitData(user: TgUser): string {
+  const params = new URLSearchParams({
+    auth_date: String(Math.floor(Date.now() / 1000)),
+    query_id: `AAF${user.id}`,
+    user: JSON.stringify(user),
+    signature: crypto.randomBytes(64).toString('base64url'),
+  });
+  const check = [...params.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([k, v]) => `${k}=${v}`)
+    .join('\n');
+  const secret = crypto.createHmac('sha256', 'WebAppData').update(TEST_BOT_TOKEN).digest();
+  params.set('hash', crypto.createHmac('sha256', secret).update(check).digest('hex'));
+  return params.toString();
+}
+
+const launchHash = (user: TgUser, theme: Theme, platform: Platform = 'ios') =>
+  '#' +
+  new URLSearchParams({
+    tgWebAppData: signedInitData(user),
+    tgWebAppVersion: '8.0',
+    tgWebAppPlatform: platform,
+    tgWebAppThemeParams: JSON.stringify(THEMES[theme]),
+  }).toString();
+
+declare global {
+  interface Window {
+    __tgEvents: [string, unknown][];
+    TelegramWebviewProxy: unknown;
+    axe: { run(ctx: Document, opts: object): Promise<{ violations: AxeViolation[] }> };
+  }
+}
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let browser: Browser;
+let staff: Record<string, string>;
+const ids = { workshop: 0, address: 0, soon: 0, later: 0, fullWorkshop: 0 };
+let nextUser = 5560001;
+const newUser = (first_name = 'Мария'): TgUser => ({ id: nextUser++, first_name, last_name: 'Иванова' });
+
+async function call<T = { id: number; record: { id: number; state: string }; calendar_url: string }>(
+  method: string,
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = staff,
+): Promise<T> {
+  const res = await fetch(`${server.url}/api/v1${url}`, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+const asCustomer = (u: TgUser) => ({ authorization: `tma ${signedInitData(u)}` });
+const bookAs = (u: TgUser, scheduleId: number, extra: object = {}) =>
+  call(
+    'POST',
+    '/records/',
+    { schedule_id: scheduleId, name: u.first_name, is_first_time: true, consent: true, ...extra },
+    asCustomer(u),
+  );
+
+const hoursFromNow = (h: number) => new Date(Date.now() + h * 3_600_000).toISOString();
+
+async function phone(theme: Theme = 'light'): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    colorScheme: theme,
+    locale: 'ru-RU',
+    timezoneId: 'Europe/Belgrade',
+    // axe-core is injected as a script; the page's CSP would refuse it.
+    bypassCSP: true,
+  });
+  await context.addInitScript(() => {
+    const w = window;
+    w.__tgEvents = [];
+    w.TelegramWebviewProxy = {
+      postEvent(name: string, data?: string) {
+        w.__tgEvents.push([name, data ? JSON.parse(data) : undefined]);
+      },
+    };
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  return { context, page, errors };
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: screenshotPath(`journey-${name}`), fullPage: true });
+
+/** axe-core, WCAG 2.1 A/AA: the serious and critical violations, readable. */
+async function axeProblems(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: AXE_SOURCE });
+  const { violations } = await page.evaluate(() =>
+    window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }),
+  );
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary ?? v.help}`));
+}
+
+beforeAll(async () => {
+  if (!fs.existsSync(path.join(DIST, 'webapp', 'index.html')))
+    throw new Error(`No built mini-app in ${DIST}: run \`vite build\` first`);
+  server = await startTestServer({ env: { DIST_DIR: DIST, BUSINESS_NAME: 'Кулинарная студия «Тесто»' } });
+  browser = await launchBrowser();
+  const login = await fetch(`${server.url}/api/v1/login/access-token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username: server.superuser.email, password: server.superuser.password }).toString(),
+  });
+  staff = { authorization: `Bearer ${(await login.json()).access_token}` };
+  ids.workshop = (
+    await call('POST', '/workshops/', { title: 'Хинкали и хачапури', price: 3500, duration_minutes: 150 })
+  ).id;
+  ids.fullWorkshop = (await call('POST', '/workshops/', { title: 'Французская выпечка', price: 4800 })).id;
+  ids.address = (
+    await call('POST', '/address/', {
+      title: 'Нови Сад, Змај Јовина 12',
+      map_link: 'https://www.openstreetmap.org/?mlat=45.2551&mlon=19.8452',
+      description: 'Вход со двора, 2 этаж',
+    })
+  ).id;
+  ids.soon = (
+    await call('POST', '/schedule/', {
+      date: hoursFromNow(20),
+      capacity: 8,
+      workshop_id: ids.workshop,
+      address_id: ids.address,
+    })
+  ).id;
+  ids.later = (
+    await call('POST', '/schedule/', {
+      date: hoursFromNow(24 * 6),
+      capacity: 8,
+      workshop_id: ids.workshop,
+      address_id: ids.address,
+    })
+  ).id;
+  // A workshop whose only session is full: offered as "Сообщить о новых датах".
+  const full = (
+    await call('POST', '/schedule/', {
+      date: hoursFromNow(24 * 4),
+      capacity: 0,
+      workshop_id: ids.fullWorkshop,
+      address_id: ids.address,
+    })
+  ).id;
+  void full;
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('the booking page: deadline, calendar, a seat for a friend, the queue', () => {
+  it('within the change deadline: the notice names the deadline and the contact, the change buttons are gone', async () => {
+    await call('PUT', '/business-settings/', { change_deadline_hours: 24, contact: '@testo_studio' });
+    try {
+      const u = newUser();
+      const id = (await bookAs(u, ids.soon)).record.id;
+      for (const theme of ['light', 'dark'] as const) {
+        const { page, errors, context } = await phone(theme);
+        await page.goto(`${server.url}/record/${id}${launchHash(u, theme)}`);
+        await page.getByText('Изменить запись уже нельзя').waitFor();
+        expect(await page.getByRole('main').textContent()).toContain('Свяжитесь со студией: @testo_studio');
+        for (const name of ['Изменить количество человек', 'Отменить запись', 'Восстановить запись'])
+          expect(await page.getByRole('button', { name, exact: true }).count()).toBe(0);
+        expect(await page.getByRole('button', { name: 'Добавить в календарь' }).count()).toBe(1);
+        await shot(page, `record-deadline-${theme}`);
+        expect(await axeProblems(page)).toEqual([]);
+        expect(errors).toEqual([]);
+        await context.close();
+      }
+    } finally {
+      await call('PUT', '/business-settings/', { change_deadline_hours: 0, contact: '' });
+    }
+  });
+
+  it('"Добавить в календарь" opens the signed .ics in Telegram\'s browser; the file is a valid event', async () => {
+    const u = newUser();
+    const created = await bookAs(u, ids.later);
+    const { page, context } = await phone('light');
+    await page.goto(`${server.url}/record/${created.record.id}${launchHash(u, 'light')}`);
+    await page.getByRole('button', { name: 'Добавить в календарь' }).click();
+    await page.waitForFunction(() => window.__tgEvents.some((e) => e[0] === 'web_app_open_link'));
+    const opened = (await page.evaluate(() => window.__tgEvents)).find((e) => e[0] === 'web_app_open_link')!;
+    const url = (opened[1] as { url: string }).url;
+    expect(url).toBe(`${server.url}${created.calendar_url}`);
+    const ics = await (await fetch(url)).text();
+    const event = new ICAL.Event(new ICAL.Component(ICAL.parse(ics)).getFirstSubcomponent('vevent')!);
+    expect(event.summary).toBe('Хинкали и хачапури — Кулинарная студия «Тесто»');
+    expect(event.endDate.toJSDate().getTime() - event.startDate.toJSDate().getTime()).toBe(150 * 60_000);
+    await context.close();
+  });
+
+  it('"Передать место другу": the giver gets a link; the friend opens it, enters a name and allergy, and the booking is theirs', async () => {
+    const giver = newUser('Анна');
+    const id = (await bookAs(giver, ids.later, { people_count: 2 })).record.id;
+    const g = await phone('light');
+    await g.page.goto(`${server.url}/record/${id}${launchHash(giver, 'light')}`);
+    await g.page.getByRole('button', { name: 'Передать место другу' }).click();
+    const url = (await g.page.getByTestId('gift-url').textContent())!;
+    expect(url).toMatch(/^https:\/\/t\.me\/studio_test_bot\?start=gift_[\w-]{22}$/);
+    await shot(g.page, 'record-gift-link-light');
+    await g.page.getByRole('button', { name: 'Отправить другу' }).click();
+    await g.page.waitForFunction(() => window.__tgEvents.some((e) => e[0] === 'web_app_open_tg_link'));
+    await g.context.close();
+
+    // The bot answers /start gift_<token> with a button to /apply?gift=<token>.
+    const token = url.split('gift_')[1];
+    const friend = newUser('Ольга');
+    for (const theme of ['dark', 'light'] as const) {
+      const f = await phone(theme);
+      await f.page.goto(`${server.url}/apply?gift=${token}${launchHash(friend, theme)}`);
+      await f.page.getByRole('heading', { name: 'Анна передаёт вам место' }).waitFor();
+      expect(await f.page.getByRole('main').textContent()).toContain('Хинкали и хачапури');
+      expect(await f.page.getByLabel('Имя', { exact: true }).inputValue()).toBe('Ольга');
+      if (theme === 'dark') {
+        await shot(f.page, 'gift-accept-dark');
+        expect(await axeProblems(f.page)).toEqual([]);
+        await f.context.close();
+        continue;
+      }
+      await f.page.getByText('Есть аллергия на продукты', { exact: true }).click();
+      await f.page.getByLabel('На что аллергия').fill('глютен');
+      await shot(f.page, 'gift-accept-light');
+      expect(await axeProblems(f.page)).toEqual([]);
+      await f.page.getByRole('button', { name: 'Принять место' }).click();
+      await f.page.waitForURL(new RegExp(`/record/${id}`));
+      await f.page.getByRole('heading', { name: 'Ваша запись на мастер-класс' }).waitFor();
+      await shot(f.page, 'gift-accepted-record-light');
+      expect(f.errors).toEqual([]);
+      await f.context.close();
+    }
+    expect((await call('GET', `/records/${id}`)).record).toMatchObject({
+      telegram_id: friend.id,
+      name: 'Ольга',
+      people_count: 2,
+      has_allergy: true,
+      allergy_type: 'глютен',
+    });
+    // The link is dead now.
+    const dead = await phone('light');
+    await dead.page.goto(`${server.url}/apply?gift=${token}${launchHash(newUser(), 'light')}`);
+    await dead.page.getByText('Ссылка недействительна', { exact: true }).waitFor();
+    await shot(dead.page, 'gift-dead-light');
+    await dead.context.close();
+  });
+
+  it('a queued customer leaves the queue from /record (asked once more)', async () => {
+    const tiny = (
+      await call('POST', '/schedule/', {
+        date: hoursFromNow(48),
+        capacity: 0,
+        workshop_id: ids.workshop,
+        address_id: ids.address,
+      })
+    ).id;
+    const u = newUser();
+    const id = (await bookAs(u, tiny)).record.id;
+    const { page, context } = await phone('light');
+    await page.goto(`${server.url}/record/${id}${launchHash(u, 'light')}`);
+    await page.getByRole('button', { name: 'Выйти из очереди' }).click();
+    await page.getByText('Выйти из очереди? Место в очереди не сохранится.').waitFor();
+    await shot(page, 'record-leave-queue-light');
+    await page.getByRole('button', { name: 'Да, выйти' }).click();
+    await page.getByText('Запись была отменена').waitFor();
+    expect((await call('GET', `/records/${id}`)).record).toMatchObject({
+      state: 'CANCELLED',
+      cancel_reason: 'Вышел(а) из очереди',
+    });
+    await context.close();
+  });
+});
+
+describe('/apply: book again, new dates', () => {
+  it('"Записаться снова" shows that workshop\'s dates and fills in the party size and allergy', async () => {
+    const u = newUser();
+    const id = (await bookAs(u, ids.soon, { people_count: 3, has_allergy: true, allergy_type: 'орехи' })).record.id;
+    const { page, errors, context } = await phone('light');
+    await page.goto(`${server.url}/apply?again=${id}${launchHash(u, 'light')}`);
+    await page.getByRole('button', { name: 'Показать все мастер-классы' }).waitFor();
+    expect(await page.getByTestId(`session-${ids.later}`).count()).toBe(1);
+    await shot(page, 'apply-again-schedule-light');
+    await page.getByTestId(`session-${ids.later}`).click();
+    await page.getByText('Контактные данные').waitFor();
+    expect(await page.getByLabel('На что аллергия').inputValue()).toBe('орехи');
+    expect(await page.locator('.contact-form').getByTestId('stepper-value').textContent()).toBe('3');
+    await shot(page, 'apply-again-form-light');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('"Сообщить о новых датах" for a workshop without free dates', async () => {
+    const u = newUser();
+    for (const theme of ['light', 'dark'] as const) {
+      const { page, context } = await phone(theme);
+      await page.goto(`${server.url}/apply${launchHash(u, theme)}`);
+      const offer = page.getByTestId(`offer-${ids.fullWorkshop}`);
+      await offer.waitFor();
+      if (theme === 'light') {
+        await offer.getByRole('button', { name: 'Сообщить о новых датах' }).click();
+        await offer.getByText('Подписка оформлена').waitFor();
+      }
+      await shot(page, `apply-new-dates-${theme}`);
+      await context.close();
+    }
+    const offers = await call<{ data: { workshop_id: number; subscribed: boolean }[] }>(
+      'GET',
+      '/date-subscriptions/',
+      undefined,
+      asCustomer(u),
+    );
+    expect(offers.data.find((o) => o.workshop_id === ids.fullWorkshop)?.subscribed).toBe(true);
+  });
+});
+
+describe('every Telegram platform, light and dark, axe-clean', () => {
+  const platforms: Platform[] = ['ios', 'android', 'tdesktop'];
+  for (const platform of platforms)
+    for (const theme of ['light', 'dark'] as const)
+      it(`${platform} ${theme}: /apply (both steps) and /record; each label once; no serious or critical axe violation`, async () => {
+        const u = newUser();
+        const { page, errors, context } = await phone(theme);
+        await page.goto(`${server.url}/apply${launchHash(u, theme, platform)}`);
+        await page.getByTestId(`session-${ids.later}`).waitFor();
+        expect(await axeProblems(page)).toEqual([]);
+        await page.getByTestId(`session-${ids.later}`).click();
+        await page.getByText('Контактные данные').waitFor();
+        // The label is read once by a screen reader and shown once (Android's layout used to show it twice).
+        for (const label of ['Имя', 'Фамилия'])
+          expect(await page.locator('.contact-form').getByText(label, { exact: true }).count()).toBe(1);
+        await shot(page, `apply-form-${platform}-${theme}`);
+        expect(await axeProblems(page)).toEqual([]);
+        const id = (await bookAs(u, ids.later)).record.id;
+        await page.goto(`${server.url}/record/${id}${launchHash(u, theme, platform)}`);
+        await page.getByRole('heading', { name: 'Ваша запись на мастер-класс' }).waitFor();
+        await shot(page, `record-${platform}-${theme}`);
+        expect(await axeProblems(page)).toEqual([]);
+        expect(errors).toEqual([]);
+        await context.close();
+      });
+});
