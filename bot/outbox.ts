@@ -204,19 +204,19 @@ export function createOutbox(deps: OutboxDeps): Outbox {
   const held = () => [...lanes.values()].reduce((n, l) => n + l.rows.length, 0);
   const intervalOf = (chatId: number) => (chatId < 0 ? o.groupChatIntervalMs : o.privateChatIntervalMs);
 
-  let wakeUp: (() => void) | null = null;
+  const sleepers = new Set<() => void>();
   /** Sleeps `ms`, or less when a send finishes or stop() is called. */
   const nap = (ms: number) =>
     new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer);
-        wakeUp = null;
+        sleepers.delete(done);
         resolve();
       };
       const timer = setTimeout(done, Math.max(0, ms));
-      wakeUp = done;
+      sleepers.add(done);
     });
-  const wake = () => wakeUp?.();
+  const wake = () => [...sleepers].forEach((done) => done());
 
   async function claim(): Promise<number> {
     const limit = o.batchSize - held();
