@@ -25,7 +25,10 @@ export function personalDataFeature(deps: BotDeps) {
     const data = await exportPersonalData(deps.database.db, person(ctx));
     const now = nowIso();
     const upcoming = data.bookings.filter((b) => b.state !== 'CANCELLED' && b.date > now).length;
-    await ctx.reply(PD.forgetAsk(upcoming), { ...HTML, reply_markup: confirmForgetKeyboard() });
+    await ctx.reply(PD.forgetAsk(upcoming, data.staff_account?.email ?? null), {
+      ...HTML,
+      reply_markup: confirmForgetKeyboard(),
+    });
   });
 
   composer.callbackQuery(FORGET_YES, async (ctx) => {

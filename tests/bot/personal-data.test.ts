@@ -13,7 +13,8 @@ import {
   type FakeTelegram,
   type UploadedFile,
 } from '../helpers/fake-telegram';
-import { botTestApp, deliver, SESSION_DATE } from './setup';
+import { consumeLinkToken, createLinkToken } from '../../core/telegram-link';
+import { botTestApp, createStaff, deliver, SESSION_DATE } from './setup';
 
 let fake: FakeTelegram;
 let t: TestApp;
@@ -146,5 +147,22 @@ describe('/forget', () => {
     // A stale button afterwards is still answered.
     await send(callbackUpdate(u, 'forget:yes'));
     expect(fake.ok('answerCallbackQuery')).toHaveLength(1);
+  });
+});
+
+describe('/forget by a staff member linked to this chat', () => {
+  it('says their alerts stop coming here, and unlinks the staff account', async () => {
+    const chef = await createStaff(t, 'chef-forget@example.com');
+    const u = tgUser(telegramUser().id, 'chef_forget');
+    const { token } = await createLinkToken(t.database, chef.id);
+    await consumeLinkToken(t.database, token, { id: u.id, username: 'chef_forget' });
+
+    await send(textUpdate(u, '/forget'));
+    expect(plain(fake.messages(u.id).at(-1)!.params.text)).toContain(
+      'Уведомления сотрудника chef-forget@example.com перестанут приходить в этот чат.',
+    );
+    await send(callbackUpdate(u, 'forget:yes'));
+    const me = await t.app.inject({ method: 'GET', url: '/api/v1/users/me', headers: chef });
+    expect(me.json()).toMatchObject({ email: 'chef-forget@example.com', telegram_id: null, telegram_login: null });
   });
 });
