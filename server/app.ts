@@ -10,6 +10,7 @@ import type { Config } from './config';
 import type { Database } from '../db/database';
 import { clientErrorHandler, frameworkError, registerErrorHandling } from './plugins/errors';
 import { registerAuth } from './plugins/auth';
+import { CUSTOMER_WRITES_PER_MINUTE, registerCustomerWriteLimit } from './plugins/customer-writes';
 import { registerStatic } from './plugins/static';
 import { registerSwagger } from './plugins/swagger';
 import { createMailer, type Mailer } from './email';
@@ -122,6 +123,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(cors, { origin: [config.publicUrl], strictPreflight: false });
   await app.register(formbody);
   await app.register(rateLimit, { global: false });
+  const rateLimits = {
+    login: 20,
+    passwordRecovery: 5,
+    customerWrites: CUSTOMER_WRITES_PER_MINUTE,
+    ...deps.rateLimits,
+  };
+  registerCustomerWriteLimit(app, rateLimits.customerWrites);
   await registerSwagger(app);
   await registerAuth(app, { database, secretKey: config.secretKey, botToken: config.botToken });
 
@@ -130,7 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     database,
     mailer: deps.mailer ?? createMailer(config, app.log),
     log: app.log,
-    rateLimits: { login: 20, passwordRecovery: 5, ...deps.rateLimits },
+    rateLimits,
   };
   const telegram = deps.telegram ?? null;
   await app.register(

@@ -10,7 +10,8 @@ export interface RouteDeps {
   database: Database;
   mailer: Mailer;
   log: FastifyBaseLogger;
-  rateLimits: { login: number; passwordRecovery: number };
+  /** Requests per window: login per client a minute, recovery per client per 15 minutes, customer writes per Telegram user a minute. */
+  rateLimits: { login: number; passwordRecovery: number; customerWrites: number };
 }
 
 /** What the HTTP server needs of the Telegram bot; main.ts hands it the bot's runtime. */

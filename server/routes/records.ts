@@ -13,14 +13,9 @@ import {
   type RecordResult,
 } from '../../core/booking';
 import { NotFound } from '../../core/errors';
-import { HttpError } from '../http-error';
 import type { RouteDeps } from './deps';
 import { actorOf } from '../plugins/actor';
 import { calendarPath } from '../../core/calendar';
-
-/** Booking changes a Telegram user may make per minute; far above any person's need, far below a script's. */
-export const CUSTOMER_WRITES_PER_MINUTE = 20;
-const TOO_MANY_CHANGES = 'Слишком много изменений записи за минуту. Подождите минуту и попробуйте снова.';
 
 /** `secretKey` signs the booking's calendar link (left out without it). */
 export const toRecordView = (r: RecordResult, secretKey?: string): RecordView => ({
@@ -39,18 +34,6 @@ export default async function recordsRoutes(app: FastifyInstance, { database, co
   const tags = ['records'];
   // A Telegram customer (verified init data) or staff; record calls also check ownership.
   const config = { auth: 'customer' as const };
-  // Bookings, changes, cancels and restores together: at most CUSTOMER_WRITES_PER_MINUTE per Telegram user
-  // (one counter for the four routes; staff are not limited).
-  const customerWrites = app.createRateLimit({
-    max: CUSTOMER_WRITES_PER_MINUTE,
-    timeWindow: 60_000,
-    keyGenerator: (req) => `customer-writes:${req.telegramUser?.id ?? 0}`,
-  });
-  const limitCustomerWrites = async (req: FastifyRequest) => {
-    if (!req.telegramUser) return;
-    const limit = await customerWrites(req);
-    if (!limit.isAllowed && limit.isExceeded) throw new HttpError(429, TOO_MANY_CHANGES);
-  };
 
   /** Owner (the Telegram user who booked) or staff only. */
   async function ownRecord(req: FastifyRequest, id: number) {
@@ -65,7 +48,6 @@ export default async function recordsRoutes(app: FastifyInstance, { database, co
     '/records/',
     {
       config,
-      preHandler: limitCustomerWrites,
       schema: {
         tags,
         summary: 'Book a schedule',
@@ -95,7 +77,6 @@ export default async function recordsRoutes(app: FastifyInstance, { database, co
     '/records/:id',
     {
       config,
-      preHandler: limitCustomerWrites,
       schema: {
         tags,
         summary: 'Change the number of people',
@@ -116,7 +97,6 @@ export default async function recordsRoutes(app: FastifyInstance, { database, co
     '/records/cancel/:id',
     {
       config,
-      preHandler: limitCustomerWrites,
       schema: {
         tags,
         summary: 'Cancel a booking',
@@ -137,7 +117,6 @@ export default async function recordsRoutes(app: FastifyInstance, { database, co
     '/records/restore/:id',
     {
       config,
-      preHandler: limitCustomerWrites,
       schema: {
         tags,
         summary: 'Restore a cancelled booking',

@@ -39,7 +39,7 @@ export async function buildTestApp(
   opts: {
     env?: Record<string, string>;
     mailer?: Mailer;
-    rateLimits?: { login?: number; passwordRecovery?: number };
+    rateLimits?: { login?: number; passwordRecovery?: number; customerWrites?: number };
     timeouts?: AppDeps['timeouts'];
     /** Reuse this database (a "restart" on the same data); the caller drops it, close() does not. */
     databaseUrl?: string;
@@ -81,7 +81,7 @@ export async function buildTestApp(
     config,
     database,
     mailer: opts.mailer,
-    rateLimits: { login: 10_000, passwordRecovery: 10_000, ...opts.rateLimits },
+    rateLimits: { login: 10_000, passwordRecovery: 10_000, customerWrites: 10_000, ...opts.rateLimits },
     timeouts: opts.timeouts,
     telegram,
   });

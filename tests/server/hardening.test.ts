@@ -6,6 +6,7 @@ import { book, bookingPayload, createSession, telegramUser } from '../helpers/fa
 import { isPostgres } from '../helpers/db';
 import { tma } from '../helpers/telegram';
 import { ConfigError, loadConfig } from '../../server/config';
+import { CUSTOMER_WRITES_PER_MINUTE } from '../../server/plugins/customer-writes';
 import { createResetToken } from '../../core/users';
 import { consumeLinkToken, createLinkToken } from '../../core/telegram-link';
 
@@ -262,7 +263,8 @@ describe('customers and access', () => {
   let t: TestApp;
   let staff: { authorization: string };
   beforeAll(async () => {
-    t = await buildTestApp();
+    // The production limit of customer writes (other tests raise it).
+    t = await buildTestApp({ rateLimits: { customerWrites: CUSTOMER_WRITES_PER_MINUTE } });
     staff = await t.auth();
   });
   afterAll(() => t.close());
