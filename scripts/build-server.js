@@ -19,27 +19,11 @@ export const OUT_DIR = path.join(root, 'dist/server');
 const META = 'meta.json';
 
 /**
- * Pure-JavaScript packages are copied into the bundle: loading them file by file (resolving, reading
- * and compiling hundreds of small modules: kysely ~140 ms, zod ~70 ms, fastify and its plugins) was
- * the largest part of the start-up time. Only these stay in node_modules, loaded as they are: native
- * addons, packages that find their own files at run time (pino's worker transports, swagger-ui's
- * pages) or load optional parts by name (pg), and the bot's packages, loaded only with BOT_TOKEN.
+ * Pure-JavaScript packages made of hundreds of small ES modules are copied into the bundle: loading
+ * them file by file was the largest part of the start-up time (kysely ~140 ms, zod ~70 ms). The
+ * type provider comes along so that it and the contract share one copy of zod.
  */
-const EXTERNAL = new Set([
-  'better-sqlite3',
-  '@node-rs/argon2',
-  'pino',
-  'pino-pretty',
-  'thread-stream',
-  '@fastify/swagger',
-  '@fastify/swagger-ui',
-  'pg',
-  'nodemailer',
-  'esbuild',
-  'grammy',
-  '@grammyjs/auto-retry',
-  '@grammyjs/conversations',
-]);
+const INLINE = new Set(['kysely', 'zod', 'fastify-type-provider-zod']);
 
 /** The folder of package `name` that Node finds from `from` (nearest node_modules up the tree). */
 function packageDir(from, name) {
@@ -84,7 +68,9 @@ function isCommonJs(spec, require) {
 }
 
 /**
- * The EXTERNAL packages are loaded from node_modules as they are. A CommonJS package imported statically is loaded with require(), not import: Node's ESM wrapper around
+ * Every other npm package stays external, loaded from node_modules as it is: native addons, and
+ * packages that read their own files (swagger-ui's pages, pino's workers) keep working. A CommonJS
+ * package imported statically is loaded with require(), not import: Node's ESM wrapper around
  * CommonJS (it parses each package for its export names) cost ~50 ms of start-up.
  */
 const packages = {
@@ -97,15 +83,13 @@ const packages = {
         .split('/')
         .slice(0, spec.startsWith('@') ? 2 : 1)
         .join('/');
-      if (!EXTERNAL.has(name)) return undefined;
+      if (INLINE.has(name)) return undefined;
       // An inlined package's own dependency must be the one the bundle will find from the project root.
       if (
         importer.includes(`${path.sep}node_modules${path.sep}`) &&
         packageDir(importer, name) !== packageDir(path.join(root, 'package.json'), name)
       ) {
-        throw new Error(
-          `${importer} needs its own copy of ${name}: remove ${name} from EXTERNAL in scripts/build-server.js`,
-        );
+        throw new Error(`${importer} needs its own copy of ${name}: add ${name} to INLINE in scripts/build-server.js`);
       }
       if (kind === 'import-statement' && isCommonJs(spec, require)) return { path: spec, namespace: 'require' };
       return { path: esmSpecifier(spec, require), external: true };
