@@ -89,7 +89,9 @@ describe('the outbox at Telegram’s pace', () => {
     // The 25 other chats were all served before the flooded chat's third message (it may send once a second).
     expect(Math.max(...others.map((c) => sent(c)[0].at))).toBeLessThan(sent(flooded)[2].at);
     expect(texts(sent(flooded))).toEqual(['1', '2', '3', '4', '5', '6']);
-    for (const gap of gaps(sent(flooded))) expect(gap).toBeGreaterThanOrEqual(950);
+    // One a second (starts are 1 s apart; arrival at the fake may jitter on a busy machine).
+    expect(sent(flooded)[5].at - sent(flooded)[0].at).toBeGreaterThanOrEqual(4900);
+    for (const gap of gaps(sent(flooded))) expect(gap).toBeGreaterThan(800);
     expect(fake.floodErrors).toBe(0);
     expect(fake.calls.filter((c) => !c.ok)).toHaveLength(0);
   });
@@ -129,7 +131,8 @@ describe('the outbox at Telegram’s pace', () => {
     w.start();
     await fake.waitFor(() => sent(group).length === 3, 10_000);
     await w.stop();
-    for (const gap of gaps(sent(group))) expect(gap).toBeGreaterThanOrEqual(2950);
+    expect(sent(group)[2].at - sent(group)[0].at).toBeGreaterThanOrEqual(5900);
+    for (const gap of gaps(sent(group))) expect(gap).toBeGreaterThan(2800);
     expect(fake.floodErrors).toBe(0);
   });
 
