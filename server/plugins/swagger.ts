@@ -47,13 +47,15 @@ const SECURITY: Record<Access, { [scheme: string]: string[] }[]> = {
 };
 
 /** Error statuses of an operation: those its role and input imply, plus the route's own. */
-function errorStatuses(access: Access, schema: FastifySchema): number[] {
+function errorStatuses(access: Access, schema: FastifySchema, method: string): number[] {
   const codes = new Set<number>(schema.errors ?? []);
   if (access !== 'public') codes.add(401);
   if (access === 'superuser') codes.add(403);
   // A path id names a thing that may not exist.
   if (access !== 'public' && schema.params) codes.add(404);
   if (schema.body || schema.params || schema.querystring) codes.add(422);
+  // Customers' writing requests share a per-Telegram-user limit (server/plugins/customer-writes.ts).
+  if (access === 'customer' && method !== 'GET' && method !== 'HEAD') codes.add(429);
   return [...codes].sort();
 }
 
@@ -73,7 +75,8 @@ const transform: SwaggerTransform = (document) => {
   const response: Record<string, unknown> = { ...(rest.response as object | undefined) };
   // Without a declared success response the document would lose its default 200.
   if (!Object.keys(response).some((code) => code.startsWith('2'))) response[200] = UNDOCUMENTED;
-  for (const code of errorStatuses(access, schema)) response[code] = errorResponse(code);
+  for (const code of errorStatuses(access, schema, [route.method].flat()[0] ?? 'GET'))
+    response[code] = errorResponse(code);
   return jsonSchemaTransform({
     ...document,
     schema: { ...rest, ...inlineParameters(rest), security: SECURITY[access], response },

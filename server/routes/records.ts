@@ -51,7 +51,7 @@ export default async function recordsRoutes(app: FastifyInstance, { database, co
       schema: {
         tags,
         summary: 'Book a schedule',
-        errors: [404, 409, 429],
+        errors: [404, 409],
         body: RecordCreate,
         response: { 201: RecordView },
       },
@@ -80,7 +80,7 @@ export default async function recordsRoutes(app: FastifyInstance, { database, co
       schema: {
         tags,
         summary: 'Change the number of people',
-        errors: [404, 409, 429],
+        errors: [404, 409],
         params: IdParam,
         body: RecordUpdate,
         response: { 200: RecordView },
@@ -100,7 +100,7 @@ export default async function recordsRoutes(app: FastifyInstance, { database, co
       schema: {
         tags,
         summary: 'Cancel a booking',
-        errors: [404, 409, 429],
+        errors: [404, 409],
         params: IdParam,
         body: RecordCancel,
         response: { 200: RecordView },
@@ -120,7 +120,7 @@ export default async function recordsRoutes(app: FastifyInstance, { database, co
       schema: {
         tags,
         summary: 'Restore a cancelled booking',
-        errors: [404, 409, 429],
+        errors: [404, 409],
         params: IdParam,
         response: { 200: RecordView },
       },
