@@ -129,6 +129,17 @@ async function bookingStorm() {
   }
 }
 
+/** CPU time (user + system) a process has used so far, in ms (Linux /proc; NaN elsewhere). */
+function cpuTimeMs(pid: number | undefined): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 10 ms
+  } catch {
+    return NaN;
+  }
+}
+const cpuMs: number[] = [];
+
 /** Milliseconds from spawning `node scripts/start.js` to its first health-check answer. */
 async function startOnce(): Promise<number> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wb-cold-'));
@@ -153,6 +164,7 @@ async function startOnce(): Promise<number> {
       const r = await fetch(`http://127.0.0.1:${port}/api/v1/utils/health-check/`);
       if (r.ok) {
         ms = performance.now() - started;
+        cpuMs.push(cpuTimeMs(child.pid));
         break;
       }
     } catch {
@@ -168,14 +180,24 @@ async function startOnce(): Promise<number> {
 
 async function coldStart() {
   await startOnce(); // builds the bundles and the server when stale; warms the file cache
+  cpuMs.length = 0;
   const runs: number[] = [];
   for (let i = 0; i < 5; i++) runs.push(await startOnce());
-  const ms = runs.sort((a, b) => a - b)[2];
+  const ms = [...runs].sort((a, b) => a - b)[2];
+  const cpu = [...cpuMs].sort((a, b) => a - b)[2];
+  const load = os.loadavg()[0];
   rows.push({
     what: 'Cold start to first health-check answer (node scripts/start.js, compiled, fresh SQLite)',
-    measured: `${ms.toFixed(0)} ms (median of 5: ${runs.map((r) => r.toFixed(0)).join(', ')})`,
+    measured: `${ms.toFixed(0)} ms (median of 5: ${runs.map((r) => r.toFixed(0)).join(', ')}; load average ${load.toFixed(1)} on ${os.cpus().length} cores)`,
     budget: '< 500 ms',
     ok: ms < 500,
+  });
+  // Wall time depends on what else runs; the CPU the server used does not, and bounds it on an idle machine.
+  rows.push({
+    what: 'Cold start: CPU time the server used until its first answer (user + system)',
+    measured: `${cpu} ms`,
+    budget: '< 500 ms',
+    ok: cpu < 500,
   });
 }
 
