@@ -304,7 +304,13 @@ describe('the booking page: deadline, calendar, a seat for a friend, the queue',
       await f.page.getByLabel('На что аллергия').fill('глютен');
       await shot(f.page, 'gift-accept-light');
       expect(await axeProblems(f.page)).toEqual([]);
-      await f.page.getByRole('button', { name: 'Принять место' }).click();
+      // Inside Telegram the primary action is Telegram's MainButton.
+      await f.page.waitForFunction(() =>
+        window.__tgEvents.some(
+          (e) => e[0] === 'web_app_setup_main_button' && (e[1] as { text?: string }).text === 'Принять место',
+        ),
+      );
+      await f.page.evaluate(() => window.Telegram.WebView.receiveEvent('main_button_pressed'));
       await f.page.waitForURL(new RegExp(`/record/${id}`));
       await f.page.getByRole('heading', { name: 'Ваша запись на мастер-класс' }).waitFor();
       await shot(f.page, 'gift-accepted-record-light');

@@ -162,6 +162,20 @@ async function phone(theme: Theme = 'light'): Promise<Phone> {
   };
 }
 
+/**
+ * Inside Telegram the primary action is Telegram's MainButton: waits until the app shows it with
+ * this text, active, then presses it as Telegram does.
+ */
+async function pressMainButton(page: Page, text: string) {
+  await page.waitForFunction((t) => {
+    const setups = window.__tgEvents.filter((e) => e[0] === 'web_app_setup_main_button');
+    const last = setups[setups.length - 1]?.[1] as
+      { is_visible?: boolean; is_active?: boolean; text?: string } | undefined;
+    return last?.is_visible === true && last.is_active === true && last.text === t;
+  }, text);
+  await page.evaluate(() => window.Telegram.WebView.receiveEvent('main_button_pressed'));
+}
+
 const shot = (page: Page, name: string) => page.screenshot({ path: screenshotPath(`webapp-${name}`), fullPage: true });
 
 beforeAll(async () => {
@@ -250,7 +264,7 @@ describe('mini-app /apply', () => {
     await page.getByText('Шаг 1 из 3').waitFor();
     await page.getByTestId(`session-${ids.free}`).click();
 
-    await page.getByRole('button', { name: 'Записаться' }).click();
+    await pressMainButton(page, 'Записаться');
     await page.getByText('Укажите, впервые ли вы у нас').waitFor();
     await shot(page, 'apply-2-form-errors-light');
     await page.getByText('Да, впервые', { exact: true }).click();
@@ -258,7 +272,13 @@ describe('mini-app /apply', () => {
     await page.getByLabel('На что аллергия').fill('орехи');
     await page.getByText('Instagram', { exact: true }).click();
     await page.getByLabel('Комментарий').fill('Возьму фартук');
-    await page.getByRole('button', { name: 'Записаться' }).click();
+    // A filled form: Telegram asks before closing.
+    await page.waitForFunction(() =>
+      window.__tgEvents.some(
+        (e) => e[0] === 'web_app_setup_closing_behavior' && (e[1] as { need_confirmation: boolean }).need_confirmation,
+      ),
+    );
+    await pressMainButton(page, 'Записаться');
     await page.getByText('Вы записаны!').waitFor();
     await shot(page, 'apply-3-success-light');
 
@@ -287,7 +307,7 @@ describe('mini-app /apply', () => {
     await page.goto(`${server.url}/apply${launchHash(signedInitData(customer), 'light')}`);
     await page.getByTestId(`session-${ids.free}`).click();
     await page.getByText('Нет, уже был(а)', { exact: true }).click();
-    await page.getByRole('button', { name: 'Записаться' }).click();
+    await pressMainButton(page, 'Записаться');
     const toast = page.locator('.toast');
     await toast.waitFor();
     expect(await toast.textContent()).toMatch(/Что-то пошло не так\..*Записаться не получилось\. \S/);
@@ -305,7 +325,7 @@ describe('mini-app /apply', () => {
     await page.getByText(/Свободных мест нет\. Запись будет добавлена в очередь/).waitFor();
     await page.getByText('Да, впервые', { exact: true }).click();
     await shot(page, 'apply-2-form-dark');
-    await page.getByRole('button', { name: 'Встать в очередь' }).click();
+    await pressMainButton(page, 'Встать в очередь');
     await page.getByText('Вы в очереди').waitFor();
     expect(await page.getByText(/Ваше место в очереди: 1/).count()).toBe(1);
     await shot(page, 'apply-3-queued-dark');
@@ -319,7 +339,7 @@ describe('mini-app /apply', () => {
     await page.goto(`${server.url}/apply${launchHash(initDataFor(user), 'light')}`);
     await page.getByTestId(`session-${ids.free}`).click();
     await page.getByText('Нет, уже был(а)', { exact: true }).click();
-    await page.getByRole('button', { name: 'Записаться' }).click();
+    await pressMainButton(page, 'Записаться');
     await page.getByText('Вы записаны!').waitFor();
     await context.close();
   });

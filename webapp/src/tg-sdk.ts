@@ -139,3 +139,43 @@ export function openTgLink(url: string): void {
   const path_full = url.replace(/^https:\/\/t\.me/, '');
   if (!attempt(() => postEvent('web_app_open_tg_link', { path_full }))) window.open(url, '_blank', 'noopener');
 }
+
+export interface MainButtonState {
+  text: string;
+  active: boolean;
+  progress: boolean;
+  color?: string;
+  textColor?: string;
+}
+
+/** Telegram's MainButton (the primary action under the mini-app); null hides it. */
+export function setMainButton(s: MainButtonState | null): void {
+  attempt(() =>
+    postEvent(
+      'web_app_setup_main_button',
+      s
+        ? {
+            is_visible: true,
+            is_active: s.active,
+            is_progress_visible: s.progress,
+            text: s.text,
+            ...(s.color && { color: s.color as `#${string}` }),
+            ...(s.textColor && { text_color: s.textColor as `#${string}` }),
+          }
+        : { is_visible: false },
+    ),
+  );
+}
+
+export function onMainButton(handler: () => void): () => void {
+  let off: (() => void) | undefined;
+  attempt(() => {
+    off = on('main_button_pressed', handler);
+  });
+  return () => off?.();
+}
+
+/** Telegram asks before closing the mini-app while `need` is set (a filled form). */
+export function setClosingConfirmation(need: boolean): void {
+  attempt(() => postEvent('web_app_setup_closing_behavior', { need_confirmation: need }));
+}

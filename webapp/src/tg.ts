@@ -77,6 +77,19 @@ export const telegramUser = () => launch.user;
 export const rawInitData = () => launch.initData;
 /** Inside a Telegram client: launch parameters are present. */
 export const inTelegram = () => Boolean(launch.initData) || Object.keys(launch.themeParams).length > 0;
+/**
+ * A Telegram client is listening: the mobile and desktop apps' webview proxy, or Telegram Web's
+ * parent frame. Only then can Telegram's own buttons (MainButton) be used.
+ */
+export const hasTelegramClient = () => {
+  if (!inTelegram() || typeof window === 'undefined') return false;
+  const w = window as Window & { TelegramWebviewProxy?: { postEvent?: unknown }; external?: { notify?: unknown } };
+  return (
+    typeof w.TelegramWebviewProxy?.postEvent === 'function' ||
+    typeof w.external?.notify === 'function' ||
+    w.parent !== w
+  );
+};
 /** Telegram draws its own back button in the header; elsewhere the page shows one. */
 export const hasNativeBackButton = () => inTelegram();
 /** telegram-ui platform: the iOS look on Apple clients, the base look elsewhere. */
@@ -196,4 +209,38 @@ export function openTelegramLink(url: string): boolean {
   if (!inTelegram() || !url.startsWith('https://t.me/')) return false;
   withSdk((m) => m.openTgLink(url));
   return true;
+}
+
+/** The theme's (readable) button colours, for Telegram's MainButton. */
+const buttonColors = () => {
+  const style = document.documentElement.style;
+  const color = style.getPropertyValue('--tg-theme-button-color').trim();
+  const textColor = style.getPropertyValue('--tg-theme-button-text-color').trim();
+  return { ...(color && { color }), ...(textColor && { textColor }) };
+};
+
+/** Shows Telegram's MainButton with this state (null hides it); a no-op outside Telegram. */
+export function setMainButton(state: Omit<Sdk.MainButtonState, 'color' | 'textColor'> | null): void {
+  if (!inTelegram()) return;
+  withSdk((m) => m.setMainButton(state && { ...state, ...buttonColors() }));
+}
+
+/** Calls `handler` when Telegram's MainButton is pressed; returns the cleanup. */
+export function onMainButton(handler: () => void): () => void {
+  if (!inTelegram()) return () => undefined;
+  let off: (() => void) | undefined;
+  let cancelled = false;
+  withSdk((m) => {
+    if (!cancelled) off = m.onMainButton(handler);
+  });
+  return () => {
+    cancelled = true;
+    off?.();
+  };
+}
+
+/** Telegram asks "close anyway?" while a filled form is open. */
+export function setClosingConfirmation(need: boolean): void {
+  if (!inTelegram()) return;
+  withSdk((m) => m.setClosingConfirmation(need));
 }

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { Button, Cell, Input, Radio, Section, Switch, Textarea } from '@telegram-apps/telegram-ui';
@@ -15,7 +15,8 @@ import { RecordCreateFields } from '../../../contract/forms';
 import { formatDate, formatPrice, formatTime } from '../../../contract/format';
 import { ApiError, api } from '../api';
 import { config } from '../config';
-import { haptic, telegramUser, uiPlatform } from '../tg';
+import { haptic, hasTelegramClient, setClosingConfirmation, telegramUser, uiPlatform } from '../tg';
+import { useMainButton } from '../ui/useMainButton';
 import { Notice } from '../ui/Notice';
 import { PrivacySheet } from '../ui/PrivacySheet';
 import { Stepper } from '../ui/Stepper';
@@ -51,7 +52,7 @@ export default function ContactStep({
     register,
     control,
     handleSubmit,
-    formState: { errors },
+    formState: { errors, isDirty },
   } = useForm<z.input<typeof RecordCreateFields>, unknown, z.output<typeof RecordCreateFields>>({
     resolver: zodResolver(RecordCreateFields),
     defaultValues: {
@@ -97,6 +98,19 @@ export default function ContactStep({
     },
     () => haptic('error'),
   );
+
+  // Inside Telegram the primary action is Telegram's MainButton; elsewhere the page's own button.
+  const native = hasTelegramClient();
+  const action = queued ? 'Встать в очередь' : 'Записаться';
+  useMainButton(
+    native ? { text: action, active: Boolean(user) && !submitting, progress: submitting } : null,
+    () => void submit(),
+  );
+  // A filled form is not lost to a stray swipe: Telegram asks before closing.
+  useEffect(() => {
+    setClosingConfirmation(isDirty);
+    return () => setClosingConfirmation(false);
+  }, [isDirty]);
 
   return (
     <form className="contact-form" onSubmit={submit} noValidate aria-label="Контактные данные">
@@ -283,9 +297,10 @@ export default function ContactStep({
       </p>
       {privacyOpen && <PrivacySheet onClose={closePrivacy} />}
 
-      <div className="submit-bar">
+      {/* Inside Telegram the MainButton is the visible action; this one stays for screen readers and Enter. */}
+      <div className={native ? 'visually-hidden' : 'submit-bar'}>
         <Button type="submit" size="l" stretched loading={submitting} disabled={!user || submitting}>
-          {queued ? 'Встать в очередь' : 'Записаться'}
+          {action}
         </Button>
       </div>
     </form>

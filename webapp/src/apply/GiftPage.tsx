@@ -5,7 +5,8 @@ import { Button, Cell, Input, Placeholder, Section, Switch } from '@telegram-app
 import { formatDate, formatTime, formatWeekday } from '../../../contract/format';
 import { api, errorText } from '../api';
 import { config } from '../config';
-import { haptic, telegramUser, uiPlatform } from '../tg';
+import { haptic, hasTelegramClient, telegramUser, uiPlatform } from '../tg';
+import { useMainButton } from '../ui/useMainButton';
 import { Notice } from '../ui/Notice';
 import { PrivacySheet } from '../ui/PrivacySheet';
 import { toast } from '../ui/toast';
@@ -27,6 +28,11 @@ export default function GiftPage({ token }: { token: string }) {
   const [busy, setBusy] = useState(false);
   const [privacyOpen, setPrivacyOpen] = useState(false);
   const ios = uiPlatform() === 'ios';
+  const native = hasTelegramClient();
+  useMainButton(
+    native && data ? { text: 'Принять место', active: Boolean(user) && !busy, progress: busy } : null,
+    () => void accept(),
+  );
 
   if (error)
     return (
@@ -155,7 +161,7 @@ export default function GiftPage({ token }: { token: string }) {
         .
       </p>
       {privacyOpen && <PrivacySheet onClose={() => setPrivacyOpen(false)} />}
-      <div className="submit-bar">
+      <div className={native ? 'visually-hidden' : 'submit-bar'}>
         <Button size="l" stretched loading={busy} disabled={!user || busy} onClick={() => void accept()}>
           Принять место
         </Button>
