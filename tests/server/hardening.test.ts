@@ -387,7 +387,9 @@ describe('slow and malformed requests on a listening server', () => {
   let t: TestApp;
   let port: number;
   beforeAll(async () => {
-    t = await buildTestApp({ timeouts: { requestTimeout: 1000, headersTimeout: 1000, checkInterval: 100 } });
+    t = await buildTestApp({
+      timeouts: { requestTimeout: 1000, headersTimeout: 1000, checkInterval: 100, keepAliveTimeout: 300 },
+    });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     port = (t.app.server.address() as net.AddressInfo).port;
   });
@@ -422,6 +424,15 @@ describe('slow and malformed requests on a listening server', () => {
     expect(text).toMatch(/^HTTP\/1\.1 408 /);
     expect(bodyOf(text)).toEqual({ detail: 'Запрос не получен полностью вовремя' });
     expect(ms).toBeLessThan(5000);
+  });
+
+  it('closes an idle keep-alive connection after keepAliveTimeout', async () => {
+    const { text, ms } = await rawExchange((socket) =>
+      socket.write('GET /api/v1/utils/health-check/ HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n'),
+    );
+    expect(text).toMatch(/^HTTP\/1\.1 200 /);
+    expect(ms).toBeGreaterThanOrEqual(250);
+    expect(ms).toBeLessThan(3000);
   });
 
   it('a 20 KB header answers 431 {"detail"}', async () => {
