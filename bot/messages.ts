@@ -420,11 +420,14 @@ export function personalDataText(x: PersonalDataExport, timezone: string): strin
       ...(b.has_allergy ? [`аллергия: ${e(b.allergy_type ?? 'да')}`] : []),
       ...(b.comment ? [`комментарий: ${e(b.comment)}`] : []),
     ];
-    const rating = typeof b.rating === 'number' ? [`оценка: ${b.rating}`] : [];
+    const answers = [
+      ...(typeof b.confirmed_at === 'string' ? ['на напоминание ответили «Приду»'] : []),
+      ...(typeof b.rating === 'number' ? [`оценка: ${b.rating}`] : []),
+    ];
     return [
       `${i + 1}. «${e(b.workshop)}», ${formatDateTime(b.date, timezone)}: ${STATE_LABEL[b.state as keyof typeof STATE_LABEL] ?? e(b.state)}`,
       `    ${person}`,
-      ...(health.length || rating.length ? [`    ${[...health, ...rating].join(' · ')}`] : []),
+      ...(health.length || answers.length ? [`    ${[...health, ...answers].join(' · ')}`] : []),
     ].join('\n');
   });
   return fit([

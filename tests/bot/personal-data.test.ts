@@ -54,13 +54,22 @@ describe('/mydata', () => {
       }),
     );
 
+    // Her answers: "Приду" on a reminder and a rating after the class.
+    await t.database.db
+      .updateTable('records')
+      .set({ confirmed_at: new Date().toISOString(), rating: 5 })
+      .where('telegram_id', '=', customer.id)
+      .execute();
+
     await send(textUpdate(u, '/mydata'));
     const text = plain(fake.messages(u.id).at(-1)!.params.text);
     expect(text).toContain('Ваши данные у нас');
     expect(text).toContain(`Telegram ID: ${customer.id}`);
     expect(text).toContain('1. «Паста», 5 декабря 2030 12:00: ✅ Активна');
     expect(text).toContain('Весна Дубравка · @vesna_d · 3 чел.');
-    expect(text).toContain('аллергия: арахис <всё> · комментарий: Возьмём детей');
+    expect(text).toContain(
+      'аллергия: арахис <всё> · комментарий: Возьмём детей · на напоминание ответили «Приду» · оценка: 5',
+    );
     expect(text).toContain('/forget');
 
     const [doc] = fake.ok('sendDocument', u.id);
@@ -80,7 +89,9 @@ describe('/mydata', () => {
       allergy_type: 'арахис <всё>',
       comment: 'Возьмём детей',
       state: 'ACTIVE',
+      rating: 5,
     });
+    expect(data.bookings[0].confirmed_at).toEqual(expect.any(String));
     expect(data.history.map((h) => h.action)).toEqual(['created']);
   });
 
