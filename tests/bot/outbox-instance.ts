@@ -38,8 +38,15 @@ const outbox = createOutbox({
 process.stdout.write('ready\n');
 await new Promise((resolve) => process.stdin.once('data', resolve));
 if (process.env.OUTBOX_SERVE === '1') {
-  // A running server's worker: delivers until killed (the crash test kills it mid-delivery).
+  // A running server's worker: delivers until killed (the crash test kills it mid-delivery), or
+  // stopped by SIGTERM as server/main.ts stops it.
   outbox.start();
+  process.once('SIGTERM', () => {
+    void outbox
+      .stop()
+      .then(() => database.close())
+      .then(() => process.exit(0));
+  });
 } else {
   // Two pollers at once in this instance too, like the worker's loop overlapping a manual drain.
   await Promise.all([outbox.drain(), outbox.drain()]);

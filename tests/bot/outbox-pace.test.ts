@@ -154,13 +154,14 @@ describe('the outbox at Telegram’s pace', () => {
 describe('claims', () => {
   const LEASE = { leaseMs: 2000, heartbeatMs: 300, sendTimeoutMs: 1000 };
 
-  it('a stopping worker (SIGTERM) gives its claimed rows back at once; the next worker sends each exactly once', async () => {
+  it('a worker stopped by SIGTERM finishes its sends and gives its other claimed rows back at once; the next worker sends each exactly once', async () => {
     const customers = chats(20);
     for (const c of customers) await enqueue(c, 1);
-    const first = worker({ perSecond: 4 });
-    first.start();
-    await fake.waitFor(() => fake.messages().length >= 3, 5000);
-    await first.stop();
+    const instance = startInstance({ perSecond: 4 });
+    await instance.ready;
+    instance.go();
+    await fake.waitFor(() => fake.messages().length >= 3, 10_000);
+    await instance.stop();
     const left = (await listNotifications(t.database.db)).filter((r) => r.status === 'pending');
     expect(left.length).toBeGreaterThan(0);
     expect(left.every((r) => r.claimed_by === null && r.locked_until === null)).toBe(true);
@@ -231,5 +232,15 @@ function startInstance(options: Partial<OutboxOptions>) {
     child.stdout.once('data', () => resolve());
     child.once('exit', (code) => reject(new Error(`instance exited ${code}`)));
   });
-  return { ready, go: () => child.stdin.write('go\n'), kill: () => child.kill('SIGKILL') };
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return {
+    ready,
+    go: () => child.stdin.write('go\n'),
+    kill: () => child.kill('SIGKILL'),
+    /** SIGTERM, as a server is stopped; resolves when the process has exited. */
+    stop: async () => {
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    },
+  };
 }
