@@ -94,7 +94,10 @@ export type OutboxCall = {
 }[OutboxMethod];
 export type OutboxMethod = 'sendMessage' | 'sendVenue' | 'sendLocation' | 'sendDocument' | 'sendPhoto';
 
-/** What bot/messages.ts renders: a text message (HTML, no link previews), or any calls, sent in order. */
+/**
+ * What bot/messages.ts renders: a text message (HTML, no link previews), or any calls, sent in order
+ * (a row with several calls is retried as a whole, so keep the calls that may fail last).
+ */
 export type RenderedMessage = { text: string; reply_markup?: InlineKeyboardMarkup } | OutboxCall | OutboxCall[];
 
 export interface OutboxDeps {
