@@ -1,4 +1,5 @@
 import net from 'node:net';
+import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app';
@@ -379,6 +380,28 @@ describe('customers and access', () => {
         await locker.query('rollback');
         await locker.end();
       }
+    },
+  );
+
+  it.runIf(!isPostgres())(
+    'password recovery answers before any work that depends on the email (SQLite: while another connection writes)',
+    async () => {
+      // Another connection holds SQLite's write lock: a token row for a known email would have to wait for it.
+      const locker = new SQLite(t.database.file!);
+      locker.exec('begin immediate');
+      try {
+        const started = Date.now();
+        const res = await t.app.inject({ method: 'POST', url: `/api/v1/password-recovery/${t.superuser.email}` });
+        expect(res.statusCode).toBe(200);
+        expect(Date.now() - started).toBeLessThan(1000);
+      } finally {
+        locker.exec('rollback');
+        locker.close();
+      }
+      // The work still happens, after the answer.
+      await expect
+        .poll(async () => (await t.database.db.selectFrom('password_resets').selectAll().execute()).length)
+        .toBeGreaterThan(0);
     },
   );
 });
