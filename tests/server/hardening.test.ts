@@ -6,7 +6,7 @@ import { buildTestApp, type TestApp } from '../helpers/app';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
 import { isPostgres } from '../helpers/db';
 import { tma } from '../helpers/telegram';
-import { ConfigError, loadConfig } from '../../server/config';
+import { ConfigError, configWarnings, loadConfig } from '../../server/config';
 import { CUSTOMER_WRITES_PER_MINUTE } from '../../server/plugins/customer-writes';
 import { createResetToken } from '../../core/users';
 import { consumeLinkToken, createLinkToken } from '../../core/telegram-link';
@@ -111,6 +111,10 @@ describe('TRUST_PROXY', () => {
     expect(loadConfig({ ...base, NODE_ENV: 'production', TRUST_PROXY: 'false' }, { dotenv: false }).trustProxy).toBe(
       false,
     );
+    // Believing every hop is allowed but warned about at start.
+    expect(configWarnings(loadConfig({ ...base, TRUST_PROXY: 'true' }, { dotenv: false }))).toEqual([
+      expect.stringMatching(/^TRUST_PROXY=true: every X-Forwarded-For hop is believed/),
+    ]);
     expect(() => loadConfig({ ...base, TRUST_PROXY: 'yes please' }, { dotenv: false })).toThrow(ConfigError);
     expect(() => loadConfig({ ...base, TRUST_PROXY: 'yes please' }, { dotenv: false })).toThrow(
       /TRUST_PROXY=yes please: expected false, the number of proxies in front of the server/,
