@@ -22,7 +22,7 @@ import {
 } from '../db/repositories/personal-data';
 import { deleteBotSessionsOfChat } from '../db/repositories/botSessions';
 import type { RecordRow } from '../db/repositories/records';
-import { SYSTEM } from './audit';
+import { SYSTEM, customerActor, writeAudit, type Actor } from './audit';
 import { getBusinessSettings } from './business-settings';
 import { cancelRecord } from './booking';
 import { DomainError } from './errors';
@@ -196,9 +196,15 @@ async function erase(trx: Executor, database: Database, t: ErasureTarget, now: s
 /**
  * The customer's right to be forgotten: their upcoming bookings are cancelled through the booking
  * engine (the queue fills, staff are told as with any cancel), then every booking of theirs is
- * anonymised, and their subscriptions, bot conversation state and messages go.
+ * anonymised, and their subscriptions, bot conversation state and messages go. `actor` is who asked:
+ * the customer (logged without their id) or a superuser, for a request that reached the studio
+ * another way.
  */
-export async function forgetPerson(database: Database, person: TelegramPerson): Promise<ForgetResult> {
+export async function forgetPerson(
+  database: Database,
+  person: TelegramPerson,
+  actor: Actor = customerActor(null),
+): Promise<ForgetResult> {
   const db = database.db;
   const now = nowIso();
   let cancelled = 0;
@@ -228,6 +234,14 @@ export async function forgetPerson(database: Database, person: TelegramPerson): 
     await deleteSubscriptionsOf(trx, person.id);
     await deleteBotSessionsOfChat(trx, person.id);
     await unlinkStaffTelegram(trx, person.id);
+    // That an erasure happened, and who asked (never whose: that is what was erased).
+    await writeAudit(trx, {
+      actor,
+      entity: 'personal_data',
+      entity_id: 0,
+      action: 'erased',
+      after: { cancelled, anonymised: rows.length },
+    });
     return { cancelled, anonymised: rows.length };
   });
 }

@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ForgetResult, PersonalDataExport, PrivacyPublic } from '../../contract';
+import { ForgetResult, PersonalDataExport, PrivacyPublic, TelegramIdParam } from '../../contract';
 import { currentPrivacy } from '../../core/consent';
 import { exportPersonalData, forgetPerson, type TelegramPerson } from '../../core/personal-data';
 import { Forbidden } from '../../core/errors';
+import { requireStaff } from '../plugins/auth';
+import { staffActor } from '../../core/audit';
 import type { RouteDeps } from './deps';
 
 /** The privacy text, and a Telegram customer's own data: export and erasure. */
@@ -52,5 +54,34 @@ export default async function personalDataRoutes(app: FastifyInstance, { databas
       },
     },
     async (req) => forgetPerson(database, me(req)),
+  );
+
+  // A request that reached the studio another way (email, in person): a superuser answers it.
+  r.get(
+    '/customers/:telegram_id/data',
+    {
+      config: { auth: 'superuser' },
+      schema: {
+        tags,
+        summary: 'Everything stored about a Telegram user, for their access request',
+        params: TelegramIdParam,
+        response: { 200: PersonalDataExport },
+      },
+    },
+    async (req) => exportPersonalData(database.db, { id: req.params.telegram_id }),
+  );
+
+  r.delete(
+    '/customers/:telegram_id/data',
+    {
+      config: { auth: 'superuser' },
+      schema: {
+        tags,
+        summary: 'Erase a Telegram user’s personal data at their request',
+        params: TelegramIdParam,
+        response: { 200: ForgetResult },
+      },
+    },
+    async (req) => forgetPerson(database, { id: req.params.telegram_id }, staffActor(requireStaff(req))),
   );
 }

@@ -40,6 +40,8 @@ const SUPERUSER = [
   'POST /users/',
   'PATCH /users/{user_id}',
   'DELETE /users/{user_id}',
+  'GET /customers/{telegram_id}/data',
+  'DELETE /customers/{telegram_id}/data',
   'GET /audit/',
 ];
 const CUSTOMER = [

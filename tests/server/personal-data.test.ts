@@ -370,6 +370,41 @@ describe('export and forget (GET and DELETE /me/data)', () => {
   });
 });
 
+describe('a request that reached the studio another way', () => {
+  it('a superuser exports and erases a Telegram user’s data; the log says who did it, not whose', async () => {
+    const { schedule } = await createSession(t.app, staff);
+    const who = telegramUser('by_email');
+    const id = (await book(t.app, who, bookingPayload(schedule.id, { name: 'Радмила', last_name: 'Писала' }))).json()
+      .record.id;
+    const plain = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/',
+      headers: staff,
+      payload: { email: 'not-super@example.com', password: 'password-123', is_active: true },
+    });
+    expect(plain.statusCode).toBe(201);
+    const notSuper = await t.auth('not-super@example.com', 'password-123');
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/api/v1/customers/${who.id}/data`, headers: notSuper })).statusCode,
+    ).toBe(403);
+
+    const data = await t.app.inject({ method: 'GET', url: `/api/v1/customers/${who.id}/data`, headers: staff });
+    expect(data.json().bookings.map((b: { id: number; last_name: string }) => [b.id, b.last_name])).toEqual([
+      [id, 'Писала'],
+    ]);
+    const res = await t.app.inject({ method: 'DELETE', url: `/api/v1/customers/${who.id}/data`, headers: staff });
+    expect(res.json()).toEqual({ cancelled: 1, anonymised: 1 });
+    expect(await findEverywhere(t.database, ['Писала', who.username, String(who.id)])).toEqual([]);
+    const me = (await t.app.inject({ method: 'GET', url: '/api/v1/users/me', headers: staff })).json();
+    const log = await t.app.inject({ method: 'GET', url: '/api/v1/audit/?entity=personal_data', headers: staff });
+    expect(log.json().data[0]).toMatchObject({
+      action: 'erased',
+      actor: { kind: 'staff', user_id: me.id },
+      after: { cancelled: 1, anonymised: 1 },
+    });
+  });
+});
+
 describe('what erasure removes from a stored JSON value', () => {
   const target: ErasureTarget = {
     recordIds: new Set([7]),

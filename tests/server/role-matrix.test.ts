@@ -261,6 +261,16 @@ const rows: Row[] = [
   // A customer's own data: the Telegram user only (staff have no data of their own here).
   { call: 'GET /me/data', request: async () => ({ url: '/me/data' }), expect: S(401, 200, 403, 403) },
   {
+    call: 'GET /customers/{id}/data',
+    request: async () => ({ url: `/customers/${ctx.customer.id}/data` }),
+    expect: SUPER_ONLY,
+  },
+  {
+    call: 'DELETE /customers/{id}/data',
+    request: async () => ({ url: `/customers/${telegramUser().id}/data` }),
+    expect: SUPER_ONLY,
+  },
+  {
     call: 'DELETE /me/data',
     request: async () => ({ url: '/me/data', customer: telegramUser('forgetful') }),
     expect: S(401, 200, 403, 403),
