@@ -426,3 +426,84 @@ describe('every Telegram platform, light and dark, axe-clean', () => {
         await context.close();
       });
 });
+
+describe('the admin side', () => {
+  async function adminPage(viewport = { width: 1280, height: 900 }) {
+    const context = await browser.newContext({ viewport, locale: 'ru-RU', timezoneId: 'Europe/Belgrade' });
+    const token = staff.authorization.replace(/^Bearer /, '');
+    await context.addInitScript((t) => localStorage.setItem('access_token', t), token);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    return { context, page, errors };
+  }
+
+  it('Настройки → Бизнес: a superuser changes the reminder hours and the deadline; a wrong value gets a Russian message', async () => {
+    const { page, errors, context } = await adminPage();
+    await page.goto(`${server.url}/settings`);
+    await page.getByRole('tab', { name: 'Бизнес' }).click();
+    const hours = page.getByLabel('Напоминания клиентам, за сколько часов');
+    await hours.waitFor();
+    expect(await hours.inputValue()).toBe('24, 3');
+    await hours.fill('48, 0');
+    await hours.blur();
+    await page.getByText('Напоминание: не раньше чем за 1 час').waitFor();
+    await page.screenshot({ path: screenshotPath('journey-admin-business-error'), fullPage: true });
+    await hours.fill('48, 3');
+    await page.getByLabel('Срок изменений, часов до начала').fill('12');
+    await page.getByLabel('Контакты студии').fill('@testo_studio, +381 60 123 4567');
+    await page.getByRole('button', { name: 'Сохранить' }).click();
+    await page.getByText('Настройки сохранены.').waitFor();
+    await page.screenshot({ path: screenshotPath('journey-admin-business'), fullPage: true });
+    const saved = await call<{ reminder_hours: number[]; change_deadline_hours: number; contact: string }>(
+      'GET',
+      '/business-settings/',
+    );
+    expect(saved).toMatchObject({
+      reminder_hours: [48, 3],
+      change_deadline_hours: 12,
+      contact: '@testo_studio, +381 60 123 4567',
+    });
+    await call('PUT', '/business-settings/', { reminder_hours: [24, 3], change_deadline_hours: 0, contact: '' });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('the address form takes the pin from a map link; the booking table shows "Придёт" and the rating', async () => {
+    const { page, errors, context } = await adminPage();
+    await page.goto(`${server.url}/settings`);
+    await page.getByRole('tab', { name: 'Адреса' }).click();
+    await page.getByRole('heading', { name: 'Адреса' }).waitFor();
+    await page.getByRole('button', { name: 'Добавить' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Добавление адреса' });
+    await dialog.waitFor();
+    await dialog.getByRole('textbox', { name: 'Адрес', exact: true }).fill('Београд, Цетињска 15');
+    const link = dialog.getByLabel('Ссылка на карту');
+    await link.fill('https://www.google.com/maps/place/Cetinjska/@44.8176,20.4633,17z');
+    await link.blur();
+    expect(await dialog.getByLabel('Широта').inputValue()).toBe('44.8176');
+    expect(await dialog.getByLabel('Долгота').inputValue()).toBe('20.4633');
+    await page.screenshot({ path: screenshotPath('journey-admin-address-pin'), fullPage: true });
+    await dialog.getByRole('button', { name: 'Сохранить' }).click();
+    await page.getByText('Адрес добавлен.').waitFor();
+
+    // A confirmed booking and a rated one.
+    const u = newUser('Вера');
+    const r = (await bookAs(u, ids.later)).record.id;
+    await server.database.db
+      .updateTable('records')
+      .set({ confirmed_at: new Date().toISOString() })
+      .where('id', '=', r)
+      .execute();
+    const v = newUser('Зоран');
+    const r2 = (await bookAs(v, ids.later)).record.id;
+    await server.database.db.updateTable('records').set({ rating: 5 }).where('id', '=', r2).execute();
+    await page.goto(`${server.url}/schedule`);
+    await page.getByTestId('confirmed').first().waitFor();
+    expect(await page.getByTestId('rating').first().textContent()).toBe('★ 5');
+    await page.getByTestId('confirmed').first().scrollIntoViewIfNeeded();
+    await page.screenshot({ path: screenshotPath('journey-admin-confirmed-rating') });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

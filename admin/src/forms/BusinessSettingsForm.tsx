@@ -43,6 +43,17 @@ const NUMBER_FIELDS = [
   },
 ] as const;
 
+/** The message of a field's error, or of the first of its items' (a list field reports per item). */
+function firstMessage(err: unknown): string | undefined {
+  if (!err || typeof err !== 'object') return undefined;
+  if ('message' in err && typeof err.message === 'string' && err.message) return err.message;
+  for (const item of Object.values(err)) {
+    const m = firstMessage(item);
+    if (m) return m;
+  }
+  return undefined;
+}
+
 /** The studio's settings: everyone on the staff sees them, a superuser changes them. */
 export function BusinessSettingsForm({ settings, editable }: { settings: BusinessSettings; editable: boolean }) {
   const {
@@ -67,7 +78,7 @@ export function BusinessSettingsForm({ settings, editable }: { settings: Busines
           label="Напоминания клиентам, за сколько часов"
           description="Через запятую, например: 24, 3. Последнее напоминание дополняется точкой на карте"
           disabled={!editable}
-          error={errors.reminder_hours?.message}
+          error={firstMessage(errors.reminder_hours)}
           {...register('reminder_hours')}
         />
         {NUMBER_FIELDS.map((f) => (
