@@ -31,11 +31,11 @@ import { Notifications } from '@mantine/notifications';
 import { SWRConfig } from 'swr';
 import { fetcher } from './api';
 import { App } from './App';
-import { theme } from './theme';
+import { cssVariables, theme } from './theme';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={cssVariables}>
       <Notifications position="bottom-right" limit={5} />
       <SWRConfig value={{ fetcher, shouldRetryOnError: false, revalidateOnFocus: true }}>
         <App />

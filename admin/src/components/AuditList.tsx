@@ -27,7 +27,14 @@ const FIELD_LABELS: Record<string, string> = {
   telegram_login: 'Telegram',
   password: 'Пароль',
   notifications: 'Уведомления',
+  latitude: 'Широта',
+  longitude: 'Долгота',
+  duration_minutes: 'Длительность, мин',
+  confirmed_at: 'Подтверждение',
+  rating: 'Оценка',
 };
+/** Not worth a line: the entry already names the object. */
+const HIDDEN = new Set(['id']);
 const STATE_LABELS: Record<string, string> = { ACTIVE: 'Участник', QUEUED: 'В очереди', CANCELLED: 'Отменена' };
 
 function show(field: string, value: unknown): string {
@@ -42,7 +49,9 @@ function show(field: string, value: unknown): string {
 
 /** "Поле: было → стало" for each field an entry names. */
 export function changeLines(e: Pick<AuditEntry, 'before' | 'after'>): string[] {
-  const fields = [...new Set([...Object.keys(e.before ?? {}), ...Object.keys(e.after ?? {})])];
+  const fields = [...new Set([...Object.keys(e.before ?? {}), ...Object.keys(e.after ?? {})])].filter(
+    (f) => !HIDDEN.has(f),
+  );
   return fields.map((f) => {
     const label = FIELD_LABELS[f] ?? f;
     const before = e.before && f in e.before ? show(f, e.before[f]) : null;

@@ -29,8 +29,14 @@ const PERIODS = [
 ];
 const DAY_MS = 86_400_000;
 const percent = (v: number | null) => (v === null ? '—' : `${Math.round(v * 100)}%`);
+/** Short names under the bars (the full ones overlap and recharts then drops them). */
+const SHORT_SOURCES: Record<string, string> = {
+  friends: 'Друзья',
+  certificate: 'Сертификат',
+  events: 'Мероприятия',
+};
 const sourceLabel = (s: string | null) =>
-  s === null ? 'Не указано' : (RECORD_SOURCES[s as keyof typeof RECORD_SOURCES] ?? s);
+  s === null ? 'Не указано' : (SHORT_SOURCES[s] ?? RECORD_SOURCES[s as keyof typeof RECORD_SOURCES] ?? s);
 
 function Figure({ label, value, hint }: { label: string; value: string | number; hint?: string }) {
   return (
@@ -38,7 +44,7 @@ function Figure({ label, value, hint }: { label: string; value: string | number;
       <Text size="sm" c="gray.7">
         {label}
       </Text>
-      <Text fz={26} fw={700} lh={1.3}>
+      <Text fz={{ base: 18, sm: 24 }} fw={700} lh={1.3}>
         {value}
       </Text>
       {hint && (
@@ -172,7 +178,8 @@ export default function DashboardStats() {
             {data.next_days.length === 0 ? (
               <Text c="gray.7">Занятий на неделе нет.</Text>
             ) : (
-              <ScrollArea type="auto">
+              // Focusable, so a keyboard can scroll the table on a narrow screen.
+              <ScrollArea type="auto" viewportProps={{ tabIndex: 0, 'aria-label': 'Ближайшие 7 дней' }}>
                 <Table miw={560} fz="sm" verticalSpacing="xs" data-testid="next-days">
                   <Table.Thead>
                     <Table.Tr>

@@ -62,7 +62,7 @@ export function Navigation({ onNavigate }: { onNavigate?: () => void }) {
               active={location === href}
               onClick={onNavigate}
               variant="light"
-              color="teal"
+              color="teal.9"
               styles={{
                 root: { borderRadius: 'var(--mantine-radius-md)' },
                 label: { fontSize: 'var(--mantine-font-size-md)' },

@@ -15,11 +15,10 @@ const FALLBACK = { label: 'Неизвестно', color: 'var(--mantine-color-gr
 export function StateIcon({ state }: { state: string }) {
   const { label, color, Icon } = STATES[state] ?? FALLBACK;
   return (
-    <Tooltip label={label}>
-      <span role="img" aria-label={label} data-state={state} style={{ display: 'inline-flex', color }}>
-        <Icon size={20} />
-      </span>
-    </Tooltip>
+    // A native title, not a Tooltip: History renders hundreds of these at once.
+    <span role="img" aria-label={label} title={label} data-state={state} style={{ display: 'inline-flex', color }}>
+      <Icon size={20} />
+    </span>
   );
 }
 
@@ -66,18 +65,28 @@ function RecordMarks({ r, onHistory }: { r: StaffRecord; onHistory: () => void }
           </Badge>
         </Tooltip>
       )}
+      {/* title, not Tooltip: a long History page has hundreds of rows, and each Tooltip costs a render. */}
       {noShows > 0 && (
-        <Tooltip label="Не пришёл(а) на прошлые занятия">
-          <Badge size="sm" variant="outline" color="orange.9" data-testid="earlier-no-shows">
-            {noShows} {plural(noShows, NO_SHOWS)}
-          </Badge>
-        </Tooltip>
+        <Badge
+          size="sm"
+          variant="outline"
+          color="red.9"
+          data-testid="earlier-no-shows"
+          title="Не пришёл(а) на прошлые занятия"
+        >
+          {noShows} {plural(noShows, NO_SHOWS)}
+        </Badge>
       )}
-      <Tooltip label="История изменений">
-        <ActionIcon variant="subtle" color="gray.8" size="sm" onClick={onHistory} aria-label="История изменений">
-          <IconListDetails size={16} />
-        </ActionIcon>
-      </Tooltip>
+      <ActionIcon
+        variant="subtle"
+        color="gray.8"
+        size="sm"
+        onClick={onHistory}
+        aria-label="История изменений"
+        title="История изменений"
+      >
+        <IconListDetails size={16} />
+      </ActionIcon>
     </>
   );
 }

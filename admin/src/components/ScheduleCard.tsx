@@ -33,7 +33,7 @@ export function ScheduleBadges({ schedule }: { schedule: SchedulePublic }) {
         </Badge>
       )}
       {queued > 0 && (
-        <Badge color="yellow" variant="light" size="lg" c="yellow.9">
+        <Badge color="yellow" variant="light" size="lg">
           В очереди {queued}
         </Badge>
       )}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { Button, Group, NativeSelect, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import useSWR from 'swr';
 import type { AddressesPublic } from '../../../contract/addresses';
@@ -36,6 +36,7 @@ function ScheduleDialog({ schedule, onClose }: { schedule?: SchedulePublic; onCl
 }
 
 export const PAGE_SIZE = 20;
+const FIRST_CARDS = 3;
 
 interface Filter {
   from: string;
@@ -112,7 +113,15 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
     await runChange(() => api.post(`/schedule/notify/${s.id}`), MESSAGES.notified);
   };
 
-  const sessions = data?.data ?? [];
+  // A page's first cards render at once, the rest right after without blocking: a History page of
+  // twenty sessions with all their bookings is usable before its last card is drawn.
+  const [shownAll, setShownAll] = useState<SchedulesPublic | undefined>(undefined);
+  useEffect(() => {
+    const timer = setTimeout(() => startTransition(() => setShownAll(data)), 0);
+    return () => clearTimeout(timer);
+  }, [data]);
+  const allShown = shownAll === data;
+  const sessions = (data?.data ?? []).slice(0, allShown ? undefined : FIRST_CARDS);
   return (
     <>
       <PageHeader title={upcoming ? 'Расписание' : 'История'}>
