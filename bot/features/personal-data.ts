@@ -3,7 +3,7 @@ import { nowIso } from '../../db/database';
 import { exportPersonalData, forgetPerson } from '../../core/personal-data';
 import { HTML, type BotContext, type BotDeps } from '../context';
 import { confirmForgetKeyboard, FORGET_NO, FORGET_YES } from '../keyboards/personal-data';
-import { PD, PERSONAL_DATA_FILE, personalDataText } from '../messages';
+import { PD, PERSONAL_DATA_FILE, personalDataText, T } from '../messages';
 
 /**
  * /mydata: everything stored about the user, as a message and as a JSON file (sent here, not
@@ -32,7 +32,14 @@ export function personalDataFeature(deps: BotDeps) {
   });
 
   composer.callbackQuery(FORGET_YES, async (ctx) => {
-    const result = await forgetPerson(deps.database, person(ctx));
+    let result;
+    try {
+      result = await forgetPerson(deps.database, person(ctx));
+    } catch (err) {
+      // The press is answered even so (the error handler then says something went wrong).
+      await ctx.answerCallbackQuery({ text: T.error });
+      throw err;
+    }
     await ctx.answerCallbackQuery({ text: PD.forgetDoneToast });
     await ctx.editMessageText(PD.forgetDone(result.cancelled), HTML);
   });
