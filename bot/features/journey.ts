@@ -29,6 +29,13 @@ export const CANT_COME_REASON = 'Не смогу прийти';
 /** The reason of a booking that left the queue from /my. */
 export const LEFT_QUEUE_REASON = 'Вышел(а) из очереди';
 
+/** Telegram shows at most 200 characters in a callback query's alert. */
+const ALERT_MAX = 200;
+export const alert = (text: string) => ({
+  text: text.length > ALERT_MAX ? `${text.slice(0, ALERT_MAX - 1)}…` : text,
+  show_alert: true,
+});
+
 /** A refusal of the domain as the presser reads it (an alert on the button); other errors go up. */
 async function refusal<T>(run: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; detail: string }> {
   try {
@@ -73,7 +80,7 @@ export function journeyFeature(deps: BotDeps) {
     const { snapshot } = mine;
     if (answer === 'yes') {
       const done = await refusal(() => confirmComing(deps.database, recordId, telegramId));
-      if (!done.ok) return void (await ctx.answerCallbackQuery({ text: done.detail, show_alert: true }));
+      if (!done.ok) return void (await ctx.answerCallbackQuery(alert(done.detail)));
       await ctx.answerCallbackQuery({ text: J.confirmedToast });
       await ctx.editMessageText(J.confirmed(snapshot.workshop_title, when(snapshot)), {
         ...HTML,
@@ -108,7 +115,7 @@ export function journeyFeature(deps: BotDeps) {
       const done = await refusal(() =>
         cancelRecord(deps.database, mine.record, CANT_COME_REASON, customerActor(telegramId)),
       );
-      if (!done.ok) return void (await ctx.answerCallbackQuery({ text: done.detail, show_alert: true }));
+      if (!done.ok) return void (await ctx.answerCallbackQuery(alert(done.detail)));
       await ctx.answerCallbackQuery({ text: J.cancelledToast });
       await ctx.editMessageText(J.cancelled(snapshot.workshop_title, when(snapshot)), {
         ...HTML,
@@ -118,7 +125,7 @@ export function journeyFeature(deps: BotDeps) {
     }
     // gift
     const done = await refusal(() => createSeatGift(deps.database, recordId, telegramId));
-    if (!done.ok) return void (await ctx.answerCallbackQuery({ text: done.detail, show_alert: true }));
+    if (!done.ok) return void (await ctx.answerCallbackQuery(alert(done.detail)));
     await ctx.answerCallbackQuery();
     const link = giftUrl(ctx.me.username, done.value.token);
     await ctx.editMessageText(J.giftLink(snapshot.workshop_title, when(snapshot), link), {
@@ -131,7 +138,7 @@ export function journeyFeature(deps: BotDeps) {
     const recordId = Number(ctx.match[1]);
     const rating = Number(ctx.match[2]);
     const done = await refusal(() => rateClass(deps.database, recordId, ctx.from.id, rating));
-    if (!done.ok) return void (await ctx.answerCallbackQuery({ text: done.detail, show_alert: true }));
+    if (!done.ok) return void (await ctx.answerCallbackQuery(alert(done.detail)));
     await ctx.answerCallbackQuery({ text: J.ratedToast });
     await ctx.editMessageText(J.rated(done.value.schedule.workshop.title, rating), {
       ...HTML,
@@ -165,7 +172,7 @@ export function journeyFeature(deps: BotDeps) {
     const done = await refusal(() =>
       cancelRecord(deps.database, mine.record, LEFT_QUEUE_REASON, customerActor(ctx.from.id)),
     );
-    if (!done.ok) return void (await ctx.answerCallbackQuery({ text: done.detail, show_alert: true }));
+    if (!done.ok) return void (await ctx.answerCallbackQuery(alert(done.detail)));
     await ctx.answerCallbackQuery({ text: J.leftQueueToast });
     await ctx.editMessageText(J.leftQueue(snapshot.workshop_title, when(snapshot)), HTML);
   });
@@ -173,7 +180,7 @@ export function journeyFeature(deps: BotDeps) {
   composer.callbackQuery(SUBSCRIBE_DATA, async (ctx) => {
     const workshopId = Number(ctx.match[1]);
     const done = await refusal(() => subscribe(deps.database, workshopId, ctx.from.id));
-    if (!done.ok) return void (await ctx.answerCallbackQuery({ text: done.detail, show_alert: true }));
+    if (!done.ok) return void (await ctx.answerCallbackQuery(alert(done.detail)));
     await ctx.answerCallbackQuery({ text: J.subscribedToast });
     const offers = await dateOffers(db, ctx.from.id);
     const title = offers.find((o) => o.workshop_id === workshopId)?.title ?? '';

@@ -388,3 +388,20 @@ describe('tell me about new dates; leaving the queue', () => {
     expect(r.cancel_reason).toBe('Вышел(а) из очереди');
   });
 });
+
+describe('Bot API limits', () => {
+  it('an alert longer than Telegram allows (a long studio contact) is cut to 200 characters', async () => {
+    await setBusiness({ change_deadline_hours: 24, contact: 'Позвоните нам или напишите в Telegram. '.repeat(10) });
+    try {
+      const { schedule } = await createSession(t.app, staff, { date: hoursFromNow(5) });
+      const anna = telegramUser();
+      const id = (await book(t.app, anna, bookingPayload(schedule.id))).json().record.id;
+      await press(anna, `rem:cancel:${id}`);
+      const text = String(lastOf(answers()).params.text);
+      expect(text.length).toBeLessThanOrEqual(200);
+      expect(text).toMatch(/^Изменить или отменить запись можно не позднее чем за 24 часа/);
+    } finally {
+      await setBusiness({ change_deadline_hours: 0, contact: '' });
+    }
+  });
+});
