@@ -4,6 +4,7 @@ import type { InlineKeyboardMarkup } from 'grammy/types';
 import type { Database } from '../db/database';
 import { withWriteTransaction } from '../db/lock';
 import {
+  anyDueNotification,
   claimDueNotifications,
   extendClaims,
   markNotificationFailed,
@@ -42,8 +43,10 @@ import type { Log } from '../core/log';
  */
 
 export interface OutboxOptions {
-  /** How often the worker looks for due rows. */
+  /** How often the worker looks for more due rows while it is delivering. */
   pollIntervalMs: number;
+  /** How often an idle worker looks for due rows (default: 4 × pollIntervalMs). */
+  idlePollMs?: number;
   /** Rows held (claimed, not finished) at a time: about two seconds of sending. */
   batchSize: number;
   /** Rows of one chat claimed at a time. */
@@ -225,6 +228,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     const limit = o.batchSize - held();
     if (limit <= 0) return 0;
     const now = Date.now();
+    if (!(await anyDueNotification(db, iso(now)))) return 0;
     const args = {
       now: iso(now),
       leaseUntil: iso(now + o.leaseMs),
@@ -470,7 +474,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       } catch (err) {
         log.error({ err }, 'outbox: poll failed');
       }
-      if (!stopped) await nap(Math.max(o.pollIntervalMs, pausedUntil - Date.now()));
+      if (!stopped) await nap(Math.max(o.idlePollMs ?? o.pollIntervalMs * 4, pausedUntil - Date.now()));
     }
   }
 

@@ -108,6 +108,19 @@ export async function claimDueNotifications(
   return rows.sort((a, b) => a.id - b.id);
 }
 
+/** Whether any row is due and unclaimed: a plain read, so an idle worker takes no write lock to find out. */
+export async function anyDueNotification(db: Executor, now: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('notifications')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Any fixed number: the key of the advisory lock that serializes outbox claims on PostgreSQL. */
 const OUTBOX_CLAIM_LOCK = 7_201_326;
 
