@@ -88,8 +88,17 @@ export const DEFAULT_OUTBOX_OPTIONS: OutboxOptions = {
   maxAttempts: 10,
 };
 
-/** Kinds sent in bulk (to every participant or staff member at once): claimed after the rest. */
-export const BULK_KINDS: readonly NotificationKind[] = ['schedule.reminder', 'staff.digest'];
+/**
+ * Kinds written in bulk and not awaited by anyone at that moment (reminders, digests, the morning-after
+ * thanks, new dates for subscribers): claimed after the rest. A changed or deleted session, though sent
+ * to every participant, is news to act on and goes with the rest.
+ */
+export const BULK_KINDS: readonly NotificationKind[] = [
+  'schedule.reminder',
+  'staff.digest',
+  'record.thanks',
+  'workshop.new_dates',
+];
 
 /** A Bot API call of a notification; `chat_id` comes from the row. */
 export type OutboxCall = {
