@@ -19,6 +19,7 @@ const USED_WITHOUT_IMPORT: Record<string, string> = {
   prettier: 'npm run lint checks the formatting',
   tsx: 'npm run dev, bench and db:seed-demo run TypeScript directly',
   'happy-dom': "the component tests' environment (vitest.config.ts)",
+  recharts: "@mantine/charts' peer dependency: the dashboard's charts",
 };
 
 const SKIP = new Set(['node_modules', 'dist', 'data', 'test-results', 'coverage', '.git']);

@@ -13,6 +13,7 @@ import { ConfirmDelete, ConfirmDialog } from './ConfirmDialog';
 import { EmptyState } from './EmptyState';
 import { IconPlus } from './icons';
 import { PageHeader } from './PageHeader';
+import { query } from '../query';
 import { Pager } from './Pager';
 import { CsvButton } from './CsvButton';
 import { ScheduleCard } from './ScheduleCard';
@@ -47,19 +48,13 @@ const NO_FILTER: Filter = { from: '', to: '', workshopId: '' };
 
 /** The list's page of the API: `skip`/`limit`, and the dates and workshop chosen. */
 export function listKey(base: string, page: number, f: Filter) {
-  const q = new URLSearchParams({ skip: String((page - 1) * PAGE_SIZE), limit: String(PAGE_SIZE) });
-  if (f.from) q.set('from', f.from);
-  if (f.to) q.set('to', f.to);
-  if (f.workshopId) q.set('workshop_id', f.workshopId);
-  return `${base}?${q.toString()}`;
+  return `${base}?${query({ skip: String((page - 1) * PAGE_SIZE), limit: String(PAGE_SIZE), from: f.from, to: f.to, workshop_id: f.workshopId })}`;
 }
 
 /** Dates (a day each, both included) and a workshop; a period can be exported as CSV. */
 function FilterBar({ filter, onChange }: { filter: Filter; onChange: (f: Filter) => void }) {
   const workshops = useSWR<WorkshopsPublic>(keys.workshops, { onError: (err) => toastError(TITLES.workshops, err) });
-  const range = new URLSearchParams();
-  if (filter.from) range.set('from', filter.from);
-  if (filter.to) range.set('to', filter.to);
+  const range = query({ from: filter.from, to: filter.to });
   return (
     <Group gap="sm" mb="lg" align="flex-end" wrap="wrap" data-testid="list-filter">
       <TextInput
@@ -86,11 +81,7 @@ function FilterBar({ filter, onChange }: { filter: Filter; onChange: (f: Filter)
         ]}
         w={220}
       />
-      <CsvButton
-        path={`/records/export.csv?${range.toString()}`}
-        fileName="bookings.csv"
-        label="Записи за период (CSV)"
-      />
+      <CsvButton path={`/records/export.csv?${range}`} fileName="bookings.csv" label="Записи за период (CSV)" />
     </Group>
   );
 }

@@ -7,6 +7,7 @@ import { AuditList } from '../components/AuditList';
 import { EmptyState } from '../components/EmptyState';
 import { PageHeader } from '../components/PageHeader';
 import { Pager } from '../components/Pager';
+import { query } from '../query';
 import '../pageStyles';
 
 const PAGE_SIZE = 20;
@@ -17,11 +18,8 @@ export default function AuditLogPage() {
   const [entity, setEntity] = useState('');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
-  const params = new URLSearchParams({ skip: String((page - 1) * PAGE_SIZE), limit: String(PAGE_SIZE) });
-  if (entity) params.set('entity', entity);
-  if (from) params.set('from', from);
-  if (to) params.set('to', to);
-  const { data, isLoading } = useSWR<AuditPage>(`/audit/?${params.toString()}`, {
+  const params = query({ skip: String((page - 1) * PAGE_SIZE), limit: String(PAGE_SIZE), entity, from, to });
+  const { data, isLoading } = useSWR<AuditPage>(`/audit/?${params}`, {
     onError: (err) => toastError(TITLES.general, err),
     keepPreviousData: true,
   });
