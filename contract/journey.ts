@@ -35,6 +35,10 @@ export const DateOffer = z.object({ workshop_id: z.number().int(), title: z.stri
 export const DateOffers = z.object({ data: z.array(DateOffer) });
 export type DateOffers = z.infer<typeof DateOffers>;
 
+/** Whether the customer is now subscribed to a workshop's new dates. */
+export const DateSubscription = z.object({ subscribed: z.boolean() });
+export type DateSubscription = z.infer<typeof DateSubscription>;
+
 /** The token of a gift link in a path. */
 export const GiftTokenParam = z.object({ token: z.string().regex(/^[\w-]{10,64}$/, 'Некорректная ссылка') });
 

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   CalendarQuery,
   DateOffers,
+  DateSubscription,
   GiftTokenParam,
   IdParam,
   RecordView,
@@ -176,7 +176,7 @@ export default async function journeyRoutes(
       tags: ['schedule'],
       errors: [403, 404] as const,
       params: IdParam,
-      response: { 200: z.object({ subscribed: z.boolean() }) },
+      response: { 200: DateSubscription },
     },
   };
   r.put(

@@ -8,16 +8,16 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import ICAL from 'ical.js';
+import axe from 'axe-core';
 import { launchBrowser, screenshotPath } from '../helpers/browser';
 import { startTestServer } from '../helpers/server';
 import { TEST_BOT_TOKEN } from '../helpers/telegram';
 
 const DIST = process.env.DIST_DIR ?? 'dist';
-const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const AXE_SOURCE = axe.source;
 
 const THEMES = {
   light: {

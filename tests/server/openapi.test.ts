@@ -33,6 +33,8 @@ const PUBLIC = [
   'POST /users/open',
   'GET /schedule/public',
   'GET /privacy',
+  // Signed with an HMAC of the id instead: calendar apps send no credentials.
+  'GET /records/{id}/calendar.ics',
 ];
 const SUPERUSER = [
   'POST /password-recovery-html-content/{email}',
@@ -52,6 +54,12 @@ const CUSTOMER = [
   'PUT /records/restore/{id}',
   'GET /me/data',
   'DELETE /me/data',
+  'POST /records/{id}/gift',
+  'GET /gifts/{token}',
+  'POST /gifts/{token}/accept',
+  'GET /date-subscriptions/',
+  'PUT /date-subscriptions/{id}',
+  'DELETE /date-subscriptions/{id}',
 ];
 const roleOf = (op: string): Role =>
   PUBLIC.includes(op) ? 'public' : SUPERUSER.includes(op) ? 'superuser' : CUSTOMER.includes(op) ? 'customer' : 'user';
