@@ -27,7 +27,15 @@ export type AuditEntry = z.infer<typeof AuditEntry>;
 export const AuditPage = z.object({ data: z.array(AuditEntry), count: z.number().int() });
 export type AuditPage = z.infer<typeof AuditPage>;
 
-export const AUDIT_ENTITIES = ['record', 'schedule', 'workshop', 'address', 'user', 'settings'] as const;
+export const AUDIT_ENTITIES = [
+  'record',
+  'schedule',
+  'workshop',
+  'address',
+  'user',
+  'settings',
+  'business_settings',
+] as const;
 
 export const AuditQuery = PageQuery.extend(DateRange.shape).extend({
   entity: z.string().max(32).optional(),
@@ -56,6 +64,7 @@ export const AUDIT_ENTITY_LABELS: Record<string, string> = {
   address: 'Адрес',
   user: 'Пользователь',
   settings: 'Настройки',
+  business_settings: 'Настройки студии',
 };
 export const DELETED_USER = 'удалённый пользователь';
 export const SYSTEM_ACTOR = 'Система';

@@ -3,6 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { BusinessSettings, BusinessSettingsUpdate } from '../../contract/business-settings';
 import { getBusinessSettings, updateBusinessSettings } from '../../core/business-settings';
 import type { RouteDeps } from './deps';
+import { actorOf } from '../plugins/actor';
+import { updateAudited } from '../../core/audited-change';
 
 export default async function businessSettingsRoutes(app: FastifyInstance, { database }: RouteDeps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -27,6 +29,15 @@ export default async function businessSettingsRoutes(app: FastifyInstance, { dat
         response: { 200: BusinessSettings },
       },
     },
-    async (req) => updateBusinessSettings(database.db, req.body),
+    async (req) =>
+      // One row of settings for the whole studio: logged as business_settings #0.
+      (await updateAudited(
+        database,
+        'business_settings',
+        0,
+        actorOf(req),
+        (trx) => getBusinessSettings(trx),
+        (trx) => updateBusinessSettings(trx, req.body),
+      )) ?? getBusinessSettings(database.db),
   );
 }

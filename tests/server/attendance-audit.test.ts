@@ -221,3 +221,25 @@ describe('audit log of staff changes', () => {
     });
   });
 });
+
+describe('audit log of the studio settings', () => {
+  it("logs a superuser's change of the business settings with the fields that changed", async () => {
+    const before = (await t.app.inject({ method: 'GET', url: '/api/v1/business-settings/', headers: staff })).json();
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/business-settings/',
+      headers: staff,
+      payload: { contact: '+381 60 123 4567' },
+    });
+    expect(res.statusCode).toBe(200);
+    const log = (
+      await t.app.inject({ method: 'GET', url: '/api/v1/audit/?entity=business_settings', headers: staff })
+    ).json<{ data: AuditEntry[] }>().data;
+    expect(log[0]).toMatchObject({
+      action: 'updated',
+      actor: { kind: 'staff' },
+      before: { contact: before.contact },
+      after: { contact: '+381 60 123 4567' },
+    });
+  });
+});
