@@ -122,13 +122,16 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
           </Button>
         )}
       </PageHeader>
-      <FilterBar
-        filter={filter}
-        onChange={(f) => {
-          setFilter(f);
-          setPage(1);
-        }}
-      />
+      {/* History gathers years of sessions: dates, a workshop and the period's CSV; upcoming ones page only. */}
+      {!upcoming && (
+        <FilterBar
+          filter={filter}
+          onChange={(f) => {
+            setFilter(f);
+            setPage(1);
+          }}
+        />
+      )}
       {isLoading ? (
         <Stack gap="lg">
           <Skeleton h={220} radius="md" />
