@@ -487,16 +487,24 @@ describe('the admin side', () => {
     await dialog.getByRole('button', { name: 'Сохранить' }).click();
     await page.getByText('Адрес добавлен.').waitFor();
 
-    // A confirmed booking and a rated one.
+    // A confirmed booking and a rated one, in a session of their own.
+    const own = (
+      await call('POST', '/schedule/', {
+        date: hoursFromNow(30),
+        capacity: 8,
+        workshop_id: ids.workshop,
+        address_id: ids.address,
+      })
+    ).id;
     const u = newUser('Вера');
-    const r = (await bookAs(u, ids.later)).record.id;
+    const r = (await bookAs(u, own)).record.id;
     await server.database.db
       .updateTable('records')
       .set({ confirmed_at: new Date().toISOString() })
       .where('id', '=', r)
       .execute();
     const v = newUser('Зоран');
-    const r2 = (await bookAs(v, ids.later)).record.id;
+    const r2 = (await bookAs(v, own)).record.id;
     await server.database.db.updateTable('records').set({ rating: 5 }).where('id', '=', r2).execute();
     await page.goto(`${server.url}/schedule`);
     await page.getByTestId('confirmed').first().waitFor();
