@@ -125,7 +125,7 @@ export default function CustomersListPage() {
               {data.data.map((c) => (
                 <Table.Tr key={c.telegram_id}>
                   <Table.Td>
-                    <Anchor component="button" type="button" fz="sm" onClick={() => setOpen(c.telegram_id)}>
+                    <Anchor component="button" type="button" fz="sm" ta="left" onClick={() => setOpen(c.telegram_id)}>
                       {fullName(c) || '—'}
                     </Anchor>
                   </Table.Td>
