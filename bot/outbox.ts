@@ -264,7 +264,8 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     const started = Date.now();
     nextHeartbeatAt = started + o.heartbeatMs;
     try {
-      await extendClaims(db, worker, iso(started + o.leaseMs));
+      const ids = [...lanes.values()].flatMap((l) => l.rows.map((h) => h.row.id));
+      await extendClaims(db, worker, ids, iso(started + o.leaseMs));
       for (const lane of lanes.values()) for (const h of lane.rows) h.leaseUntil = started + o.leaseMs;
     } catch (err) {
       // Not extended: rows whose lease runs short are not started (see canStart) and go back to the pool.
@@ -450,8 +451,10 @@ export function createOutbox(deps: OutboxDeps): Outbox {
           continue;
         }
         pruneLastStart(now);
+        // With every send slot taken, only a finishing send (nap wakes up then) can let the next one start.
+        const full = sending.size >= o.maxInFlight;
         const wakeAt = Math.min(
-          lane ? nextStartAt : readyAt,
+          full ? Infinity : lane ? nextStartAt : readyAt,
           refill || !claimedOnce ? nextClaimAt : Infinity,
           held() > 0 ? nextHeartbeatAt : Infinity,
         );
@@ -461,7 +464,8 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     } finally {
       await Promise.all(sending);
       // Whatever is held and unsent goes back, due at once for any worker.
-      if (held() > 0) await persist('a release', 0, () => releaseClaims(db, worker));
+      const ids = [...lanes.values()].flatMap((l) => l.rows.map((h) => h.row.id));
+      if (ids.length > 0) await persist('a release', ids[0], () => releaseClaims(db, worker, ids));
       lanes.clear();
       nextHeartbeatAt = 0;
     }

@@ -124,11 +124,13 @@ export async function anyDueNotification(db: Executor, now: string): Promise<boo
 /** Any fixed number: the key of the advisory lock that serializes outbox claims on PostgreSQL. */
 const OUTBOX_CLAIM_LOCK = 7_201_326;
 
-/** Heartbeat: the worker still holds its claims; returns how many rows it extended. */
-export async function extendClaims(db: Executor, worker: string, leaseUntil: string): Promise<number> {
+/** Heartbeat: the worker still holds these claims; returns how many rows it extended. */
+export async function extendClaims(db: Executor, worker: string, ids: number[], leaseUntil: string): Promise<number> {
+  if (ids.length === 0) return 0;
   const r = await db
     .updateTable('notifications')
     .set({ locked_until: leaseUntil })
+    .where('id', 'in', ids)
     .where('claimed_by', '=', worker)
     .where('status', '=', 'pending')
     .executeTakeFirst();
