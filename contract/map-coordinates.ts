@@ -68,9 +68,9 @@ export function coordinatesFromMapLink(link: string): Coordinates | null {
  * An address as saved: when the map link carries coordinates and the caller gave none, they are
  * taken from the link (coordinates given explicitly, even null, always win).
  */
-export function withCoordinates<
-  T extends { map_link?: string; latitude?: number | null; longitude?: number | null },
->(a: T): T {
+export function withCoordinates<T extends { map_link?: string; latitude?: number | null; longitude?: number | null }>(
+  a: T,
+): T {
   if (a.map_link === undefined || a.latitude !== undefined || a.longitude !== undefined) return a;
   const c = coordinatesFromMapLink(a.map_link);
   return c ? { ...a, ...c } : a;

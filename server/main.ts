@@ -16,7 +16,11 @@ const telegram = config.botToken
   ? (await import('../bot/runtime')).createTelegram({ config, database, log, webhookPath: API_PREFIX + WEBHOOK_PATH })
   : null;
 // The periodic jobs (the day-before digest, …): they only write rows, so they run with or without a bot.
-const scheduler = createScheduler({ jobs: jobs(database, { timezone: config.businessTimezone }), log, tickMs: config.schedulerTickMs });
+const scheduler = createScheduler({
+  jobs: jobs(database, { timezone: config.businessTimezone }),
+  log,
+  tickMs: config.schedulerTickMs,
+});
 // Started before the app is built: on a new database the password hash runs on another thread meanwhile.
 const firstUser = ensureFirstSuperuser(database, {
   email: config.firstSuperuser,

@@ -46,7 +46,11 @@ export default async function addressesRoutes(app: FastifyInstance, { database }
     async (req, reply) =>
       reply
         .status(201)
-        .send(await createAudited(database, 'address', actorOf(req), (trx) => insertAddress(trx, withCoordinates(req.body)))),
+        .send(
+          await createAudited(database, 'address', actorOf(req), (trx) =>
+            insertAddress(trx, withCoordinates(req.body)),
+          ),
+        ),
   );
 
   r.get(
