@@ -1,3 +1,4 @@
+import { formatPrice } from '../../contract/format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import dayjs from 'dayjs';
@@ -212,7 +213,7 @@ describe('staff admin in the browser', () => {
     await workshopDialog.getByRole('button', { name: 'Сохранить' }).click();
     await expectToast(page, 'Мастер-класс создан.');
     const workshopCard = page.getByTestId('workshop-card').filter({ hasText: 'Паста карбонара' });
-    await workshopCard.getByText('3500 RSD').waitFor();
+    await workshopCard.getByText(formatPrice(3500)).waitFor();
     await shot(page, 'desktop-workshops');
 
     // --- session
@@ -238,7 +239,7 @@ describe('staff admin in the browser', () => {
     await card.waitFor();
     const tomorrowNoon = dayjs().tz(TZ).add(1, 'day').hour(12).minute(0).second(0).millisecond(0);
     await card.getByText(tomorrowNoon.locale('ru').format('D MMMM YYYY H:mm')).waitFor();
-    await card.getByText('3500 RSD').waitFor();
+    await card.getByText(formatPrice(3500)).waitFor();
     await card.getByText('Описание').waitFor();
     await card.getByText('Второй этаж, домофон 12').waitFor();
     // no bookings yet: no badges

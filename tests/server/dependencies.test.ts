@@ -26,7 +26,8 @@ const SKIP = new Set(['node_modules', 'dist', 'data', 'test-results', 'coverage'
 
 function sourceFiles(dir: string, out: string[] = []): string[] {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (SKIP.has(entry.name)) continue;
+    // dist-*: a developer's own build folders (git-ignored).
+    if (SKIP.has(entry.name) || entry.name.startsWith('dist-')) continue;
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) sourceFiles(full, out);
     else if (/\.(m?[jt]sx?|cjs)$/.test(entry.name)) out.push(full);
