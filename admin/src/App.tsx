@@ -3,9 +3,10 @@ import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { useSWRConfig } from 'swr';
 import { isLoggedIn, setLogoutHandler } from './api';
 import { ErrorBoundary } from './components/ErrorBoundary';
-import { Layout } from './components/Layout';
 import { PageLoader } from './components/PageLoader';
 
+// The staff shell (navigation, app bar) is not part of the first load: the login page needs none of it.
+const Layout = lazy(() => import('./components/Layout').then((m) => ({ default: m.Layout })));
 const Login = lazy(() => import('./pages/Login'));
 const RecoverPassword = lazy(() => import('./pages/RecoverPassword'));
 const ResetPassword = lazy(() => import('./pages/ResetPassword'));
@@ -32,20 +33,22 @@ function PublicOnly({ children }: { children: ReactNode }) {
 function StaffArea() {
   if (!isLoggedIn()) return <Redirect to="/login" replace />;
   return (
-    <Layout>
-      <Suspense fallback={<PageLoader />}>
-        <Switch>
-          <Route path="/workshops" component={Workshops} />
-          <Route path="/schedule" component={SchedulePage} />
-          <Route path="/past" component={PastPage} />
-          <Route path="/settings" component={Settings} />
-          <Route path="/customers" component={Customers} />
-          <Route path="/audit" component={Audit} />
-          <Route path="/admin" component={Users} />
-          <Route component={Dashboard} />
-        </Switch>
-      </Suspense>
-    </Layout>
+    <Suspense fallback={<PageLoader h="100vh" />}>
+      <Layout>
+        <Suspense fallback={<PageLoader />}>
+          <Switch>
+            <Route path="/workshops" component={Workshops} />
+            <Route path="/schedule" component={SchedulePage} />
+            <Route path="/past" component={PastPage} />
+            <Route path="/settings" component={Settings} />
+            <Route path="/customers" component={Customers} />
+            <Route path="/audit" component={Audit} />
+            <Route path="/admin" component={Users} />
+            <Route component={Dashboard} />
+          </Switch>
+        </Suspense>
+      </Layout>
+    </Suspense>
   );
 }
 
