@@ -332,7 +332,7 @@ describe('staff admin in the browser', () => {
     await editWorkshop.getByLabel('Цена, RSD').fill('4000');
     await editWorkshop.getByRole('button', { name: 'Сохранить' }).click();
     await expectToast(page, 'Мастер-класс обновлен.');
-    await workshopCard.getByText('4000 RSD').waitFor();
+    await workshopCard.getByText(formatPrice(4000)).waitFor();
 
     // --- a workshop used by a session cannot be deleted: the server's detail is shown
     await workshopCard.getByRole('button', { name: 'Удалить Паста карбонара' }).click();
