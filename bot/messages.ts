@@ -12,7 +12,7 @@ import type {
 } from '../core/notifications';
 import { applyButton, inlineKeyboard, recordButton, urlButton, webAppButton } from './keyboards/webapp';
 import { ratingButtons, reminderButton } from './keyboards/journey';
-import type { OutboxCall } from './outbox';
+import type { RenderedMessage } from './outbox';
 
 /*
  * Every Russian text the bot sends, in one place: the outbox notifications (rendered at delivery
@@ -200,25 +200,14 @@ function reminderMessage(
   n: Extract<Notification, { kind: 'schedule.reminder' }>,
   rc: RenderContext,
   hoursBefore: number,
-): OutgoingMessage | OutboxCall[] {
+): RenderedMessage {
   const { schedule: s, record: r, venue } = n.payload;
   const message = {
     text: reminderText(s, r.people_count, hoursBefore, rc),
     reply_markup: reminderKeyboard(rc, r.record_id),
   };
-  if (!venue) return message;
-  return [
-    {
-      method: 'sendMessage',
-      params: {
-        text: message.text,
-        parse_mode: 'HTML',
-        link_preview_options: { is_disabled: true },
-        ...(message.reply_markup && { reply_markup: message.reply_markup }),
-      },
-    },
-    { method: 'sendVenue', params: venue },
-  ];
+  // The last reminder is followed by the place as a pin.
+  return venue ? [message, { method: 'sendVenue', params: venue }] : message;
 }
 
 function newDatesMessage(n: Extract<Notification, { kind: 'workshop.new_dates' }>, rc: RenderContext): OutgoingMessage {
@@ -326,11 +315,7 @@ function digestMessage(p: DigestPayload, rc: RenderContext, now: Date): Outgoing
 }
 
 /** The text and buttons of a notification; a reminder with a map pin is two calls (the message, then the venue). */
-export function renderNotification(
-  n: Notification,
-  rc: RenderContext,
-  now = new Date(),
-): OutgoingMessage | OutboxCall[] {
+export function renderNotification(n: Notification, rc: RenderContext, now = new Date()): RenderedMessage {
   if (n.kind === 'staff.digest') return digestMessage(n.payload, rc, now);
   if (n.kind === 'staff.new_record' || n.kind === 'staff.cancelled' || n.kind === 'staff.transferred')
     return staffMessage(n, rc);

@@ -110,7 +110,8 @@ export type OutboxMethod = 'sendMessage' | 'sendVenue' | 'sendLocation' | 'sendD
  * What bot/messages.ts renders: a text message (HTML, no link previews), or any calls, sent in order
  * (a row with several calls is retried as a whole, so keep the calls that may fail last).
  */
-export type RenderedMessage = { text: string; reply_markup?: InlineKeyboardMarkup } | OutboxCall | OutboxCall[];
+type RenderedPart = { text: string; reply_markup?: InlineKeyboardMarkup } | OutboxCall;
+export type RenderedMessage = RenderedPart | RenderedPart[];
 
 export interface OutboxDeps {
   database: Database;
@@ -144,19 +145,19 @@ const describe = (err: unknown) =>
 
 /** The calls of a rendered notification, addressed to the row's chat. */
 export function callsOf(message: RenderedMessage): OutboxCall[] {
-  if (Array.isArray(message)) return message;
-  if ('method' in message) return [message];
-  return [
-    {
-      method: 'sendMessage',
-      params: {
-        text: message.text,
-        parse_mode: 'HTML',
-        link_preview_options: { is_disabled: true },
-        ...(message.reply_markup && { reply_markup: message.reply_markup }),
-      },
-    },
-  ];
+  return (Array.isArray(message) ? message : [message]).map((part) =>
+    'method' in part
+      ? part
+      : {
+          method: 'sendMessage',
+          params: {
+            text: part.text,
+            parse_mode: 'HTML',
+            link_preview_options: { is_disabled: true },
+            ...(part.reply_markup && { reply_markup: part.reply_markup }),
+          },
+        },
+  );
 }
 
 function send(api: OutboxDeps['api'], chat_id: number, call: OutboxCall): Promise<unknown> {

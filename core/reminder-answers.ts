@@ -1,11 +1,9 @@
-import { nowIso, type Database } from '../db/database';
-import { withScheduleLock } from '../db/lock';
-import { getRecord, setRecordResponse, type RecordRow } from '../db/repositories/records';
-import { getRecordSchedule } from '../db/repositories/schedules';
+import { nowIso, type Database, type Executor } from '../db/database';
+import { setRecordResponse, type RecordRow } from '../db/repositories/records';
 import type { RecordSchedule } from '../contract';
 import { customerActor, writeAudit } from './audit';
-import { MSG } from './booking';
-import { Conflict, NotFound } from './errors';
+import { Conflict } from './errors';
+import { withOwnRecord } from './own-record';
 
 /*
  * The customer's answers from Telegram: "Приду" on a reminder and the 1–5 rating after the class.
@@ -24,26 +22,17 @@ export interface AnsweredRecord {
   schedule: RecordSchedule;
 }
 
-async function ownRecordUnderLock(
+/** The answer `fn` gives to the caller's own booking, under its schedule's lock. */
+const ownRecordUnderLock = (
   database: Database,
   recordId: number,
   telegramId: number,
-  fn: (
-    trx: Parameters<Parameters<typeof withScheduleLock>[2]>[0],
-    r: RecordRow,
-    s: RecordSchedule,
-  ) => Promise<RecordRow>,
-): Promise<AnsweredRecord> {
-  const ref = await getRecord(database.db, recordId);
-  if (!ref || ref.telegram_id !== telegramId) throw new NotFound(MSG.recordNotFound);
-  return withScheduleLock(database, ref.schedule_id, async (trx) => {
-    const r = await getRecord(trx, recordId);
-    if (!r || r.telegram_id !== telegramId) throw new NotFound(MSG.recordNotFound);
-    const schedule = await getRecordSchedule(trx, r.schedule_id);
-    if (!schedule) throw new NotFound(MSG.scheduleNotFound);
-    return { record: await fn(trx, r, schedule), schedule };
-  });
-}
+  fn: (trx: Executor, r: RecordRow, s: RecordSchedule) => Promise<RecordRow>,
+): Promise<AnsweredRecord> =>
+  withOwnRecord(database, recordId, telegramId, async (trx, r, schedule) => ({
+    record: await fn(trx, r, schedule),
+    schedule,
+  }));
 
 /** "Приду": records when the customer confirmed (once; pressing again changes nothing). */
 export function confirmComing(database: Database, recordId: number, telegramId: number): Promise<AnsweredRecord> {

@@ -8,6 +8,7 @@ import { getRecordSchedule } from '../db/repositories/schedules';
 import { customerActor, writeAudit } from './audit';
 import { MSG } from './booking';
 import { Conflict, NotFound } from './errors';
+import { withOwnRecord } from './own-record';
 import { consentFor } from './consent';
 import { notifyCustomer, notifyStaff, recordSnapshot, scheduleSnapshot } from './notifications';
 
@@ -44,13 +45,7 @@ export interface SeatGiftLink {
 
 /** A new link for the owner's booking (earlier links stay valid until one is used). */
 export async function createSeatGift(database: Database, recordId: number, telegramId: number): Promise<SeatGiftLink> {
-  const ref = await getRecord(database.db, recordId);
-  if (!ref || ref.telegram_id !== telegramId) throw new NotFound(MSG.recordNotFound);
-  return withScheduleLock(database, ref.schedule_id, async (trx) => {
-    const r = await getRecord(trx, recordId);
-    if (!r || r.telegram_id !== telegramId) throw new NotFound(MSG.recordNotFound);
-    const schedule = await getRecordSchedule(trx, r.schedule_id);
-    if (!schedule) throw new NotFound(MSG.scheduleNotFound);
+  return withOwnRecord(database, recordId, telegramId, async (trx, r, schedule) => {
     if (schedule.date <= nowIso()) throw new Conflict(MSG.past);
     if (r.state === 'CANCELLED') throw new Conflict(GIFT_MSG.cancelled);
     const token = crypto.randomBytes(16).toString('base64url');
