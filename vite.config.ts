@@ -3,7 +3,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
-import { purgeUnusedTelegramUiCss } from './vite.purge-css';
+import { purgeUnusedTelegramUiCss } from './vite.purge-css.ts';
 
 /** Writes .br and .gz beside every asset; the server sends them pre-compressed (no work per request). */
 function precompress(): Plugin {
