@@ -1,4 +1,5 @@
 import { z } from './zod';
+import { fromZonedInput } from './format';
 
 /** A page of a long list: `count` in the answer is the total, `skip`/`limit` pick the page. */
 export const PAGE_DEFAULT = 20;
@@ -12,22 +13,24 @@ export const PageQuery = z.object({
 /** A day ('2026-11-01') or an instant with its offset. */
 const Bound = z.union([z.iso.date(), z.iso.datetime({ offset: true })], { error: 'Укажите дату: ГГГГ-ММ-ДД' });
 
-/** `from` is inclusive; `to` is exclusive, except a bare day, which includes that whole day (UTC). */
+/** `from` is inclusive; `to` is exclusive, except a bare day, which includes that whole day in the business time zone. */
 export const DateRange = z.object({ from: Bound.optional(), to: Bound.optional() });
 export type DateRange = z.infer<typeof DateRange>;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-/** A range's bounds as ISO instants for comparing with stored UTC timestamps. */
-export function rangeBounds(r: DateRange): { from?: string; to?: string } {
-  const from = r.from && new Date(DAY.test(r.from) ? `${r.from}T00:00:00Z` : r.from).toISOString();
-  let to: string | undefined;
-  if (r.to) {
-    const t = new Date(DAY.test(r.to) ? `${r.to}T00:00:00Z` : r.to);
-    if (DAY.test(r.to)) t.setUTCDate(t.getUTCDate() + 1);
-    to = t.toISOString();
-  }
-  return { from, to };
+/** Midnight at the start of `day` (+ `plusDays`) in the zone, as a UTC instant. */
+function startOfDay(day: string, timeZone: string, plusDays = 0): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + plusDays);
+  return new Date(fromZonedInput(`${d.toISOString().slice(0, 10)} 00:00:00`, timeZone)).toISOString();
+}
+
+/** A range's bounds as ISO instants for comparing with stored UTC timestamps; a bare day is the studio's day. */
+export function rangeBounds(r: DateRange, timeZone: string): { from?: string; to?: string } {
+  const bound = (b: string | undefined, plusDays: number) =>
+    b && (DAY.test(b) ? startOfDay(b, timeZone, plusDays) : new Date(b).toISOString());
+  return { from: bound(r.from, 0), to: bound(r.to, 1) };
 }
 
 /** Session lists (upcoming and past): a page, a date range and one workshop. */

@@ -8,7 +8,7 @@ import { MSG } from '../../core/booking';
 import { NotFound } from '../../core/errors';
 import type { RouteDeps } from './deps';
 
-export default async function auditRoutes(app: FastifyInstance, { database }: RouteDeps) {
+export default async function auditRoutes(app: FastifyInstance, { database, config: { businessTimezone } }: RouteDeps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const db = database.db;
   const tags = ['audit'];
@@ -46,7 +46,11 @@ export default async function auditRoutes(app: FastifyInstance, { database }: Ro
     },
     async (req) => {
       const { entity, entity_id } = req.query;
-      const { rows, count } = await listAudit(db, { entity, entity_id, ...rangeBounds(req.query) }, req.query);
+      const { rows, count } = await listAudit(
+        db,
+        { entity, entity_id, ...rangeBounds(req.query, businessTimezone) },
+        req.query,
+      );
       return { data: rows.map(toAuditEntry), count };
     },
   );

@@ -53,7 +53,7 @@ export default async function exportsRoutes(app: FastifyInstance, { database, co
       },
     },
     async (req, reply) => {
-      const rows = await listBookingsBetween(db, rangeBounds(req.query));
+      const rows = await listBookingsBetween(db, rangeBounds(req.query, appConfig.businessTimezone));
       const name = ['bookings', req.query.from, req.query.to]
         .filter(Boolean)
         .join('-')

@@ -16,7 +16,10 @@ import { NotFound } from '../../core/errors';
 import type { RouteDeps } from './deps';
 
 /** What staff read about the business: the dashboard's figures and the customers. */
-export default async function insightsRoutes(app: FastifyInstance, { database }: RouteDeps) {
+export default async function insightsRoutes(
+  app: FastifyInstance,
+  { database, config: { businessTimezone } }: RouteDeps,
+) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const db = database.db;
   const config = { auth: 'user' as const };
@@ -32,7 +35,7 @@ export default async function insightsRoutes(app: FastifyInstance, { database }:
         response: { 200: Stats },
       },
     },
-    async (req) => dashboardStats(db, rangeBounds(req.query)),
+    async (req) => dashboardStats(db, rangeBounds(req.query, businessTimezone)),
   );
 
   r.get(

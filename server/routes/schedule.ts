@@ -21,14 +21,17 @@ import { REMINDER_MSG, sendReminders } from '../../core/reminders';
 import type { RouteDeps } from './deps';
 import { actorOf } from '../plugins/actor';
 
-export default async function scheduleRoutes(app: FastifyInstance, { database }: RouteDeps) {
+export default async function scheduleRoutes(
+  app: FastifyInstance,
+  { database, config: { businessTimezone } }: RouteDeps,
+) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const db = database.db;
   const tags = ['schedule'];
   const config = { auth: 'user' as const };
 
   const listPage = (when: 'upcoming' | 'past', q: z.output<typeof ScheduleListQuery>) =>
-    listSchedules(db, when, nowIso(), { ...rangeBounds(q), workshop_id: q.workshop_id }, q);
+    listSchedules(db, when, nowIso(), { ...rangeBounds(q, businessTimezone), workshop_id: q.workshop_id }, q);
 
   async function detail(id: number) {
     const s = await getScheduleDetail(db, id);
