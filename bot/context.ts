@@ -1,3 +1,4 @@
+import { calendarPath } from '../core/calendar';
 import type { Context } from 'grammy';
 import type { ConversationFlavor } from '@grammyjs/conversations';
 import type { Database } from '../db/database';
@@ -18,6 +19,8 @@ export interface BotConfig {
   publicUrl: string;
   businessName: string;
   businessTimezone: string;
+  /** Signs the calendar links (the same key as the API's). */
+  secretKey: string;
 }
 
 /** What the bot is built from: the same database and core functions as the API. */
@@ -31,6 +34,7 @@ export const renderContext = (config: BotConfig): RenderContext => ({
   publicUrl: config.publicUrl,
   timezone: config.businessTimezone,
   businessName: config.businessName,
+  calendarPath: (recordId) => calendarPath(config.secretKey, recordId),
 });
 
 /** Replies in HTML: every user-provided piece of text is escaped in messages.ts. */

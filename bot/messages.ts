@@ -24,6 +24,8 @@ export interface RenderContext {
   publicUrl: string;
   timezone: string;
   businessName: string;
+  /** The path of a booking's signed .ics, for "Добавить в календарь". */
+  calendarPath(recordId: number): string;
 }
 
 export interface OutgoingMessage {
@@ -77,6 +79,11 @@ function fit(lines: string[]): string {
 function customerMessage(n: CustomerNotification, rc: RenderContext): OutgoingMessage {
   const { schedule: s, record: r } = n.payload;
   const myRecord = inlineKeyboard([[recordButton(rc.publicUrl, r.record_id)]]);
+  // Once the seats are theirs, the confirmation offers the date for the customer's calendar.
+  const withCalendar = inlineKeyboard([
+    [recordButton(rc.publicUrl, r.record_id)],
+    [urlButton(rc.publicUrl, '📅 Добавить в календарь', rc.calendarPath(r.record_id))],
+  ]);
   const details = [...scheduleLines(s, rc), people(r.people_count)];
   const msg = (head: string[], tail: string[] = [], markup = myRecord): OutgoingMessage => ({
     text: fit([...head, '', ...details, ...(tail.length ? ['', ...tail] : [])]),
@@ -84,14 +91,14 @@ function customerMessage(n: CustomerNotification, rc: RenderContext): OutgoingMe
   });
   switch (n.kind) {
     case 'record.booked':
-      return msg([`✅ Вы записаны на мастер-класс ${title(s)}!`], ['До встречи!']);
+      return msg([`✅ Вы записаны на мастер-класс ${title(s)}!`], ['До встречи!'], withCalendar);
     case 'record.queued':
       return msg([
         `⏳ Свободных мест на мастер-класс ${title(s)} сейчас нет, и вы в очереди.`,
         queueNote(r.queue_position),
       ]);
     case 'record.promoted':
-      return msg([`🎉 Освободилось место! Вы записаны на мастер-класс ${title(s)}.`], ['До встречи!']);
+      return msg([`🎉 Освободилось место! Вы записаны на мастер-класс ${title(s)}.`], ['До встречи!'], withCalendar);
     case 'record.cancelled':
       return msg(
         [

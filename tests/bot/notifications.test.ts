@@ -1,3 +1,4 @@
+import { calendarPath } from '../../core/calendar';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
@@ -32,6 +33,11 @@ const only = (chatId: number) => {
   return msgs[0];
 };
 const myRecordButton = (id: number) => [[{ text: 'Моя запись', web_app: { url: `${PUBLIC_URL}/record/${id}` } }]];
+/** A confirmation of seats: "Моя запись" and the booking's signed calendar file (the API's own link). */
+const withCalendar = (id: number) => [
+  ...myRecordButton(id),
+  [{ text: '📅 Добавить в календарь', url: `${PUBLIC_URL}${calendarPath(t.config.secretKey, id)}` }],
+];
 const scheduleButton = [[{ text: 'Открыть расписание', url: `${PUBLIC_URL}/schedule` }]];
 
 describe('customer messages', () => {
@@ -68,7 +74,11 @@ describe('customer messages', () => {
       ].join('\n'),
     );
     expect(msg.params.text).toContain('<a href="https://maps.example/1">Открыть на карте</a>');
-    expect(keyboardOf(msg)).toEqual(myRecordButton(id));
+    // Booked: the seats are hers, so the confirmation also offers the signed calendar file.
+    expect(keyboardOf(msg)).toEqual(withCalendar(id));
+    const ics = await t.app.inject(calendarPath(t.config.secretKey, id));
+    expect(ics.statusCode).toBe(200);
+    expect(ics.body).toContain('BEGIN:VEVENT');
 
     const alert = only(STAFF_CHAT);
     expect(plain(alert.params.text)).toBe(
@@ -122,7 +132,7 @@ describe('customer messages', () => {
     const promoted = only(b.id);
     expect(plain(promoted.params.text)).toContain('🎉 Освободилось место! Вы записаны на мастер-класс «Паста».');
     expect(plain(promoted.params.text)).toContain(SESSION_DATE_TEXT);
-    expect(keyboardOf(promoted)).toEqual(myRecordButton(rb));
+    expect(keyboardOf(promoted)).toEqual(withCalendar(rb));
     expect(fake.messages(c.id)).toHaveLength(0);
     expect(plain(only(STAFF_CHAT).params.text)).toBe(
       [
