@@ -303,6 +303,13 @@ describe('the booking page: deadline, calendar, a seat for a friend, the queue',
       await f.page.getByText('Есть аллергия на продукты', { exact: true }).click();
       await f.page.getByLabel('На что аллергия').fill('глютен');
       await shot(f.page, 'gift-accept-light');
+      // A filled form: Telegram asks before closing.
+      await f.page.waitForFunction(() =>
+        window.__tgEvents.some(
+          (e) =>
+            e[0] === 'web_app_setup_closing_behavior' && (e[1] as { need_confirmation: boolean }).need_confirmation,
+        ),
+      );
       expect(await axeProblems(f.page)).toEqual([]);
       // Inside Telegram the primary action is Telegram's MainButton.
       await f.page.waitForFunction(() =>

@@ -1,11 +1,11 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import useSWR from 'swr';
 import { useLocation } from 'wouter';
 import { Button, Cell, Input, Placeholder, Section, Switch } from '@telegram-apps/telegram-ui';
 import { formatDate, formatTime, formatWeekday } from '../../../contract/format';
 import { api, errorText } from '../api';
 import { config } from '../config';
-import { haptic, hasTelegramClient, telegramUser, uiPlatform } from '../tg';
+import { haptic, hasTelegramClient, setClosingConfirmation, telegramUser, uiPlatform } from '../tg';
 import { useMainButton } from '../ui/useMainButton';
 import { Notice } from '../ui/Notice';
 import { PrivacySheet } from '../ui/PrivacySheet';
@@ -27,6 +27,13 @@ export default function GiftPage({ token }: { token: string }) {
   const [allergy, setAllergy] = useState('');
   const [busy, setBusy] = useState(false);
   const [privacyOpen, setPrivacyOpen] = useState(false);
+  // What the friend typed is not lost to a stray swipe: Telegram asks before closing.
+  const edited =
+    name !== (user?.first_name ?? '') || lastName !== (user?.last_name ?? '') || hasAllergy || allergy !== '';
+  useEffect(() => {
+    setClosingConfirmation(edited);
+    return () => setClosingConfirmation(false);
+  }, [edited]);
   const ios = uiPlatform() === 'ios';
   const native = hasTelegramClient();
   useMainButton(
