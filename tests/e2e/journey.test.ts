@@ -5,100 +5,16 @@
  * Telegram's iOS, Android and desktop layouts in light and dark, checked with axe-core (WCAG 2.1 AA,
  * no serious or critical violation). Screenshots: test-results/screenshots/journey-*.png.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import ICAL from 'ical.js';
-import axe from 'axe-core';
 import { launchBrowser, screenshotPath } from '../helpers/browser';
 import { startTestServer } from '../helpers/server';
-import { TEST_BOT_TOKEN } from '../helpers/telegram';
+import { axeProblems, launchHashFor, signedInitData, type Platform, type Theme, type TgUser } from '../helpers/miniapp';
 
 const DIST = process.env.DIST_DIR ?? 'dist';
-const AXE_SOURCE = axe.source;
-
-const THEMES = {
-  light: {
-    bg_color: '#ffffff',
-    text_color: '#000000',
-    hint_color: '#8e8e93',
-    link_color: '#007aff',
-    button_color: '#007aff',
-    button_text_color: '#ffffff',
-    secondary_bg_color: '#efeff4',
-    header_bg_color: '#f8f8f8',
-    accent_text_color: '#007aff',
-    section_bg_color: '#ffffff',
-    section_header_text_color: '#6d6d72',
-    subtitle_text_color: '#8e8e93',
-    destructive_text_color: '#ff3b30',
-  },
-  dark: {
-    bg_color: '#1c1c1d',
-    text_color: '#ffffff',
-    hint_color: '#98989e',
-    link_color: '#3e88f7',
-    button_color: '#3e88f7',
-    button_text_color: '#ffffff',
-    secondary_bg_color: '#000000',
-    header_bg_color: '#1a1a1a',
-    accent_text_color: '#3e88f7',
-    section_bg_color: '#2c2c2e',
-    section_header_text_color: '#8d8e93',
-    subtitle_text_color: '#98989e',
-    destructive_text_color: '#eb5545',
-  },
-} as const;
-type Theme = keyof typeof THEMES;
-type Platform = 'ios' | 'android' | 'tdesktop';
-
-interface TgUser {
-  id: number;
-  first_name: string;
-  last_name?: string;
-  username?: string;
-}
-
-function signedInitData(user: TgUser): string {
-  const params = new URLSearchParams({
-    auth_date: String(Math.floor(Date.now() / 1000)),
-    query_id: `AAF${user.id}`,
-    user: JSON.stringify(user),
-    signature: crypto.randomBytes(64).toString('base64url'),
-  });
-  const check = [...params.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([k, v]) => `${k}=${v}`)
-    .join('\n');
-  const secret = crypto.createHmac('sha256', 'WebAppData').update(TEST_BOT_TOKEN).digest();
-  params.set('hash', crypto.createHmac('sha256', secret).update(check).digest('hex'));
-  return params.toString();
-}
-
-const launchHash = (user: TgUser, theme: Theme, platform: Platform = 'ios') =>
-  '#' +
-  new URLSearchParams({
-    tgWebAppData: signedInitData(user),
-    tgWebAppVersion: '8.0',
-    tgWebAppPlatform: platform,
-    tgWebAppThemeParams: JSON.stringify(THEMES[theme]),
-  }).toString();
-
-declare global {
-  interface Window {
-    __tgEvents: [string, unknown][];
-    TelegramWebviewProxy: unknown;
-    axe: { run(ctx: Document, opts: object): Promise<{ violations: AxeViolation[] }> };
-  }
-}
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[]; failureSummary?: string }[];
-}
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let browser: Browser;
@@ -165,17 +81,6 @@ async function phone(theme: Theme = 'light'): Promise<{ context: BrowserContext;
 
 const shot = (page: Page, name: string) => page.screenshot({ path: screenshotPath(`journey-${name}`), fullPage: true });
 
-/** axe-core, WCAG 2.1 A/AA: the serious and critical violations, readable. */
-async function axeProblems(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE_SOURCE });
-  const { violations } = await page.evaluate(() =>
-    window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }),
-  );
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary ?? v.help}`));
-}
-
 beforeAll(async () => {
   if (!fs.existsSync(path.join(DIST, 'webapp', 'index.html')))
     throw new Error(`No built mini-app in ${DIST}: run \`vite build\` first`);
@@ -239,7 +144,7 @@ describe('the booking page: deadline, calendar, a seat for a friend, the queue',
       const id = (await bookAs(u, ids.soon)).record.id;
       for (const theme of ['light', 'dark'] as const) {
         const { page, errors, context } = await phone(theme);
-        await page.goto(`${server.url}/record/${id}${launchHash(u, theme)}`);
+        await page.goto(`${server.url}/record/${id}${launchHashFor(u, theme)}`);
         await page.getByText('Изменить запись уже нельзя').waitFor();
         expect(await page.getByRole('main').textContent()).toContain('Свяжитесь со студией: @testo_studio');
         for (const name of ['Изменить количество человек', 'Отменить запись', 'Восстановить запись'])
@@ -259,7 +164,7 @@ describe('the booking page: deadline, calendar, a seat for a friend, the queue',
     const u = newUser();
     const created = await bookAs(u, ids.later);
     const { page, context } = await phone('light');
-    await page.goto(`${server.url}/record/${created.record.id}${launchHash(u, 'light')}`);
+    await page.goto(`${server.url}/record/${created.record.id}${launchHashFor(u, 'light')}`);
     await page.getByRole('button', { name: 'Добавить в календарь' }).click();
     await page.waitForFunction(() => window.__tgEvents.some((e) => e[0] === 'web_app_open_link'));
     const opened = (await page.evaluate(() => window.__tgEvents)).find((e) => e[0] === 'web_app_open_link')!;
@@ -276,7 +181,7 @@ describe('the booking page: deadline, calendar, a seat for a friend, the queue',
     const giver = newUser('Анна');
     const id = (await bookAs(giver, ids.later, { people_count: 2 })).record.id;
     const g = await phone('light');
-    await g.page.goto(`${server.url}/record/${id}${launchHash(giver, 'light')}`);
+    await g.page.goto(`${server.url}/record/${id}${launchHashFor(giver, 'light')}`);
     await g.page.getByRole('button', { name: 'Передать место другу' }).click();
     const url = (await g.page.getByTestId('gift-url').textContent())!;
     expect(url).toMatch(/^https:\/\/t\.me\/studio_test_bot\?start=gift_[\w-]{22}$/);
@@ -290,7 +195,7 @@ describe('the booking page: deadline, calendar, a seat for a friend, the queue',
     const friend = newUser('Ольга');
     for (const theme of ['dark', 'light'] as const) {
       const f = await phone(theme);
-      await f.page.goto(`${server.url}/apply?gift=${token}${launchHash(friend, theme)}`);
+      await f.page.goto(`${server.url}/apply?gift=${token}${launchHashFor(friend, theme)}`);
       await f.page.getByRole('heading', { name: 'Анна передаёт вам место' }).waitFor();
       expect(await f.page.getByRole('main').textContent()).toContain('Хинкали и хачапури');
       expect(await f.page.getByLabel('Имя', { exact: true }).inputValue()).toBe('Ольга');
@@ -333,7 +238,7 @@ describe('the booking page: deadline, calendar, a seat for a friend, the queue',
     });
     // The link is dead now.
     const dead = await phone('light');
-    await dead.page.goto(`${server.url}/apply?gift=${token}${launchHash(newUser(), 'light')}`);
+    await dead.page.goto(`${server.url}/apply?gift=${token}${launchHashFor(newUser(), 'light')}`);
     await dead.page.getByText('Ссылка недействительна', { exact: true }).waitFor();
     await shot(dead.page, 'gift-dead-light');
     await dead.context.close();
@@ -351,7 +256,7 @@ describe('the booking page: deadline, calendar, a seat for a friend, the queue',
     const u = newUser();
     const id = (await bookAs(u, tiny)).record.id;
     const { page, context } = await phone('light');
-    await page.goto(`${server.url}/record/${id}${launchHash(u, 'light')}`);
+    await page.goto(`${server.url}/record/${id}${launchHashFor(u, 'light')}`);
     await page.getByRole('button', { name: 'Выйти из очереди' }).click();
     await page.getByText('Выйти из очереди? Место в очереди не сохранится.').waitFor();
     await shot(page, 'record-leave-queue-light');
@@ -370,7 +275,7 @@ describe('/apply: book again, new dates', () => {
     const u = newUser();
     const id = (await bookAs(u, ids.soon, { people_count: 3, has_allergy: true, allergy_type: 'орехи' })).record.id;
     const { page, errors, context } = await phone('light');
-    await page.goto(`${server.url}/apply?again=${id}${launchHash(u, 'light')}`);
+    await page.goto(`${server.url}/apply?again=${id}${launchHashFor(u, 'light')}`);
     await page.getByRole('button', { name: 'Показать все мастер-классы' }).waitFor();
     expect(await page.getByTestId(`session-${ids.later}`).count()).toBe(1);
     await shot(page, 'apply-again-schedule-light');
@@ -387,7 +292,7 @@ describe('/apply: book again, new dates', () => {
     const u = newUser();
     for (const theme of ['light', 'dark'] as const) {
       const { page, context } = await phone(theme);
-      await page.goto(`${server.url}/apply${launchHash(u, theme)}`);
+      await page.goto(`${server.url}/apply${launchHashFor(u, theme)}`);
       const offer = page.getByTestId(`offer-${ids.fullWorkshop}`);
       await offer.waitFor();
       if (theme === 'light') {
@@ -414,7 +319,7 @@ describe('every Telegram platform, light and dark, axe-clean', () => {
       it(`${platform} ${theme}: /apply (both steps) and /record; each label once; no serious or critical axe violation`, async () => {
         const u = newUser();
         const { page, errors, context } = await phone(theme);
-        await page.goto(`${server.url}/apply${launchHash(u, theme, platform)}`);
+        await page.goto(`${server.url}/apply${launchHashFor(u, theme, platform)}`);
         await page.getByTestId(`session-${ids.later}`).waitFor();
         expect(await axeProblems(page)).toEqual([]);
         await page.getByTestId(`session-${ids.later}`).click();
@@ -425,7 +330,7 @@ describe('every Telegram platform, light and dark, axe-clean', () => {
         await shot(page, `apply-form-${platform}-${theme}`);
         expect(await axeProblems(page)).toEqual([]);
         const id = (await bookAs(u, ids.later)).record.id;
-        await page.goto(`${server.url}/record/${id}${launchHash(u, theme, platform)}`);
+        await page.goto(`${server.url}/record/${id}${launchHashFor(u, theme, platform)}`);
         await page.getByRole('heading', { name: 'Ваша запись на мастер-класс' }).waitFor();
         await shot(page, `record-${platform}-${theme}`);
         expect(await axeProblems(page)).toEqual([]);

@@ -4,7 +4,6 @@
  * on the booking page (show, then erase). Screenshots: test-results/screenshots/personal-data-*.png.
  */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -13,33 +12,9 @@ import { privacyVersion } from '../../core/consent';
 import { launchBrowser, screenshotPath } from '../helpers/browser';
 import { startTestServer } from '../helpers/server';
 import { initDataFor } from '../helpers/telegram';
+import { axeProblems } from '../helpers/miniapp';
 
 const DIST = process.env.DIST_DIR ?? 'dist';
-const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** Serious or critical WCAG 2.1 AA violations (axe-core) inside the elements matching `selector`. */
-async function axeViolations(page: Page, selector: string): Promise<string[]> {
-  await page.addScriptTag({ content: AXE_SOURCE });
-  const { checked, violations } = await page.evaluate(async (sel) => {
-    type Result = { id: string; impact: string | null; nodes: { target: string[] }[] };
-    const w = window as unknown as {
-      axe: { run(ctx: object, opts: object): Promise<{ violations: Result[]; passes: Result[] }> };
-    };
-    const r = await w.axe.run(
-      { include: [...document.querySelectorAll(sel)] },
-      { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    );
-    return {
-      checked: r.passes.map((p) => p.id),
-      violations: r.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    };
-  }, selector);
-  // The check ran on those elements (colour contrast among what passed), not on nothing.
-  expect(checked).toContain('color-contrast');
-  return violations;
-}
 
 const THEME = {
   bg_color: '#ffffff',
@@ -94,9 +69,10 @@ async function phone(): Promise<{ page: Page; errors: string[]; close: () => Pro
   });
   await context.addInitScript(() => {
     // Plays the Telegram client: records what the app asks of it.
-    const w = window as unknown as { TelegramWebviewProxy: unknown; __tgEvents: [string, string?][] };
-    w.__tgEvents = [];
-    w.TelegramWebviewProxy = { postEvent: (name: string, data?: string) => w.__tgEvents.push([name, data]) };
+    window.__tgEvents = [];
+    window.TelegramWebviewProxy = {
+      postEvent: (name: string, data?: string) => window.__tgEvents.push([name, data]),
+    };
   });
   const page = await context.newPage();
   const errors: string[] = [];
@@ -146,13 +122,13 @@ describe('consent on /apply', () => {
     );
     await line.scrollIntoViewIfNeeded();
     await page.screenshot({ path: screenshotPath('personal-data-consent-line') });
-    expect(await axeViolations(page, '.consent-line')).toEqual([]);
+    expect(await axeProblems(page, '.consent-line')).toEqual([]);
 
     await line.getByRole('button', { name: 'подробнее' }).click();
     const sheet = page.getByRole('dialog', { name: 'Обработка персональных данных' });
     await sheet.getByText(DEFAULT_PRIVACY_TEXT.slice(0, 40)).waitFor();
     await page.screenshot({ path: screenshotPath('personal-data-privacy-sheet') });
-    expect(await axeViolations(page, '.sheet')).toEqual([]);
+    expect(await axeProblems(page, '.sheet')).toEqual([]);
     await sheet.getByRole('button', { name: 'Понятно' }).click();
     await sheet.waitFor({ state: 'detached' });
 
@@ -160,8 +136,9 @@ describe('consent on /apply', () => {
     // Inside Telegram the primary action is Telegram's MainButton.
     // …once the app has set it up and listens to it.
     await page.waitForFunction(() =>
-      (window as unknown as { __tgEvents: [string, string?][] }).__tgEvents.some(
-        ([name, data]) => name === 'web_app_setup_main_button' && data?.includes('"is_visible":true'),
+      window.__tgEvents.some(
+        ([name, data]) =>
+          name === 'web_app_setup_main_button' && typeof data === 'string' && data.includes('"is_visible":true'),
       ),
     );
     await page.waitForTimeout(100);
@@ -195,7 +172,7 @@ describe('"Мои данные" on /record', () => {
     const confirm = page.getByRole('region', { name: 'Удалить мои данные' });
     await confirm.waitFor();
     await page.screenshot({ path: screenshotPath('personal-data-record-confirm'), fullPage: true });
-    expect(await axeViolations(page, '.my-data')).toEqual([]);
+    expect(await axeProblems(page, '.my-data')).toEqual([]);
     await confirm.getByRole('button', { name: 'Удалить', exact: true }).click();
     await page.waitForURL(/\/apply/);
     await page.getByText('Ваши данные удалены').waitFor();

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, screenshotPath } from '../helpers/browser';
 import { startTestServer } from '../helpers/server';
 import { initDataFor } from '../helpers/telegram';
+import { axeProblems } from '../helpers/miniapp';
 import { seedHistory } from '../../bench/seed-history';
 
 /*
@@ -19,7 +19,6 @@ type Server = Awaited<ReturnType<typeof startTestServer>>;
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 let server: Server;
 let browser: Browser;
@@ -77,34 +76,6 @@ async function login(page: Page) {
 async function shot(page: Page, name: string, fullPage = true) {
   await page.waitForTimeout(400); // transitions settle
   await page.screenshot({ path: screenshotPath(`studio-${name}`), fullPage });
-}
-
-/** Serious and critical WCAG 2.1 A/AA violations axe-core finds on the page as it is. */
-async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
-  const found = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<AxeResult> } }).axe;
-    interface AxeResult {
-      violations: {
-        id: string;
-        impact: string | null;
-        help: string;
-        nodes: { target: string[]; any: { message: string }[] }[];
-      }[];
-    }
-    const r = await axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    });
-    return r.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      help: v.help,
-      targets: v.nodes.map((n) => `${n.target.join(' ')} [${n.any[0]?.message ?? ''}]`),
-    }));
-  });
-  return found
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.targets.slice(0, 3).join(', ')}`);
 }
 
 /** Every staff page, and what shows it is usable (its data, not a skeleton). */
@@ -259,14 +230,14 @@ describe('running the studio in the browser', () => {
         }
         timings.push(`${p.path} ${ms} ms`);
         if (ms > 1000) problems.push(`${p.path}: usable after ${ms} ms`);
-        for (const v of await axeViolations(page)) problems.push(`${p.path}: ${v}`);
+        for (const v of await axeProblems(page)) problems.push(`${p.path}: ${v}`);
         if (width === 'phone') await shot(page, `phone-${p.name}`);
       }
       console.log(`${width}: ${timings.join(', ')}`);
       const loginPage = await newPage(viewport);
       await loginPage.page.goto(`${server.url}/login`);
       await loginPage.page.getByRole('button', { name: 'Log In' }).waitFor();
-      for (const v of await axeViolations(loginPage.page)) problems.push(`/login: ${v}`);
+      for (const v of await axeProblems(loginPage.page)) problems.push(`/login: ${v}`);
       await loginPage.ctx.close();
       expect(problems).toEqual([]);
       await ctx.close();

@@ -4,93 +4,16 @@
  * so the server's real check runs. Screenshots of every screen, light and dark, go to
  * test-results/screenshots/webapp-*.png.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, screenshotPath } from '../helpers/browser';
 import { startTestServer } from '../helpers/server';
-import { TEST_BOT_TOKEN, initDataFor } from '../helpers/telegram';
+import { initDataFor } from '../helpers/telegram';
+import { launchHash, signedInitData, type Theme, type TgUser } from '../helpers/miniapp';
 
 const DIST = process.env.DIST_DIR ?? 'dist';
-
-const THEMES = {
-  light: {
-    bg_color: '#ffffff',
-    text_color: '#000000',
-    hint_color: '#8e8e93',
-    link_color: '#007aff',
-    button_color: '#007aff',
-    button_text_color: '#ffffff',
-    secondary_bg_color: '#efeff4',
-    header_bg_color: '#f8f8f8',
-    accent_text_color: '#007aff',
-    section_bg_color: '#ffffff',
-    section_header_text_color: '#6d6d72',
-    subtitle_text_color: '#8e8e93',
-    destructive_text_color: '#ff3b30',
-  },
-  dark: {
-    bg_color: '#1c1c1d',
-    text_color: '#ffffff',
-    hint_color: '#98989e',
-    link_color: '#3e88f7',
-    button_color: '#3e88f7',
-    button_text_color: '#ffffff',
-    secondary_bg_color: '#000000',
-    header_bg_color: '#1a1a1a',
-    accent_text_color: '#3e88f7',
-    section_bg_color: '#2c2c2e',
-    section_header_text_color: '#8d8e93',
-    subtitle_text_color: '#98989e',
-    destructive_text_color: '#eb5545',
-  },
-} as const;
-type Theme = keyof typeof THEMES;
-
-interface TgUser {
-  id: number;
-  first_name: string;
-  last_name?: string;
-  username?: string;
-}
-
-/** Init data exactly as a current Telegram client sends it (with `signature`), HMAC-signed with
- * the test bot token the way Telegram does. */
-function signedInitData(user: TgUser): string {
-  const params = new URLSearchParams({
-    auth_date: String(Math.floor(Date.now() / 1000)),
-    query_id: `AAF${user.id}`,
-    user: JSON.stringify(user),
-    signature: crypto.randomBytes(64).toString('base64url'),
-  });
-  const check = [...params.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([k, v]) => `${k}=${v}`)
-    .join('\n');
-  const secret = crypto.createHmac('sha256', 'WebAppData').update(TEST_BOT_TOKEN).digest();
-  params.set('hash', crypto.createHmac('sha256', secret).update(check).digest('hex'));
-  return params.toString();
-}
-
-const launchHash = (initData: string | null, theme: Theme) =>
-  '#' +
-  new URLSearchParams({
-    ...(initData ? { tgWebAppData: initData } : {}),
-    tgWebAppVersion: '8.0',
-    tgWebAppPlatform: 'ios',
-    tgWebAppThemeParams: JSON.stringify(THEMES[theme]),
-  }).toString();
-
-declare global {
-  /** What the page's Telegram stand-in adds: the events the app posted, and a way to send it one. */
-  interface Window {
-    __tgEvents: [string, unknown][];
-    TelegramWebviewProxy: unknown;
-    Telegram: { WebView: { receiveEvent(name: string): void } };
-  }
-}
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let browser: Browser;
