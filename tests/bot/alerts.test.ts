@@ -1,29 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
-import { keyboardOf, plain, startFakeTelegram, type FakeTelegram } from '../helpers/fake-telegram';
+import { keyboardOf, plain, type FakeTelegram } from '../helpers/fake-telegram';
 import { tma } from '../helpers/telegram';
 import { listNotifications } from '../../db/repositories/notifications';
 import { enqueueDueDigests } from '../../core/digest';
-import { botTestApp, createStaff, deliver, linkStaff, PUBLIC_URL, SESSION_DATE, SESSION_DATE_TEXT } from './setup';
+import { createStaff, deliver, linkStaff, PUBLIC_URL, SESSION_DATE, SESSION_DATE_TEXT, useBotApp } from './setup';
 
 let fake: FakeTelegram;
 let t: TestApp;
 let staff: { authorization: string };
 
-beforeAll(async () => {
-  fake = await startFakeTelegram();
-  t = await botTestApp(fake);
-  staff = await t.auth();
-});
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
-beforeEach(async () => {
-  await deliver(t);
-  fake.reset();
-});
+useBotApp((parts) => ({ fake, t, staff } = parts));
 
 const hoursFromNow = (h: number) => new Date(Date.now() + h * 3_600_000).toISOString();
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
 import {
@@ -6,7 +6,6 @@ import {
   keyboardOf,
   plain,
   postUpdate,
-  startFakeTelegram,
   textUpdate,
   tgUser,
   type FakeCall,
@@ -17,25 +16,13 @@ import { listNotifications } from '../../db/repositories/notifications';
 import { enqueueDueReminders } from '../../core/reminders';
 import { enqueueAfterClassThanks } from '../../core/after-class';
 import { getRecord } from '../../db/repositories/records';
-import { botTestApp, createStaff, deliver, linkStaff, PUBLIC_URL } from './setup';
+import { createStaff, deliver, linkStaff, PUBLIC_URL, useBotApp } from './setup';
 
 let fake: FakeTelegram;
 let t: TestApp;
 let staff: { authorization: string };
 
-beforeAll(async () => {
-  fake = await startFakeTelegram();
-  t = await botTestApp(fake);
-  staff = await t.auth();
-});
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
-beforeEach(async () => {
-  await deliver(t);
-  fake.reset();
-});
+useBotApp((parts) => ({ fake, t, staff } = parts));
 
 const HOUR = 3_600_000;
 const at = (iso: string, hoursBefore: number) => new Date(Date.parse(iso) - hoursBefore * HOUR);

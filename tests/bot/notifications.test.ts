@@ -1,10 +1,10 @@
 import { calendarPath } from '../../core/calendar';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
-import { startFakeTelegram, keyboardOf, plain, type FakeTelegram } from '../helpers/fake-telegram';
+import { keyboardOf, plain, type FakeTelegram } from '../helpers/fake-telegram';
 import { tma } from '../helpers/telegram';
-import { botTestApp, createStaff, deliver, linkStaff, PUBLIC_URL, SESSION_DATE, SESSION_DATE_TEXT } from './setup';
+import { createStaff, deliver, linkStaff, PUBLIC_URL, SESSION_DATE, SESSION_DATE_TEXT, useBotApp } from './setup';
 
 const STAFF_CHAT = 700_001;
 
@@ -12,19 +12,9 @@ let fake: FakeTelegram;
 let t: TestApp;
 let staff: { authorization: string };
 
-beforeAll(async () => {
-  fake = await startFakeTelegram();
-  t = await botTestApp(fake);
-  staff = await t.auth();
+useBotApp(async (parts) => {
+  ({ fake, t, staff } = parts);
   await linkStaff(t, staff, STAFF_CHAT);
-});
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
-beforeEach(async () => {
-  await deliver(t);
-  fake.reset();
 });
 
 const only = (chatId: number) => {

@@ -1,5 +1,6 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app';
-import type { FakeTelegram } from '../helpers/fake-telegram';
+import { startFakeTelegram, type FakeTelegram } from '../helpers/fake-telegram';
 import { consumeLinkToken, createLinkToken } from '../../core/telegram-link';
 
 /** Web-app buttons need https: the bot tests run with this public URL. */
@@ -61,3 +62,33 @@ export async function linkStaff(
 
 /** Delivers every due outbox row through the app's worker. */
 export const deliver = (t: TestApp) => t.telegram!.outbox.drain();
+
+export interface BotApp {
+  fake: FakeTelegram;
+  t: TestApp;
+  /** The superuser, logged in. */
+  staff: { authorization: string };
+}
+
+/**
+ * One server with its bot on a fake Bot API for a whole test file: started before the first test and
+ * closed after the last; each test starts with the outbox delivered and the fake's log empty.
+ * `ready` hands the parts to the file (and may prepare more).
+ */
+export function useBotApp(ready: (parts: BotApp) => unknown): void {
+  let parts: BotApp;
+  beforeAll(async () => {
+    const fake = await startFakeTelegram();
+    const t = await botTestApp(fake);
+    parts = { fake, t, staff: await t.auth() };
+    await ready(parts);
+  });
+  afterAll(async () => {
+    await parts.t.close();
+    await parts.fake.close();
+  });
+  beforeEach(async () => {
+    await deliver(parts.t);
+    parts.fake.reset();
+  });
+}

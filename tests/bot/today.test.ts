@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
 import {
@@ -6,32 +6,19 @@ import {
   keyboardOf,
   plain,
   postUpdate,
-  startFakeTelegram,
   textUpdate,
   tgUser,
   type FakeCall,
   type FakeTelegram,
 } from '../helpers/fake-telegram';
 import { getRecord } from '../../db/repositories/records';
-import { botTestApp, createStaff, deliver, linkStaff } from './setup';
+import { createStaff, deliver, linkStaff, useBotApp } from './setup';
 
 let fake: FakeTelegram;
 let t: TestApp;
 let staff: { authorization: string };
 
-beforeAll(async () => {
-  fake = await startFakeTelegram();
-  t = await botTestApp(fake);
-  staff = await t.auth();
-});
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
-beforeEach(async () => {
-  await deliver(t);
-  fake.reset();
-});
+useBotApp((parts) => ({ fake, t, staff } = parts));
 
 const send = async (from: number, update: unknown) =>
   expect((await postUpdate(t.app, t.config.webhookSecret, update)).statusCode).toBe(200);
