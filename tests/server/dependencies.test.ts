@@ -17,6 +17,7 @@ const USED_WITHOUT_IMPORT: Record<string, string> = {
   typescript: 'tsc: npm run typecheck',
   eslint: 'npm run lint',
   prettier: 'npm run lint checks the formatting',
+  'axe-core': 'its script is injected into pages by the browser suites (tests/helpers/miniapp.ts)',
   tsx: 'npm run dev, bench and db:seed-demo run TypeScript directly',
   'happy-dom': "the component tests' environment (vitest.config.ts)",
   recharts: "@mantine/charts' peer dependency: the dashboard's charts",

@@ -1,3 +1,4 @@
+import { toZonedInput } from '../../contract/format';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CustomerDetail, CustomersPage, Stats } from '../../contract';
@@ -90,7 +91,8 @@ describe("the chef's list", () => {
     const c = telegramUser();
     const id = (await book(t.app, c, bookingPayload(schedule.id, { name: 'Вера' }))).json().record.id;
     await mark(id, 'ATTENDED');
-    const day = inMinutes(30).slice(0, 10);
+    // The studio's date of the session (a bare day in a filter is a day in BUSINESS_TIMEZONE).
+    const day = toZonedInput(inMinutes(30), t.config.businessTimezone).slice(0, 10);
     const res = await get(`/api/v1/records/export.csv?from=${day}&to=${day}`);
     expect(res.statusCode).toBe(200);
     const rows = parseCsv(res.body);
