@@ -2,15 +2,14 @@ import { useEffect, useState } from 'react';
 import useSWR from 'swr';
 import { useLocation } from 'wouter';
 import { Button, Cell, Input, Placeholder, Section, Switch } from '@telegram-apps/telegram-ui';
-import { formatDate, formatTime, formatWeekday } from '../../../contract/format';
 import { api, errorText } from '../api';
-import { config } from '../config';
 import { haptic, hasTelegramClient, setClosingConfirmation, telegramUser, uiPlatform } from '../tg';
 import { useMainButton } from '../ui/useMainButton';
 import { Notice } from '../ui/Notice';
 import { PrivacySheet } from '../ui/PrivacySheet';
 import { toast } from '../ui/toast';
-import { IconCalendar, IconPeople, IconPin } from '../ui/icons';
+import { IconPeople } from '../ui/icons';
+import { ScheduleCells } from '../ui/ScheduleCells';
 import { CenteredSpinner } from './ApplyPage';
 
 /** A seat given by a friend: the session, then the new owner's name and allergy, then "Принять место". */
@@ -57,7 +56,6 @@ export default function GiftPage({ token }: { token: string }) {
   if (!data) return <CenteredSpinner />;
 
   const s = data.schedule;
-  const tz = config().businessTimezone;
 
   async function accept() {
     if (!name.trim()) {
@@ -98,21 +96,7 @@ export default function GiftPage({ token }: { token: string }) {
         </div>
       )}
       <Section header="Мастер-класс">
-        <Cell
-          before={<IconCalendar className="cell-icon" />}
-          subhead={`${formatWeekday(s.date, tz)}, ${formatDate(s.date, tz)} · ${formatTime(s.date, tz)}`}
-          multiline
-        >
-          <span className="session__title">{s.workshop.title}</span>
-        </Cell>
-        <Cell
-          before={<IconPin className="cell-icon" />}
-          subhead="Адрес"
-          description={s.address.description || undefined}
-          multiline
-        >
-          {s.address.title}
-        </Cell>
+        <ScheduleCells schedule={s} />
         <Cell before={<IconPeople className="cell-icon" />} subhead="Количество человек">
           {data.people_count}
         </Cell>

@@ -5,14 +5,15 @@ import { Button, Cell, Section, Spinner, Textarea, Title, Caption } from '@teleg
 import { PEOPLE_MAX, PEOPLE_MIN, type RecordView } from '../../../contract';
 import { api, errorText } from '../api';
 import { config } from '../config';
-import { formatDate, formatPrice, formatTime, formatWeekday, isPast } from '../../../contract/format';
-import { closeApp, haptic, openLink, setBackButton } from '../tg';
+import { formatPrice, isPast } from '../../../contract/format';
+import { closeApp, haptic, setBackButton } from '../tg';
 import { MyDataSection } from './MyDataSection';
 import { CalendarButton, ConfirmedNote, DeadlineNotice, GiftSeat, LeaveQueue, changesClosed } from './JourneyActions';
 import { Notice } from '../ui/Notice';
 import { Stepper } from '../ui/Stepper';
 import { toast } from '../ui/toast';
-import { IconAllergy, IconCalendar, IconComment, IconPeople, IconPin, IconUser, IconWallet } from '../ui/icons';
+import { IconAllergy, IconComment, IconPeople, IconUser, IconWallet } from '../ui/icons';
+import { ScheduleCells } from '../ui/ScheduleCells';
 
 export const TEXTS = {
   heading: 'Ваша запись на мастер-класс',
@@ -64,7 +65,6 @@ export default function RecordPage({ id }: { id: string }) {
 
   const { record, places_available, queue_position } = data;
   const s = record.schedule;
-  const tz = config().businessTimezone;
   const past = isPast(s.date);
   const cancelled = record.state === 'CANCELLED' || record.is_cancelled;
   const queued = record.state === 'QUEUED';
@@ -150,36 +150,7 @@ export default function RecordPage({ id }: { id: string }) {
       </div>
 
       <Section header="Мастер-класс">
-        <Cell
-          before={<IconCalendar className="cell-icon" />}
-          subhead={`${formatWeekday(s.date, tz)}, ${formatDate(s.date, tz)} · ${formatTime(s.date, tz)}`}
-          multiline
-        >
-          <span className="session__title">{s.workshop.title}</span>
-        </Cell>
-        <Cell
-          before={<IconPin className="cell-icon" />}
-          subhead="Адрес"
-          description={s.address.description || undefined}
-          multiline
-          after={
-            s.address.map_link ? (
-              <a
-                className="map-link"
-                href={s.address.map_link}
-                target="_blank"
-                rel="noopener noreferrer"
-                onClick={(e) => {
-                  if (openLink(s.address.map_link)) e.preventDefault();
-                }}
-              >
-                На карте
-              </a>
-            ) : undefined
-          }
-        >
-          {s.address.title}
-        </Cell>
+        <ScheduleCells schedule={s} />
         <Cell before={<IconWallet className="cell-icon" />} subhead="Стоимость">
           {formatPrice(s.workshop.price)} за человека
         </Cell>
