@@ -1,8 +1,8 @@
-import { calendarPath } from '../core/calendar';
+import { calendarPath } from '../core/journey/calendar';
 import type { Context } from 'grammy';
 import type { ConversationFlavor } from '@grammyjs/conversations';
 import type { Database } from '../db/database';
-import type { Log } from '../core/log';
+import type { Log } from '../core/kernel/log';
 import type { RenderContext } from './messages';
 
 /** The context of the bot's middleware (outside conversations). */

@@ -9,7 +9,7 @@ import type {
   RecordPayload,
   ScheduleSnapshot,
   StaffNotification,
-} from '../core/notifications';
+} from '../core/notify/notifications';
 import { applyButton, inlineKeyboard, recordButton, urlButton, webAppButton } from './keyboards/webapp';
 import { ratingButtons, reminderButton } from './keyboards/journey';
 import type { RenderedMessage } from './outbox';

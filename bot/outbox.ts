@@ -13,8 +13,8 @@ import {
   rescheduleNotification,
   type NotificationRow,
 } from '../db/repositories/notifications';
-import { readNotification, type Notification, type NotificationKind } from '../core/notifications';
-import type { Log } from '../core/log';
+import { readNotification, type Notification, type NotificationKind } from '../core/notify/notifications';
+import type { Log } from '../core/kernel/log';
 
 /*
  * The outbox worker: delivers the notification rows that core/ writes in the transaction of each

@@ -1,7 +1,7 @@
 import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
-import { RESET_TOKEN_HOURS } from '../core/users';
+import { RESET_TOKEN_HOURS } from '../core/staff/users';
 
 export interface Email {
   to: string;

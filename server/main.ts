@@ -1,8 +1,8 @@
 import { createLogger, listen, loadConfigOrExit, openDatabase } from './startup';
 import { API_PREFIX, buildApp } from './app';
 import { WEBHOOK_PATH } from './routes/telegram';
-import { ensureFirstSuperuser } from '../core/users';
-import { createScheduler, jobs } from '../core/scheduler';
+import { ensureFirstSuperuser } from '../core/staff/users';
+import { createScheduler, jobs } from '../core/jobs/scheduler';
 
 // The only file that wires real things together and listens.
 // A bad configuration, an unreachable database or a busy port: one line per problem and exit 1 (startup.ts).

@@ -1,9 +1,10 @@
 import type { Context } from 'grammy';
 import type { Conversation } from '@grammyjs/conversations';
 import { getRecord } from '../../db/repositories/records';
-import { cancelRecord, MSG } from '../../core/booking';
-import { customerActor } from '../../core/audit';
-import { DomainError } from '../../core/errors';
+import { cancelRecord } from '../../core/booking/engine';
+import { MSG } from '../../core/kernel/messages';
+import { customerActor } from '../../core/notify/audit';
+import { DomainError } from '../../core/kernel/errors';
 import { HTML, type BotContext, type BotDeps } from '../context';
 import { loadUpcoming, type UpcomingBooking } from '../data';
 import {

@@ -1,12 +1,12 @@
 import { Composer } from 'grammy';
 import type { InlineKeyboardMarkup } from 'grammy/types';
 import { formatDateTime } from '../../contract/format';
-import { cancelRecord } from '../../core/booking';
-import { customerActor } from '../../core/audit';
-import { DomainError } from '../../core/errors';
-import { confirmComing, rateClass } from '../../core/reminder-answers';
-import { createSeatGift, giftUrl } from '../../core/seat-gifts';
-import { dateOffers, subscribe } from '../../core/date-subscriptions';
+import { cancelRecord } from '../../core/booking/engine';
+import { customerActor } from '../../core/notify/audit';
+import { DomainError } from '../../core/kernel/errors';
+import { confirmComing, rateClass } from '../../core/journey/reminder-answers';
+import { createSeatGift, giftUrl } from '../../core/journey/seat-gifts';
+import { dateOffers, subscribe } from '../../core/journey/date-subscriptions';
 import { getRecord } from '../../db/repositories/records';
 import { getRecordSchedule } from '../../db/repositories/schedules';
 import { HTML, renderContext, type BotContext, type BotDeps } from '../context';
@@ -21,8 +21,8 @@ import {
 } from '../keyboards/journey';
 import { inlineKeyboard, recordButton, webAppButton } from '../keyboards/webapp';
 import { J, reminderKeyboard, reminderText, thanksKeyboard } from '../messages';
-import type { ScheduleSnapshot } from '../../core/notifications';
-import { scheduleSnapshot } from '../../core/notifications';
+import type { ScheduleSnapshot } from '../../core/notify/notifications';
+import { scheduleSnapshot } from '../../core/notify/notifications';
 
 /** The reason a booking cancelled from a reminder's "Не смогу" carries. */
 export const CANT_COME_REASON = 'Не смогу прийти';

@@ -1,7 +1,7 @@
 import { Composer } from 'grammy';
 import { HTML, type BotContext, type BotDeps } from '../context';
 import { T } from '../messages';
-import { consumeLinkToken, LINK_PREFIX } from '../../core/telegram-link';
+import { consumeLinkToken, LINK_PREFIX } from '../../core/staff/telegram-link';
 
 /** `/start link_<token>`: the deep link from the staff profile connects that account to this Telegram user. */
 export function linkFeature(deps: BotDeps) {

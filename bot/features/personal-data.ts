@@ -1,6 +1,6 @@
 import { Composer, InputFile } from 'grammy';
 import { nowIso } from '../../db/database';
-import { exportPersonalData, forgetPerson } from '../../core/personal-data';
+import { exportPersonalData, forgetPerson } from '../../core/privacy/personal-data';
 import { HTML, type BotContext, type BotDeps } from '../context';
 import { confirmForgetKeyboard, FORGET_NO, FORGET_YES } from '../keyboards/personal-data';
 import { PD, PERSONAL_DATA_FILE, personalDataText, T } from '../messages';
@@ -8,7 +8,7 @@ import { PD, PERSONAL_DATA_FILE, personalDataText, T } from '../messages';
 /**
  * /mydata: everything stored about the user, as a message and as a JSON file (sent here, not
  * through the outbox: it answers a command and must not be stored again). /forget: asks, then
- * cancels the upcoming bookings and erases the user's personal data (core/personal-data.ts).
+ * cancels the upcoming bookings and erases the user's personal data (core/privacy/personal-data.ts).
  */
 export function personalDataFeature(deps: BotDeps) {
   const composer = new Composer<BotContext>();

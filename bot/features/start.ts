@@ -2,7 +2,7 @@ import { Composer } from 'grammy';
 import { HTML, type BotContext, type BotDeps } from '../context';
 import { T } from '../messages';
 import { applyButton, inlineKeyboard } from '../keyboards/webapp';
-import { GIFT_START_PREFIX } from '../../core/seat-gifts';
+import { GIFT_START_PREFIX } from '../../core/journey/seat-gifts';
 import { giftStartReply, newDatesOffer } from './journey';
 
 /**

@@ -3,7 +3,15 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { HTTP_STATUS_TEXT } from '../../contract/http';
-import { Conflict, DomainError, Forbidden, Invalid, NotFound, TooManyRequests, Unprocessable } from '../../core/errors';
+import {
+  Conflict,
+  DomainError,
+  Forbidden,
+  Invalid,
+  NotFound,
+  TooManyRequests,
+  Unprocessable,
+} from '../../core/kernel/errors';
 import { HttpError } from '../http-error';
 import { integrityViolation } from '../../db/database';
 

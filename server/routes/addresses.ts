@@ -18,10 +18,10 @@ import {
   listAddresses,
   updateAddress,
 } from '../../db/repositories/addresses';
-import { Conflict, NotFound } from '../../core/errors';
+import { Conflict, NotFound } from '../../core/kernel/errors';
 import type { RouteDeps } from './deps';
 import { actorOf } from '../plugins/actor';
-import { createAudited, deleteAudited, updateAudited } from '../../core/audited-change';
+import { createAudited, deleteAudited, updateAudited } from '../../core/notify/audited-change';
 
 const NOT_FOUND = 'Адрес не найден';
 

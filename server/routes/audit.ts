@@ -3,9 +3,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AuditPage, AuditQuery, IdParam, PageQuery, rangeBounds } from '../../contract';
 import { listAudit } from '../../db/repositories/audit';
 import { getRecord } from '../../db/repositories/records';
-import { toAuditEntry } from '../../core/audit-view';
-import { MSG } from '../../core/booking';
-import { NotFound } from '../../core/errors';
+import { toAuditEntry } from '../../core/staff/audit-view';
+import { MSG } from '../../core/kernel/messages';
+import { NotFound } from '../../core/kernel/errors';
 import type { RouteDeps } from './deps';
 
 export default async function auditRoutes(app: FastifyInstance, { database, config: { businessTimezone } }: RouteDeps) {

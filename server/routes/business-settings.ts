@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { BusinessSettings, BusinessSettingsUpdate } from '../../contract/business-settings';
-import { getBusinessSettings, updateBusinessSettings } from '../../core/business-settings';
+import { getBusinessSettings, updateBusinessSettings } from '../../core/staff/business-settings';
 import type { RouteDeps } from './deps';
 import { actorOf } from '../plugins/actor';
-import { updateAudited } from '../../core/audited-change';
+import { updateAudited } from '../../core/notify/audited-change';
 
 export default async function businessSettingsRoutes(app: FastifyInstance, { database }: RouteDeps) {
   const r = app.withTypeProvider<ZodTypeProvider>();

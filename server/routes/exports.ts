@@ -3,9 +3,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DateRange, IdParam, rangeBounds } from '../../contract';
 import { listBookingsBetween, listParticipants } from '../../db/repositories/exports';
 import { getSchedule } from '../../db/repositories/schedules';
-import { BOOKING_COLUMNS, PARTICIPANT_COLUMNS, bookingCells, participantCells } from '../../core/participants';
-import { MSG } from '../../core/booking';
-import { NotFound } from '../../core/errors';
+import { BOOKING_COLUMNS, PARTICIPANT_COLUMNS, bookingCells, participantCells } from '../../core/booking/participants';
+import { MSG } from '../../core/kernel/messages';
+import { NotFound } from '../../core/kernel/errors';
 import { toCsv } from '../csv';
 import type { RouteDeps } from './deps';
 

@@ -11,8 +11,8 @@ import {
 } from '../../contract';
 import { getCustomer, listCustomerBookings, listCustomers } from '../../db/repositories/customers';
 import { nowIso } from '../../db/database';
-import { dashboardStats } from '../../core/stats';
-import { NotFound } from '../../core/errors';
+import { dashboardStats } from '../../core/staff/stats';
+import { NotFound } from '../../core/kernel/errors';
 import type { RouteDeps } from './deps';
 
 /** What staff read about the business: the dashboard's figures and the customers. */

@@ -11,11 +11,12 @@ import {
   SeatGiftLink,
   SeatGiftView,
 } from '../../contract';
-import { MSG, viewRecord } from '../../core/booking';
-import { bookingCalendar, verifyCalendarSignature } from '../../core/calendar';
-import { dateOffers, subscribe, unsubscribe } from '../../core/date-subscriptions';
-import { Forbidden, NotFound } from '../../core/errors';
-import { acceptSeatGift, createSeatGift, giftUrl, viewSeatGift } from '../../core/seat-gifts';
+import { viewRecord } from '../../core/booking/engine';
+import { MSG } from '../../core/kernel/messages';
+import { bookingCalendar, verifyCalendarSignature } from '../../core/journey/calendar';
+import { dateOffers, subscribe, unsubscribe } from '../../core/journey/date-subscriptions';
+import { Forbidden, NotFound } from '../../core/kernel/errors';
+import { acceptSeatGift, createSeatGift, giftUrl, viewSeatGift } from '../../core/journey/seat-gifts';
 import { getRecord, queuePosition } from '../../db/repositories/records';
 import { getRecordSchedule } from '../../db/repositories/schedules';
 import { HttpError } from '../http-error';

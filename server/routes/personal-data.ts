@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ForgetResult, PersonalDataExport, PrivacyPublic, TelegramIdParam } from '../../contract';
-import { currentPrivacy } from '../../core/consent';
-import { exportPersonalData, forgetPerson, type TelegramPerson } from '../../core/personal-data';
-import { Forbidden } from '../../core/errors';
+import { currentPrivacy } from '../../core/booking/consent';
+import { exportPersonalData, forgetPerson, type TelegramPerson } from '../../core/privacy/personal-data';
+import { Forbidden } from '../../core/kernel/errors';
 import { requireStaff } from '../plugins/auth';
-import { staffActor } from '../../core/audit';
+import { staffActor } from '../../core/notify/audit';
 import type { RouteDeps } from './deps';
 
 /** The privacy text, and a Telegram customer's own data: export and erasure. */

@@ -3,7 +3,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { IdParam, RecordCancel, RecordCreate, RecordUpdate, RecordView } from '../../contract';
 import { getRecord, toRecordPublic } from '../../db/repositories/records';
 import {
-  MSG,
   cancelRecord,
   changePeopleCount,
   createRecord,
@@ -11,11 +10,12 @@ import {
   viewRecord,
   type Customer,
   type RecordResult,
-} from '../../core/booking';
-import { NotFound } from '../../core/errors';
+} from '../../core/booking/engine';
+import { NotFound } from '../../core/kernel/errors';
+import { MSG } from '../../core/kernel/messages';
 import type { RouteDeps } from './deps';
 import { actorOf } from '../plugins/actor';
-import { calendarPath } from '../../core/calendar';
+import { calendarPath } from '../../core/journey/calendar';
 
 /** `secretKey` signs the booking's calendar link (left out without it). */
 export const toRecordView = (r: RecordResult, secretKey?: string): RecordView => ({

@@ -14,10 +14,11 @@ import {
 import type { z } from 'zod';
 import { nowIso } from '../../db/database';
 import { getScheduleDetail, listSchedules } from '../../db/repositories/schedules';
-import { createPublicScheduleCache } from '../../core/public-schedule';
-import { MSG, addSchedule, editSchedule, removeSchedule } from '../../core/booking';
-import { NotFound } from '../../core/errors';
-import { REMINDER_MSG, sendReminders } from '../../core/reminders';
+import { createPublicScheduleCache } from '../../core/schedules/public-schedule';
+import { MSG } from '../../core/kernel/messages';
+import { addSchedule, editSchedule, removeSchedule } from '../../core/schedules/schedules';
+import { NotFound } from '../../core/kernel/errors';
+import { REMINDER_MSG, sendReminders } from '../../core/journey/reminders';
 import type { RouteDeps } from './deps';
 import { actorOf } from '../plugins/actor';
 

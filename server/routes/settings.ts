@@ -5,7 +5,7 @@ import { getSettings, saveSettings } from '../../db/repositories/settings';
 import { requireStaff } from '../plugins/auth';
 import type { RouteDeps } from './deps';
 import { actorOf } from '../plugins/actor';
-import { updateAudited } from '../../core/audited-change';
+import { updateAudited } from '../../core/notify/audited-change';
 
 export default async function settingsRoutes(app: FastifyInstance, { database }: RouteDeps) {
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { TelegramLink } from '../../contract';
 import type { Update } from 'grammy/types';
 import { HttpError } from '../http-error';
-import { createLinkToken, linkUrl } from '../../core/telegram-link';
+import { createLinkToken, linkUrl } from '../../core/staff/telegram-link';
 import { requireStaff } from '../plugins/auth';
 import type { RouteDeps, TelegramGateway } from './deps';
 

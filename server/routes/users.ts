@@ -21,12 +21,12 @@ import {
   updateUser,
   type UserPatch,
 } from '../../db/repositories/users';
-import { Forbidden, NotFound } from '../../core/errors';
-import { assertEmailFree, changeOwnPassword, createUser, editUser } from '../../core/users';
+import { Forbidden, NotFound } from '../../core/kernel/errors';
+import { assertEmailFree, changeOwnPassword, createUser, editUser } from '../../core/staff/users';
 import { requireStaff } from '../plugins/auth';
 import type { RouteDeps } from './deps';
 import { actorOf } from '../plugins/actor';
-import { deleteAudited } from '../../core/audited-change';
+import { deleteAudited } from '../../core/notify/audited-change';
 
 const NO_USER = 'The user with this id does not exist in the system';
 

@@ -17,10 +17,10 @@ import {
   listWorkshops,
   updateWorkshop,
 } from '../../db/repositories/workshops';
-import { Conflict, NotFound } from '../../core/errors';
+import { Conflict, NotFound } from '../../core/kernel/errors';
 import type { RouteDeps } from './deps';
 import { actorOf } from '../plugins/actor';
-import { createAudited, deleteAudited, updateAudited } from '../../core/audited-change';
+import { createAudited, deleteAudited, updateAudited } from '../../core/notify/audited-change';
 
 const NOT_FOUND = 'Мастер-класс не найден';
 

@@ -4,7 +4,7 @@ import { book, bookingPayload, createSession, telegramUser } from '../helpers/fa
 import { keyboardOf, plain, type FakeTelegram } from '../helpers/fake-telegram';
 import { tma } from '../helpers/telegram';
 import { listNotifications } from '../../db/repositories/notifications';
-import { enqueueDueDigests } from '../../core/digest';
+import { enqueueDueDigests } from '../../core/jobs/digest';
 import { createStaff, deliver, linkStaff, PUBLIC_URL, SESSION_DATE, SESSION_DATE_TEXT, useBotApp } from './setup';
 
 let fake: FakeTelegram;

@@ -12,7 +12,7 @@ import {
   FAKE_BOT,
   type FakeTelegram,
 } from '../helpers/fake-telegram';
-import { createLinkToken } from '../../core/telegram-link';
+import { createLinkToken } from '../../core/staff/telegram-link';
 import { botTestApp, deliver, PUBLIC_URL, SESSION_DATE } from './setup';
 
 let fake: FakeTelegram;

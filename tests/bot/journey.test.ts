@@ -13,8 +13,8 @@ import {
 } from '../helpers/fake-telegram';
 import { tma } from '../helpers/telegram';
 import { listNotifications } from '../../db/repositories/notifications';
-import { enqueueDueReminders } from '../../core/reminders';
-import { enqueueAfterClassThanks } from '../../core/after-class';
+import { enqueueDueReminders } from '../../core/journey/reminders';
+import { enqueueAfterClassThanks } from '../../core/journey/after-class';
 import { getRecord } from '../../db/repositories/records';
 import { createStaff, deliver, linkStaff, PUBLIC_URL, useBotApp } from './setup';
 

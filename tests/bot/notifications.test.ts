@@ -1,4 +1,4 @@
-import { calendarPath } from '../../core/calendar';
+import { calendarPath } from '../../core/journey/calendar';
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';

@@ -13,7 +13,7 @@ import {
   type FakeTelegram,
   type UploadedFile,
 } from '../helpers/fake-telegram';
-import { consumeLinkToken, createLinkToken } from '../../core/telegram-link';
+import { consumeLinkToken, createLinkToken } from '../../core/staff/telegram-link';
 import { botTestApp, createStaff, deliver, SESSION_DATE } from './setup';
 
 let fake: FakeTelegram;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { startFakeTelegram, type FakeTelegram } from '../helpers/fake-telegram';
-import { consumeLinkToken, createLinkToken } from '../../core/telegram-link';
+import { consumeLinkToken, createLinkToken } from '../../core/staff/telegram-link';
 
 /** Web-app buttons need https: the bot tests run with this public URL. */
 export const PUBLIC_URL = 'https://studio.example';

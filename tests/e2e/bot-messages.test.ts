@@ -22,8 +22,8 @@ import {
 } from '../helpers/fake-telegram';
 import { tma } from '../helpers/telegram';
 import { botTestApp, createStaff, deliver, linkStaff } from '../bot/setup';
-import { enqueueDueReminders } from '../../core/reminders';
-import { enqueueAfterClassThanks } from '../../core/after-class';
+import { enqueueDueReminders } from '../../core/journey/reminders';
+import { enqueueAfterClassThanks } from '../../core/journey/after-class';
 
 let fake: FakeTelegram;
 let t: TestApp;

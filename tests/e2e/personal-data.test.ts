@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { DEFAULT_PRIVACY_TEXT, type PersonalDataExport } from '../../contract';
-import { privacyVersion } from '../../core/consent';
+import { privacyVersion } from '../../core/booking/consent';
 import { launchBrowser, screenshotPath } from '../helpers/browser';
 import { startTestServer } from '../helpers/server';
 import { initDataFor } from '../helpers/telegram';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { startSmtpCapture } from '../helpers/smtp';
-import { sha256 } from '../../core/passwords';
-import { consumeLinkToken, createLinkToken } from '../../core/telegram-link';
+import { sha256 } from '../../core/staff/passwords';
+import { consumeLinkToken, createLinkToken } from '../../core/staff/telegram-link';
 
 let t: TestApp;
 let smtp: Awaited<ReturnType<typeof startSmtpCapture>>;

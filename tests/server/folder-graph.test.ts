@@ -19,20 +19,23 @@ describe('the folder graph', () => {
     ['bot/createBot.ts', "import { buildApp } from '../server/app';\nexport const x = buildApp;\n"],
     ['db/database.ts', "import { MSG } from '../core/booking';\nexport const x = MSG;\n"],
     ['contract/common.ts', "import { createDb } from '../db/database';\nexport const x = createDb;\n"],
-    ['core/booking.ts', "import Fastify from 'fastify';\nexport const x = Fastify;\n"],
-    ['core/booking.ts', "import { Bot } from 'grammy';\nexport const x = Bot;\n"],
+    ['core/booking/engine.ts', "import Fastify from 'fastify';\nexport const x = Fastify;\n"],
+    ['core/booking/engine.ts', "import { Bot } from 'grammy';\nexport const x = Bot;\n"],
     ['webapp/src/api.ts', "import { getRecord } from '../../db/repositories/records';\nexport const x = getRecord;\n"],
-    ['admin/src/api.ts', "import { MSG } from '../../core/booking';\nexport const x = MSG;\n"],
+    ['admin/src/api.ts', "import { MSG } from '../../core/booking/engine';\nexport const x = MSG;\n"],
   ])('%s may not import against it', async (file, code) => {
     expect(await restricted(file, code)).toHaveLength(1);
   });
 
   it('allows the arrows it has: core from db and contract, server and bot from core, main wiring the bot', async () => {
     expect(
-      await restricted('core/booking.ts', "import { createDb } from '../db/database';\nexport const x = createDb;\n"),
+      await restricted(
+        'core/booking/engine.ts',
+        "import { createDb } from '../../db/database';\nexport const x = createDb;\n",
+      ),
     ).toEqual([]);
     expect(
-      await restricted('bot/createBot.ts', "import { MSG } from '../core/booking';\nexport const x = MSG;\n"),
+      await restricted('bot/createBot.ts', "import { MSG } from '../core/booking/engine';\nexport const x = MSG;\n"),
     ).toEqual([]);
     expect(
       await restricted(

@@ -8,8 +8,8 @@ import { isPostgres } from '../helpers/db';
 import { tma } from '../helpers/telegram';
 import { ConfigError, configWarnings, loadConfig } from '../../server/config';
 import { CUSTOMER_WRITES_PER_MINUTE } from '../../server/plugins/customer-writes';
-import { createResetToken } from '../../core/users';
-import { consumeLinkToken, createLinkToken } from '../../core/telegram-link';
+import { createResetToken } from '../../core/staff/users';
+import { consumeLinkToken, createLinkToken } from '../../core/staff/telegram-link';
 
 // Black-box: what an attacker or a misbehaving client tries, over HTTP, against the whole server.
 

@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSENT_REQUIRED, DEFAULT_PRIVACY_TEXT, ERASED_NAME, type PersonalDataExport } from '../../contract';
-import { privacyVersion } from '../../core/consent';
-import { scrubJson, type ErasureTarget } from '../../core/personal-data';
-import { consumeLinkToken, createLinkToken } from '../../core/telegram-link';
+import { privacyVersion } from '../../core/booking/consent';
+import { scrubJson, type ErasureTarget } from '../../core/privacy/personal-data';
+import { consumeLinkToken, createLinkToken } from '../../core/staff/telegram-link';
 import type { Database } from '../../db/database';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { book, bookingPayload, createSession, inDays, telegramUser } from '../helpers/factories';

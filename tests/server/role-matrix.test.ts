@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
 import { tma } from '../helpers/telegram';
-import { calendarSignature } from '../../core/calendar';
+import { calendarSignature } from '../../core/journey/calendar';
 
 type Role = 'anonymous' | 'customer' | 'user' | 'superuser';
 const ROLES: Role[] = ['anonymous', 'customer', 'user', 'superuser'];

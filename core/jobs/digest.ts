@@ -1,17 +1,17 @@
-import type { Database } from '../db/database';
-import { withWriteTransaction } from '../db/lock';
-import { existingDedupeKeys } from '../db/repositories/notifications';
-import { listQueue, listRecordsOfSchedules, type RecordRow } from '../db/repositories/records';
-import { getRecordSchedule, listSchedulesBetween } from '../db/repositories/schedules';
-import { listAlertRecipients } from '../db/repositories/users';
-import { bool } from '../db/database';
+import type { Database } from '../../db/database';
+import { withWriteTransaction } from '../../db/lock';
+import { existingDedupeKeys } from '../../db/repositories/notifications';
+import { listQueue, listRecordsOfSchedules, type RecordRow } from '../../db/repositories/records';
+import { getRecordSchedule, listSchedulesBetween } from '../../db/repositories/schedules';
+import { listAlertRecipients } from '../../db/repositories/users';
+import { bool } from '../../db/database';
 import {
   digestDedupeKey,
   enqueueDigest,
   scheduleSnapshot,
   type DigestPayload,
   type DigestPerson,
-} from './notifications';
+} from '../notify/notifications';
 
 /*
  * The day-before digest (staff setting scheduled_1d): a scheduler job writes, for every schedule

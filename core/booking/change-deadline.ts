@@ -1,9 +1,9 @@
-import type { BusinessSettings } from '../contract/business-settings';
-import { plural } from '../contract/format';
-import type { Executor } from '../db/database';
-import type { Actor } from './audit';
-import { getBusinessSettings } from './business-settings';
-import { Conflict } from './errors';
+import type { BusinessSettings } from '../../contract/business-settings';
+import { plural } from '../../contract/format';
+import type { Executor } from '../../db/database';
+import type { Actor } from '../notify/audit';
+import { getBusinessSettings } from '../staff/business-settings';
+import { Conflict } from '../kernel/errors';
 
 /*
  * The change deadline (business setting change_deadline_hours): within that many hours of the

@@ -1,13 +1,13 @@
-import type { Database } from '../db/database';
-import { nowIso } from '../db/database';
-import { withScheduleLock } from '../db/lock';
-import { existingDedupeKeys } from '../db/repositories/notifications';
-import { getRecord, listRecordsOfSchedules } from '../db/repositories/records';
-import { getRecordSchedule, listSchedulesBetween, setScheduleNotified } from '../db/repositories/schedules';
-import { getBusinessSettings } from './business-settings';
-import { MSG } from './booking';
-import { Conflict, NotFound } from './errors';
-import { notifyCustomer, notifyOnce, recordSnapshot, scheduleSnapshot } from './notifications';
+import type { Database } from '../../db/database';
+import { nowIso } from '../../db/database';
+import { withScheduleLock } from '../../db/lock';
+import { existingDedupeKeys } from '../../db/repositories/notifications';
+import { getRecord, listRecordsOfSchedules } from '../../db/repositories/records';
+import { getRecordSchedule, listSchedulesBetween, setScheduleNotified } from '../../db/repositories/schedules';
+import { getBusinessSettings } from '../staff/business-settings';
+import { MSG } from '../kernel/messages';
+import { Conflict, NotFound } from '../kernel/errors';
+import { notifyCustomer, notifyOnce, recordSnapshot, scheduleSnapshot } from '../notify/notifications';
 
 export const REMINDER_MSG = {
   sent: 'Нотификации отправлены',

@@ -1,6 +1,6 @@
-import { ERASED_NAME, type ForgetResult, type PersonalDataExport } from '../contract';
-import { bool, nowIso, type Database, type Executor } from '../db/database';
-import { withWriteTransaction } from '../db/lock';
+import { ERASED_NAME, type ForgetResult, type PersonalDataExport } from '../../contract';
+import { bool, nowIso, type Database, type Executor } from '../../db/database';
+import { withWriteTransaction } from '../../db/lock';
 import {
   anonymiseRecords,
   countNotificationsTo,
@@ -19,13 +19,13 @@ import {
   setAuditValues,
   setNotificationPayload,
   unlinkStaffTelegram,
-} from '../db/repositories/personal-data';
-import { deleteBotSessionsOfChat } from '../db/repositories/botSessions';
-import type { RecordRow } from '../db/repositories/records';
-import { SYSTEM, customerActor, writeAudit, type Actor } from './audit';
-import { getBusinessSettings } from './business-settings';
-import { cancelRecord } from './booking';
-import { DomainError } from './errors';
+} from '../../db/repositories/personal-data';
+import { deleteBotSessionsOfChat } from '../../db/repositories/botSessions';
+import type { RecordRow } from '../../db/repositories/records';
+import { SYSTEM, customerActor, writeAudit, type Actor } from '../notify/audit';
+import { getBusinessSettings } from '../staff/business-settings';
+import { cancelRecord } from '../booking/engine';
+import { DomainError } from '../kernel/errors';
 
 /*
  * A customer's personal data: what the export shows, and erasure. Erasing a booking keeps the row

@@ -1,10 +1,10 @@
-import type { RecordSchedule } from '../contract';
-import type { Database, Executor } from '../db/database';
-import { withScheduleLock } from '../db/lock';
-import { getRecord, type RecordRow } from '../db/repositories/records';
-import { getRecordSchedule } from '../db/repositories/schedules';
-import { MSG } from './booking';
-import { NotFound } from './errors';
+import type { RecordSchedule } from '../../contract';
+import type { Database, Executor } from '../../db/database';
+import { withScheduleLock } from '../../db/lock';
+import { getRecord, type RecordRow } from '../../db/repositories/records';
+import { getRecordSchedule } from '../../db/repositories/schedules';
+import { MSG } from '../kernel/messages';
+import { NotFound } from '../kernel/errors';
 
 /**
  * Runs `fn` on a customer's own booking under its schedule's lock. The booking is read again under

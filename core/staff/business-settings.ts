@@ -2,9 +2,9 @@ import {
   BusinessSettings,
   DEFAULT_BUSINESS_SETTINGS,
   type BusinessSettingsUpdate,
-} from '../contract/business-settings';
-import type { Executor } from '../db/database';
-import { readBusinessSettings, writeBusinessSettings } from '../db/repositories/business-settings';
+} from '../../contract/business-settings';
+import type { Executor } from '../../db/database';
+import { readBusinessSettings, writeBusinessSettings } from '../../db/repositories/business-settings';
 
 const FIELDS = Object.keys(DEFAULT_BUSINESS_SETTINGS) as (keyof BusinessSettings)[];
 

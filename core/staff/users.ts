@@ -1,8 +1,8 @@
-import type { UserPublic } from '../contract';
-import { bool, type Database } from '../db/database';
-import { withWriteTransaction } from '../db/lock';
-import { consumeToken, insertToken, revokeUserTokens } from '../db/repositories/tokens';
-import { clearLoginFailures, countLoginFailures, recordLoginFailure } from '../db/repositories/login-failures';
+import type { UserPublic } from '../../contract';
+import { bool, type Database } from '../../db/database';
+import { withWriteTransaction } from '../../db/lock';
+import { consumeToken, insertToken, revokeUserTokens } from '../../db/repositories/tokens';
+import { clearLoginFailures, countLoginFailures, recordLoginFailure } from '../../db/repositories/login-failures';
 import {
   bumpTokenVersion,
   countUsers,
@@ -13,10 +13,10 @@ import {
   updateUser,
   type UserPatch,
   type UserRow,
-} from '../db/repositories/users';
-import { Conflict, Invalid, TooManyRequests } from './errors';
-import { SYSTEM, auditUpdate, writeAudit, type Actor } from './audit';
-import type { Executor } from '../db/database';
+} from '../../db/repositories/users';
+import { Conflict, Invalid, TooManyRequests } from '../kernel/errors';
+import { SYSTEM, auditUpdate, writeAudit, type Actor } from '../notify/audit';
+import type { Executor } from '../../db/database';
 import { generatePassword, hashPassword, newToken, sha256, verifyDummy, verifyPassword } from './passwords';
 
 /** Staff accounts: creation, credentials and password resets. */

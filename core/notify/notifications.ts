@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { RecordSchedule } from '../contract';
-import { bool, type Executor } from '../db/database';
-import { enqueueNotifications, existingDedupeKeys } from '../db/repositories/notifications';
-import type { RecordRow } from '../db/repositories/records';
-import { listAlertRecipients } from '../db/repositories/users';
+import type { RecordSchedule } from '../../contract';
+import { bool, type Executor } from '../../db/database';
+import { enqueueNotifications, existingDedupeKeys } from '../../db/repositories/notifications';
+import type { RecordRow } from '../../db/repositories/records';
+import { listAlertRecipients } from '../../db/repositories/users';
 
 /*
  * What the outbox carries: one union of kinds and their payloads, written here in the transaction

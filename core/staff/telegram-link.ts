@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
-import type { Database } from '../db/database';
-import { nowIso } from '../db/database';
-import { withWriteTransaction } from '../db/lock';
-import { consumeToken, insertToken } from '../db/repositories/tokens';
-import { clearTelegramIdOfOthers, updateUser, type UserRow } from '../db/repositories/users';
+import type { Database } from '../../db/database';
+import { nowIso } from '../../db/database';
+import { withWriteTransaction } from '../../db/lock';
+import { consumeToken, insertToken } from '../../db/repositories/tokens';
+import { clearTelegramIdOfOthers, updateUser, type UserRow } from '../../db/repositories/users';
 
 /** Linking a staff account to Telegram: a one-time deep link `t.me/<bot>?start=link_<token>`, valid 15 minutes. */
 export const LINK_TTL_MS = 15 * 60 * 1000;

@@ -1,35 +1,31 @@
-import type { RecordCreate, RecordSchedule, ScheduleCreate, ScheduleUpdate } from '../contract';
-import { nowIso, type Database, type Executor } from '../db/database';
-import { withScheduleLock, withWriteTransaction } from '../db/lock';
+import type { RecordCreate, RecordSchedule } from '../../contract';
+import { nowIso, type Database, type Executor } from '../../db/database';
+import { withScheduleLock } from '../../db/lock';
 import {
   findOpenBooking,
   getRecord,
   insertRecord,
   listQueue,
-  listRecordsOfSchedules,
   queuePosition,
   takenSeats,
   updateRecord,
   type RecordRow,
-} from '../db/repositories/records';
-import {
-  deleteSchedule,
-  getRecordSchedule,
-  getSchedule,
-  insertSchedule,
-  placesAvailable,
-  updateSchedule,
-} from '../db/repositories/schedules';
-import { getWorkshop } from '../db/repositories/workshops';
-import { closeSeatGifts } from '../db/repositories/seat-gifts';
-import { getAddress } from '../db/repositories/addresses';
-import { Conflict, NotFound } from './errors';
+} from '../../db/repositories/records';
+import { getRecordSchedule, placesAvailable } from '../../db/repositories/schedules';
+import { closeSeatGifts } from '../../db/repositories/seat-gifts';
+import { Conflict, NotFound } from '../kernel/errors';
+import { MSG } from '../kernel/messages';
 import { assertCustomerMayChange, changeDeadline } from './change-deadline';
-import { getBusinessSettings } from './business-settings';
-import { notifyDateSubscribers } from './date-subscriptions';
+import { getBusinessSettings } from '../staff/business-settings';
 import { consentFor } from './consent';
-import { SYSTEM, auditUpdate, customerActor, writeAudit, type Actor } from './audit';
-import { notifyCustomer, notifyStaff, recordSnapshot, scheduleSnapshot, type RecordPayload } from './notifications';
+import { SYSTEM, customerActor, writeAudit, type Actor } from '../notify/audit';
+import {
+  notifyCustomer,
+  notifyStaff,
+  recordSnapshot,
+  scheduleSnapshot,
+  type RecordPayload,
+} from '../notify/notifications';
 
 /*
  * The booking engine: the one place that decides a booking's state.
@@ -38,19 +34,6 @@ import { notifyCustomer, notifyStaff, recordSnapshot, scheduleSnapshot, type Rec
  * promotes every record that fits. Every change runs under the schedule's lock, and writes
  * its notifications to the outbox in the same transaction.
  */
-
-export const MSG = {
-  scheduleNotFound: 'Мастер-класс не найден',
-  recordNotFound: 'Запись не найдена',
-  workshopNotFound: 'Мастер-класс с таким id не найден',
-  addressNotFound: 'Адрес с таким id не найден',
-  past: 'Мастер-класс уже прошёл: запись нельзя изменить',
-  pastBooking: 'Запись на прошедший мастер-класс невозможна',
-  alreadyBooked: 'Вы уже записаны на этот мастер-класс',
-  cancelled: 'Запись отменена: сначала восстановите её',
-  alreadyCancelled: 'Запись уже отменена',
-  notCancelled: 'Запись не отменена',
-} as const;
 
 export interface Customer {
   telegram_id: number | null;
@@ -68,7 +51,7 @@ export interface RecordResult {
   contact: string;
 }
 
-const isPast = (date: string, now = nowIso()) => date <= now;
+export const isPast = (date: string, now = nowIso()) => date <= now;
 
 /** The fields of a booking its log entries show. */
 const bookingState = (r: RecordRow) => ({
@@ -77,7 +60,7 @@ const bookingState = (r: RecordRow) => ({
   ...(r.cancel_reason !== null && { cancel_reason: r.cancel_reason }),
 });
 
-async function loadSchedule(trx: Executor, scheduleId: number): Promise<RecordSchedule> {
+export async function loadSchedule(trx: Executor, scheduleId: number): Promise<RecordSchedule> {
   const schedule = await getRecordSchedule(trx, scheduleId);
   if (!schedule) throw new NotFound(MSG.scheduleNotFound);
   return schedule;
@@ -109,12 +92,12 @@ export async function viewRecord(db: Executor, record: RecordRow): Promise<Recor
 }
 
 /** What the customer and staff are told about `r`, as it is now. */
-async function payloadOf(trx: Executor, r: RecordRow, schedule: RecordSchedule): Promise<RecordPayload> {
+export async function payloadOf(trx: Executor, r: RecordRow, schedule: RecordSchedule): Promise<RecordPayload> {
   return { schedule: scheduleSnapshot(schedule), record: recordSnapshot(r, await positionOf(trx, r)) };
 }
 
 /** Promotes queued records, in queue order, while they fit; a party too large keeps its place. */
-async function fill(trx: Executor, schedule: RecordSchedule, skipNotifyId?: number): Promise<number[]> {
+export async function fill(trx: Executor, schedule: RecordSchedule, skipNotifyId?: number): Promise<number[]> {
   let free = await freeSeats(trx, schedule);
   const promoted: number[] = [];
   for (const q of await listQueue(trx, schedule.id)) {
@@ -290,95 +273,5 @@ export function restoreRecord(database: Database, record: RecordRef, actor: Acto
     });
     await notifyCustomer(trx, updated, { kind: 'record.restored', payload: await payloadOf(trx, updated, schedule) });
     return updated;
-  });
-}
-
-/** Staff edit of a schedule: a larger capacity serves the queue; a new date or address is told to its customers. */
-export async function editSchedule(
-  database: Database,
-  id: number,
-  patch: ScheduleUpdate,
-  actor: Actor = SYSTEM,
-): Promise<void> {
-  await withScheduleLock(database, id, async (trx) => {
-    const before = await getSchedule(trx, id);
-    if (!before) throw new NotFound(MSG.scheduleNotFound);
-    await assertRefsExist(trx, patch);
-    const values = { ...patch, ...(patch.date && { date: new Date(patch.date).toISOString() }) };
-    await updateSchedule(trx, id, values);
-    await auditUpdate(trx, actor, 'schedule', id, scheduleFields(before), values);
-    const schedule = await loadSchedule(trx, id);
-    if (isPast(schedule.date)) return;
-    if (schedule.capacity > before.capacity) await fill(trx, schedule);
-    const changed = { date: schedule.date !== before.date, address: schedule.address.id !== before.address_id };
-    if (changed.date || changed.address) {
-      for (const r of await openRecords(trx, id)) {
-        await notifyCustomer(trx, r, {
-          kind: 'schedule.changed',
-          payload: { ...(await payloadOf(trx, r, schedule)), changed },
-        });
-      }
-    }
-  });
-}
-
-/** Staff delete of a schedule: its customers of an upcoming schedule are told, then it goes with its bookings. */
-export async function removeSchedule(database: Database, id: number, actor: Actor = SYSTEM): Promise<void> {
-  await withScheduleLock(database, id, async (trx) => {
-    const schedule = await loadSchedule(trx, id);
-    if (!isPast(schedule.date)) {
-      for (const r of await openRecords(trx, id))
-        await notifyCustomer(trx, r, { kind: 'schedule.deleted', payload: await payloadOf(trx, r, schedule) });
-    }
-    const before = await getSchedule(trx, id);
-    if (before)
-      await writeAudit(trx, {
-        actor,
-        entity: 'schedule',
-        entity_id: id,
-        action: 'deleted',
-        before: scheduleFields(before),
-      });
-    await deleteSchedule(trx, id);
-  });
-}
-
-export async function assertRefsExist(trx: Executor, refs: { workshop_id?: number; address_id?: number }) {
-  if (refs.workshop_id !== undefined && !(await getWorkshop(trx, refs.workshop_id)))
-    throw new NotFound(MSG.workshopNotFound);
-  if (refs.address_id !== undefined && !(await getAddress(trx, refs.address_id)))
-    throw new NotFound(MSG.addressNotFound);
-}
-
-const openRecords = async (trx: Executor, scheduleId: number) =>
-  (await listRecordsOfSchedules(trx, [scheduleId])).filter((r) => r.state !== 'CANCELLED');
-
-/** The fields of a schedule its log entries show. */
-const scheduleFields = (s: { date: string; capacity: number; workshop_id: number; address_id: number }) => ({
-  date: s.date,
-  capacity: s.capacity,
-  workshop_id: s.workshop_id,
-  address_id: s.address_id,
-});
-
-export async function addSchedule(database: Database, input: ScheduleCreate, actor: Actor = SYSTEM): Promise<number> {
-  return withWriteTransaction(database, async (trx) => {
-    await assertRefsExist(trx, input);
-    const values = {
-      date: new Date(input.date).toISOString(),
-      capacity: input.capacity ?? 8,
-      workshop_id: input.workshop_id,
-      address_id: input.address_id,
-    };
-    const { id } = await insertSchedule(trx, values);
-    if (new Date(values.date).getTime() > Date.now()) await notifyDateSubscribers(trx, id);
-    await writeAudit(trx, {
-      actor,
-      entity: 'schedule',
-      entity_id: id,
-      action: 'created',
-      after: scheduleFields(values),
-    });
-    return id;
   });
 }

@@ -1,12 +1,12 @@
-import type { Database } from '../db/database';
+import type { Database } from '../../db/database';
 import { enqueueDueDigests } from './digest';
-import { enqueueDueReminders } from './reminders';
-import { enqueueAfterClassThanks } from './after-class';
+import { enqueueDueReminders } from '../journey/reminders';
+import { enqueueAfterClassThanks } from '../journey/after-class';
 
 /** The business's zone when none is given (BUSINESS_TIMEZONE's default). */
 const DEFAULT_TIMEZONE = 'Europe/Belgrade';
-import { runRetention } from './personal-data';
-import type { Log } from './log';
+import { runRetention } from '../privacy/personal-data';
+import type { Log } from '../kernel/log';
 
 /**
  * The periodic jobs: one timer, every job in turn at each tick. A job must be idempotent (it runs

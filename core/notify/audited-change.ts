@@ -1,5 +1,5 @@
-import type { Database, Executor } from '../db/database';
-import { withWriteTransaction } from '../db/lock';
+import type { Database, Executor } from '../../db/database';
+import { withWriteTransaction } from '../../db/lock';
 import { auditUpdate, writeAudit, type Actor, type AuditEntity, type AuditValues } from './audit';
 
 /*

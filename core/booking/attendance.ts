@@ -1,10 +1,10 @@
-import type { AttendanceValue } from '../contract';
-import type { Database } from '../db/database';
-import { withScheduleLock } from '../db/lock';
-import { getRecord, updateRecord, type RecordRow } from '../db/repositories/records';
-import { getSchedule } from '../db/repositories/schedules';
-import { writeAudit, type Actor } from './audit';
-import { Conflict, NotFound } from './errors';
+import type { AttendanceValue } from '../../contract';
+import type { Database } from '../../db/database';
+import { withScheduleLock } from '../../db/lock';
+import { getRecord, updateRecord, type RecordRow } from '../../db/repositories/records';
+import { getSchedule } from '../../db/repositories/schedules';
+import { writeAudit, type Actor } from '../notify/audit';
+import { Conflict, NotFound } from '../kernel/errors';
 
 export const ATTENDANCE_MSG = {
   recordNotFound: 'Запись не найдена',

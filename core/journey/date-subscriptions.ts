@@ -1,17 +1,17 @@
-import { nowIso, type Database, type Executor } from '../db/database';
-import { withWriteTransaction } from '../db/lock';
+import { nowIso, type Database, type Executor } from '../../db/database';
+import { withWriteTransaction } from '../../db/lock';
 import {
   listSubscribedWorkshopIds,
   listWorkshopsWithoutFreeDates,
   subscribeToDates,
   takeDateSubscribers,
   unsubscribeFromDates,
-} from '../db/repositories/date-subscriptions';
-import { getRecordSchedule } from '../db/repositories/schedules';
-import { getWorkshop } from '../db/repositories/workshops';
-import { MSG } from './booking';
-import { NotFound } from './errors';
-import { notifyChat, scheduleSnapshot } from './notifications';
+} from '../../db/repositories/date-subscriptions';
+import { getRecordSchedule } from '../../db/repositories/schedules';
+import { getWorkshop } from '../../db/repositories/workshops';
+import { MSG } from '../kernel/messages';
+import { NotFound } from '../kernel/errors';
+import { notifyChat, scheduleSnapshot } from '../notify/notifications';
 
 /*
  * "Сообщить о новых датах": a customer asks to be told when a workshop that has no upcoming

@@ -1,9 +1,9 @@
-import { nowIso, type Database, type Executor } from '../db/database';
-import { setRecordResponse, type RecordRow } from '../db/repositories/records';
-import type { RecordSchedule } from '../contract';
-import { customerActor, writeAudit } from './audit';
-import { Conflict } from './errors';
-import { withOwnRecord } from './own-record';
+import { nowIso, type Database, type Executor } from '../../db/database';
+import { setRecordResponse, type RecordRow } from '../../db/repositories/records';
+import type { RecordSchedule } from '../../contract';
+import { customerActor, writeAudit } from '../notify/audit';
+import { Conflict } from '../kernel/errors';
+import { withOwnRecord } from '../booking/own-record';
 
 /*
  * The customer's answers from Telegram: "Приду" on a reminder and the 1–5 rating after the class.

@@ -1,6 +1,6 @@
-import type { Stats } from '../contract';
-import type { Executor } from '../db/database';
-import { periodStats, upcomingFill } from '../db/repositories/stats';
+import type { Stats } from '../../contract';
+import type { Executor } from '../../db/database';
+import { periodStats, upcomingFill } from '../../db/repositories/stats';
 
 const DAY_MS = 86_400_000;
 /** Without a period the dashboard shows the last 30 days. */

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
-import type { RecordSchedule } from '../contract';
-import { DEFAULT_DURATION_MINUTES } from '../contract/workshops';
+import type { RecordSchedule } from '../../contract';
+import { DEFAULT_DURATION_MINUTES } from '../../contract/workshops';
 
 /*
  * "Добавить в календарь": a booking as an RFC 5545 iCalendar file. Calendar apps fetch it without

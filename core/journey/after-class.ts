@@ -1,10 +1,10 @@
-import { fromZonedInput, toZonedInput } from '../contract/format';
-import type { Database } from '../db/database';
-import { withScheduleLock } from '../db/lock';
-import { existingDedupeKeys } from '../db/repositories/notifications';
-import { listRecordsOfSchedules } from '../db/repositories/records';
-import { getRecordSchedule, listSchedulesBetween } from '../db/repositories/schedules';
-import { notifyOnce, recordSnapshot, scheduleSnapshot } from './notifications';
+import { fromZonedInput, toZonedInput } from '../../contract/format';
+import type { Database } from '../../db/database';
+import { withScheduleLock } from '../../db/lock';
+import { existingDedupeKeys } from '../../db/repositories/notifications';
+import { listRecordsOfSchedules } from '../../db/repositories/records';
+import { getRecordSchedule, listSchedulesBetween } from '../../db/repositories/schedules';
+import { notifyOnce, recordSnapshot, scheduleSnapshot } from '../notify/notifications';
 
 /*
  * After the class: the next morning (THANKS_HOUR in the business's zone) every customer whose

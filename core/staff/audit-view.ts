@@ -1,5 +1,5 @@
-import { DELETED_USER, SYSTEM_ACTOR, type AuditEntry } from '../contract';
-import type { AuditRow } from '../db/repositories/audit';
+import { DELETED_USER, SYSTEM_ACTOR, type AuditEntry } from '../../contract';
+import type { AuditRow } from '../../db/repositories/audit';
 
 const parse = (json: string | null): Record<string, unknown> | null =>
   json ? (JSON.parse(json) as Record<string, unknown>) : null;

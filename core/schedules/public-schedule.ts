@@ -1,5 +1,5 @@
-import type { Database } from '../db/database';
-import { listOpenSchedules } from '../db/repositories/schedules';
+import type { Database } from '../../db/database';
+import { listOpenSchedules } from '../../db/repositories/schedules';
 
 /**
  * The anonymous schedule is the hottest read (every mini-app opening). Its JSON is built once and

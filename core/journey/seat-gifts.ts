@@ -1,16 +1,22 @@
 import crypto from 'node:crypto';
-import type { RecordSchedule } from '../contract';
-import { nowIso, type Database } from '../db/database';
-import { withScheduleLock } from '../db/lock';
-import { findOpenBooking, getRecord, queuePosition, setRecordOwner, type RecordRow } from '../db/repositories/records';
-import { closeSeatGifts, getSeatGift, insertSeatGift } from '../db/repositories/seat-gifts';
-import { getRecordSchedule } from '../db/repositories/schedules';
-import { customerActor, writeAudit } from './audit';
-import { MSG } from './booking';
-import { Conflict, NotFound } from './errors';
-import { withOwnRecord } from './own-record';
-import { consentFor } from './consent';
-import { notifyCustomer, notifyStaff, recordSnapshot, scheduleSnapshot } from './notifications';
+import type { RecordSchedule } from '../../contract';
+import { nowIso, type Database } from '../../db/database';
+import { withScheduleLock } from '../../db/lock';
+import {
+  findOpenBooking,
+  getRecord,
+  queuePosition,
+  setRecordOwner,
+  type RecordRow,
+} from '../../db/repositories/records';
+import { closeSeatGifts, getSeatGift, insertSeatGift } from '../../db/repositories/seat-gifts';
+import { getRecordSchedule } from '../../db/repositories/schedules';
+import { customerActor, writeAudit } from '../notify/audit';
+import { MSG } from '../kernel/messages';
+import { Conflict, NotFound } from '../kernel/errors';
+import { withOwnRecord } from '../booking/own-record';
+import { consentFor } from '../booking/consent';
+import { notifyCustomer, notifyStaff, recordSnapshot, scheduleSnapshot } from '../notify/notifications';
 
 /*
  * Giving a seat to a friend: the customer gets a one-time link; the friend opens it in the

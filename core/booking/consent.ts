@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
-import { CONSENT_REQUIRED, type PrivacyPublic } from '../contract';
-import { nowIso, type Executor } from '../db/database';
-import { getBusinessSettings } from './business-settings';
-import { Unprocessable } from './errors';
+import { CONSENT_REQUIRED, type PrivacyPublic } from '../../contract';
+import { nowIso, type Executor } from '../../db/database';
+import { getBusinessSettings } from '../staff/business-settings';
+import { Unprocessable } from '../kernel/errors';
 
 /** The version of a privacy text: a short hash, so it changes whenever the text does and needs no counter. */
 export const privacyVersion = (text: string) => crypto.createHash('sha256').update(text).digest('hex').slice(0, 12);

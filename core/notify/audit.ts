@@ -1,5 +1,5 @@
-import { nowIso, type Executor } from '../db/database';
-import { insertAudit } from '../db/repositories/audit';
+import { nowIso, type Executor } from '../../db/database';
+import { insertAudit } from '../../db/repositories/audit';
 
 /** Who made a change: passed in by the adapter (route, bot, scheduler), never read from a global. */
 export type Actor =

@@ -1,0 +1,13 @@
+/** The domain's refusals and not-founds, with the Russian text the user reads. */
+export const MSG = {
+  scheduleNotFound: 'Мастер-класс не найден',
+  recordNotFound: 'Запись не найдена',
+  workshopNotFound: 'Мастер-класс с таким id не найден',
+  addressNotFound: 'Адрес с таким id не найден',
+  past: 'Мастер-класс уже прошёл: запись нельзя изменить',
+  pastBooking: 'Запись на прошедший мастер-класс невозможна',
+  alreadyBooked: 'Вы уже записаны на этот мастер-класс',
+  cancelled: 'Запись отменена: сначала восстановите её',
+  alreadyCancelled: 'Запись уже отменена',
+  notCancelled: 'Запись не отменена',
+} as const;
