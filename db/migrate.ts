@@ -10,8 +10,12 @@ import * as m0400 from './migrations/20261122_0400_business_settings';
 import * as m0401 from './migrations/20261122_0401_customer_journey';
 import * as m0500 from './migrations/20261122_0500_personal_data';
 
-/** Statically imported so the migrations run the same under tsx, vitest and a bundle. */
-const migrations: Record<string, Migration> = {
+/**
+ * Every migration, statically imported so they run the same under tsx, vitest and a bundle.
+ * A new migration is named `YYYYMMDD_HHMM_name.ts` with the UTC time it was written
+ * (`date -u +%Y%m%d_%H%M`), gets one line here, and is never edited once committed.
+ */
+export const migrations: Record<string, Migration> = {
   '20261121_0001_initial': m0001,
   '20261122_0100_sessions_and_login_failures': m0100,
   '20261122_0200_outbox_claims': m0200,
@@ -25,15 +29,22 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
+/**
+ * Runs whatever has not run yet, even when its name sorts before a migration that already ran: the
+ * 0100–0500 files were named per feature, not in the order written, so a database migrated at an
+ * intermediate commit has later names done and earlier ones pending.
+ */
+const migrator = (db: Kysely<DB>) => new Migrator({ db, provider, allowUnorderedMigrations: true });
+
 export async function migrateToLatest(db: Kysely<DB>): Promise<void> {
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const { error, results } = await migrator(db).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
 }
 
-/** Undoes every migration, newest first (each one's down() is tested this way). */
+/** Undoes every migration, in the reverse of the order they ran (each one's down() is tested this way). */
 export async function migrateDown(db: Kysely<DB>): Promise<void> {
-  const { error, results } = await new Migrator({ db, provider }).migrateTo(NO_MIGRATIONS);
+  const { error, results } = await migrator(db).migrateTo(NO_MIGRATIONS);
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw new Error(`Migration ${failed?.migrationName ?? ''} down failed: ${String(error)}`);
 }

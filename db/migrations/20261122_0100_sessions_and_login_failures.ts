@@ -11,12 +11,12 @@ export async function up(db: Kysely<any>): Promise<void> {
   const ts = pg ? sql`timestamptz` : sql`text`;
   await db.schema
     .alterTable('users')
-    .addColumn('token_version', 'integer', (c: any) => c.notNull().defaultTo(0))
+    .addColumn('token_version', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
   await db.schema
     .createTable('login_failures')
-    .addColumn('email', 'varchar(255)', (c: any) => c.notNull())
-    .addColumn('at', ts, (c: any) => c.notNull())
+    .addColumn('email', 'varchar(255)', (c) => c.notNull())
+    .addColumn('at', ts, (c) => c.notNull())
     .execute();
   await db.schema.createIndex('login_failures_email_at_idx').on('login_failures').columns(['email', 'at']).execute();
 }

@@ -9,21 +9,21 @@ export async function up(db: Kysely<any>): Promise<void> {
   const table = db.schema.createTable('audit_log');
   await (
     pg
-      ? table.addColumn('id', 'serial', (c: any) => c.primaryKey())
-      : table.addColumn('id', 'integer', (c: any) => c.primaryKey().autoIncrement())
+      ? table.addColumn('id', 'serial', (c) => c.primaryKey())
+      : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
   )
-    .addColumn('actor_kind', 'varchar(16)', (c: any) =>
+    .addColumn('actor_kind', 'varchar(16)', (c) =>
       c.notNull().check(sql`actor_kind in ('customer', 'staff', 'system')`),
     )
     // No foreign key: a deleted staff user's changes stay in the log (shown as a deleted user).
     .addColumn('actor_user_id', 'integer')
     .addColumn('actor_telegram_id', bigint)
-    .addColumn('entity', 'varchar(32)', (c: any) => c.notNull())
-    .addColumn('entity_id', 'integer', (c: any) => c.notNull())
-    .addColumn('action', 'varchar(32)', (c: any) => c.notNull())
+    .addColumn('entity', 'varchar(32)', (c) => c.notNull())
+    .addColumn('entity_id', 'integer', (c) => c.notNull())
+    .addColumn('action', 'varchar(32)', (c) => c.notNull())
     .addColumn('before', 'text')
     .addColumn('after', 'text')
-    .addColumn('at', ts, (c: any) => c.notNull())
+    .addColumn('at', ts, (c) => c.notNull())
     .execute();
   await db.schema.createIndex('audit_log_entity_idx').on('audit_log').columns(['entity', 'entity_id', 'id']).execute();
   await db.schema.createIndex('audit_log_at_idx').on('audit_log').columns(['at', 'id']).execute();

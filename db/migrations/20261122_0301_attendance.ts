@@ -5,7 +5,7 @@ import { sql, type Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .alterTable('records')
-    .addColumn('attendance', 'varchar(16)', (c: any) => c.check(sql`attendance in ('ATTENDED', 'NO_SHOW')`))
+    .addColumn('attendance', 'varchar(16)', (c) => c.check(sql`attendance in ('ATTENDED', 'NO_SHOW')`))
     .execute();
 }
 

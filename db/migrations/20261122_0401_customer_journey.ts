@@ -13,7 +13,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('records').addColumn('confirmed_at', ts).execute();
   await db.schema
     .alterTable('records')
-    .addColumn('rating', 'integer', (c: any) => c.check(sql`rating between 1 and 5`))
+    .addColumn('rating', 'integer', (c) => c.check(sql`rating between 1 and 5`))
     .execute();
   await db
     .updateTable('records')
@@ -23,7 +23,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .alterTable('workshops')
-    .addColumn('duration_minutes', 'integer', (c: any) =>
+    .addColumn('duration_minutes', 'integer', (c) =>
       c
         .notNull()
         .defaultTo(180)
@@ -38,7 +38,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('seat_gifts')
     .addColumn('token_hash', 'varchar(64)', (c) => c.primaryKey())
     .addColumn('record_id', 'integer', (c) => c.notNull().references('records.id').onDelete('cascade'))
-    .addColumn('created_at', ts, (c: any) => c.notNull())
+    .addColumn('created_at', ts, (c) => c.notNull())
     // Used, or revoked (the booking was cancelled or given away): the link is dead either way.
     .addColumn('used_at', ts)
     .execute();
@@ -47,8 +47,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('date_subscriptions')
     .addColumn('workshop_id', 'integer', (c) => c.notNull().references('workshops.id').onDelete('cascade'))
-    .addColumn('telegram_id', bigint, (c: any) => c.notNull())
-    .addColumn('created_at', ts, (c: any) => c.notNull())
+    .addColumn('telegram_id', bigint, (c) => c.notNull())
+    .addColumn('created_at', ts, (c) => c.notNull())
     .addPrimaryKeyConstraint('date_subscriptions_pk', ['workshop_id', 'telegram_id'])
     .execute();
 }
