@@ -9,6 +9,7 @@ import * as m0302 from './migrations/20261122_0302_list_indexes';
 import * as m0400 from './migrations/20261122_0400_business_settings';
 import * as m0401 from './migrations/20261122_0401_customer_journey';
 import * as m0500 from './migrations/20261122_0500_personal_data';
+import * as m20261123_0646 from './migrations/20261123_0646_rate_limits_and_seen_updates';
 
 /**
  * Every migration, statically imported so they run the same under tsx, vitest and a bundle.
@@ -25,6 +26,7 @@ export const migrations: Record<string, Migration> = {
   '20261122_0400_business_settings': m0400,
   '20261122_0401_customer_journey': m0401,
   '20261122_0500_personal_data': m0500,
+  '20261123_0646_rate_limits_and_seen_updates': m20261123_0646,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -171,6 +171,20 @@ export interface DateSubscriptionsTable {
   created_at: Timestamp;
 }
 
+/** One fixed window of a rate limit, shared by every instance; times in epoch milliseconds. */
+export interface RateLimitsTable {
+  key: string;
+  window_start: number;
+  window_ms: number;
+  count: number;
+}
+
+/** Webhook updates already taken, so each is handled once whatever the instance. */
+export interface TelegramUpdatesTable {
+  update_id: number;
+  received_at: Timestamp;
+}
+
 export interface DB {
   users: UsersTable;
   workshops: WorkshopsTable;
@@ -187,4 +201,6 @@ export interface DB {
   business_settings: BusinessSettingsTable;
   seat_gifts: SeatGiftsTable;
   date_subscriptions: DateSubscriptionsTable;
+  rate_limits: RateLimitsTable;
+  telegram_updates: TelegramUpdatesTable;
 }
