@@ -121,7 +121,12 @@ export interface OutboxDeps {
   render(n: Notification): RenderedMessage;
   log: Log;
   options?: Partial<OutboxOptions>;
+  /** Called after each Bot API send with its result and how long Telegram took to answer (metrics). */
+  onSend?(result: SendResult, ms: number): void;
 }
+
+/** What one Bot API send came to: delivered, rate limited by Telegram, or any other failure. */
+export type SendResult = 'ok' | '429' | 'failed';
 
 export interface Outbox {
   start(): void;
@@ -297,6 +302,24 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     await persist('a release', ids[0] ?? 0, () => releaseClaims(db, worker, ids));
   }
 
+  /** Tells the observer how a send ended and how long it took; never lets the observer break delivery. */
+  async function observed(p: Promise<unknown>) {
+    const started = performance.now();
+    let result: SendResult = 'ok';
+    try {
+      return await p;
+    } catch (err) {
+      result = err instanceof GrammyError && err.error_code === 429 ? '429' : 'failed';
+      throw err;
+    } finally {
+      try {
+        deps.onSend?.(result, performance.now() - started);
+      } catch (err) {
+        log.warn({ err }, 'outbox: the send observer failed');
+      }
+    }
+  }
+
   /** A 429: this chat's limit, or the bot's (no recent message to this chat, or 429s in several chats). */
   function limited(chatId: number, retryAfterS: number, previousStart: number | undefined) {
     const now = Date.now();
@@ -327,7 +350,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       return 'finished';
     }
     try {
-      for (const call of calls) await send(deps.api, chatId, call);
+      for (const call of calls) await observed(send(deps.api, chatId, call));
     } catch (err) {
       return failed(row, err, previousStart);
     }

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { Api, BotError, type Bot } from 'grammy';
 import type { Update, UserFromGetMe } from 'grammy/types';
 import type { Database } from '../db/database';
-import { createOutbox, DEFAULT_OUTBOX_OPTIONS, type Outbox, type OutboxOptions } from './outbox';
+import { createOutbox, DEFAULT_OUTBOX_OPTIONS, type Outbox, type OutboxDeps, type OutboxOptions } from './outbox';
 import { createBot } from './createBot';
 import { renderContext, type BotConfig, type BotContext, type Log } from './context';
 import { BOT_COMMANDS, MENU_BUTTON_TEXT, renderNotification } from './messages';
@@ -14,6 +14,8 @@ const INIT_TIMEOUT_MS = 10_000;
 
 export interface TelegramOptions {
   outbox?: Partial<OutboxOptions>;
+  /** Told the result and duration of each send the outbox makes (metrics). */
+  onSend?: OutboxDeps['onSend'];
   /** Known bot info: skips getMe. */
   botInfo?: UserFromGetMe;
 }
@@ -39,6 +41,7 @@ export function createOutboxFor(deps: {
   database: Database;
   log: Log;
   options?: Partial<OutboxOptions>;
+  onSend?: OutboxDeps['onSend'];
 }): Outbox {
   const { config } = deps;
   const options = { ...DEFAULT_OUTBOX_OPTIONS, ...deps.options };
@@ -54,6 +57,7 @@ export function createOutboxFor(deps: {
     log: deps.log,
     options,
     render: (n) => renderNotification(n, rc),
+    onSend: deps.onSend,
   });
 }
 
@@ -68,7 +72,13 @@ export function createTelegram(deps: {
   const { config, database, log } = deps;
   const webhookUrl = `${config.publicUrl}${deps.webhookPath}`;
   const bot = createBot({ config, database, log, botInfo: deps.options?.botInfo });
-  const outbox = createOutboxFor({ config, database, log, options: deps.options?.outbox });
+  const outbox = createOutboxFor({
+    config,
+    database,
+    log,
+    options: deps.options?.outbox,
+    onSend: deps.options?.onSend,
+  });
   const secret = Buffer.from(config.webhookSecret);
   const https = webAppsEnabled(config.publicUrl);
   let initializing: Promise<void> | null = null;

@@ -207,6 +207,20 @@ export const rescheduleNotification = (
     .where('claimed_by', '=', worker)
     .execute();
 
+/** The outbox's backlog: rows not yet sent nor failed (due or waiting for a retry) and the age of the oldest. */
+export async function outboxBacklog(db: Executor): Promise<{ pending: number; oldest_age_s: number | null }> {
+  const row = await db
+    .selectFrom('notifications')
+    .select((eb) => [eb.fn.countAll<number | string>().as('pending'), eb.fn.min('created_at').as('oldest')])
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow();
+  const oldest = row.oldest === null ? null : Date.parse(String(row.oldest));
+  return {
+    pending: Number(row.pending),
+    oldest_age_s: oldest === null ? null : Math.max(0, (Date.now() - oldest) / 1000),
+  };
+}
+
 /** Rows of one chat, oldest first (tests and diagnostics). */
 export const listNotifications = (db: Executor, filter: { chat_id?: number; kind?: string } = {}) => {
   let q = db.selectFrom('notifications').selectAll().orderBy('id');

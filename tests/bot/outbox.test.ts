@@ -5,7 +5,7 @@ import type { TestApp } from '../helpers/app';
 import { freshDatabaseUrl } from '../helpers/db';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
 import { startFakeTelegram, TOO_MANY, type FakeTelegram } from '../helpers/fake-telegram';
-import { claimDueNotifications, listNotifications } from '../../db/repositories/notifications';
+import { claimDueNotifications, listNotifications, outboxBacklog } from '../../db/repositories/notifications';
 import { createOutboxFor } from '../../bot/runtime';
 import { botTestApp, quietLog, SESSION_DATE } from './setup';
 
@@ -70,6 +70,40 @@ describe('the outbox worker', () => {
       last_error: null,
       locked_until: null,
     });
+  });
+
+  it('tells an observer each send’s result and time; the backlog counts the rows not yet sent and the oldest one’s age', async () => {
+    const { schedule } = await createSession(t.app, staff, { date: SESSION_DATE });
+    const blocked = telegramUser();
+    fake.block(blocked.id);
+    await book(t.app, blocked, bookingPayload(schedule.id));
+    const limited = await customerWithRow(schedule.id);
+    const fine = await customerWithRow(schedule.id);
+    fake.failNext('sendMessage', TOO_MANY(30), { chatId: limited.id });
+    await new Promise((r) => setTimeout(r, 1100));
+    const before = await outboxBacklog(t.database.db);
+    expect(before.pending).toBe(3);
+    expect(before.oldest_age_s).toBeGreaterThanOrEqual(1);
+    const sends: [string, number][] = [];
+    const worker = createOutboxFor({
+      config: t.config,
+      database: t.database,
+      log: quietLog,
+      options: { perSecond: 1000 },
+      onSend: (result, ms) => sends.push([result, ms]),
+    });
+    await worker.drain();
+    expect(sends.map(([r]) => r).sort()).toEqual(['429', 'failed', 'ok']);
+    for (const [, ms] of sends) expect(ms).toBeGreaterThanOrEqual(0);
+    expect(fake.messages(fine.id)).toHaveLength(1);
+    // The 429'd row waits for its retry: still in the backlog; the sent and the failed ones are not.
+    expect(await outboxBacklog(t.database.db)).toMatchObject({ pending: 1 });
+    await t.database.db
+      .updateTable('notifications')
+      .set({ status: 'failed' })
+      .where('status', '=', 'pending')
+      .execute();
+    expect(await outboxBacklog(t.database.db)).toEqual({ pending: 0, oldest_age_s: null });
   });
 
   it('on 403 (the user blocked the bot) marks the row failed for good and never retries it', async () => {
