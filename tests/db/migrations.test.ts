@@ -22,8 +22,8 @@ async function fresh(): Promise<Database> {
   return database;
 }
 
-/** The order the migrations were committed in (git history), which is not the order of their names. */
-const written = [
+/** The order the first migrations were committed in (git history), which is not the order of their names. */
+const early = [
   '20261121_0001_initial',
   '20261122_0400_business_settings',
   '20261122_0300_audit_log',
@@ -34,6 +34,8 @@ const written = [
   '20261122_0401_customer_journey',
   '20261122_0302_list_indexes',
 ];
+/** Every later one is named by the time it was written. */
+const written = [...early, ...Object.keys(migrations).filter((name) => !early.includes(name)).sort()];
 
 /** Tables and their columns (in name order: a column added later comes last), to compare two schemas. */
 async function schemaOf(db: Kysely<DB>) {
@@ -64,7 +66,7 @@ describe('migrations', () => {
     const files = fs.readdirSync(dir).map((f) => f.replace(/\.ts$/, ''));
     expect(Object.keys(migrations).sort()).toEqual(files.sort());
     for (const name of files) expect(name).toMatch(/^\d{8}_\d{4}_[a-z0-9_]+$/);
-    expect([...written].sort()).toEqual(files.filter((f) => written.includes(f)).sort());
+    expect(files.filter((f) => early.includes(f)).sort()).toEqual([...early].sort());
   });
 
   it('a database migrated at any earlier commit migrates at the head, to the same schema as a fresh one', async () => {
