@@ -35,7 +35,12 @@ const early = [
   '20261122_0302_list_indexes',
 ];
 /** Every later one is named by the time it was written. */
-const written = [...early, ...Object.keys(migrations).filter((name) => !early.includes(name)).sort()];
+const written = [
+  ...early,
+  ...Object.keys(migrations)
+    .filter((name) => !early.includes(name))
+    .sort(),
+];
 
 /** Tables and their columns (in name order: a column added later comes last), to compare two schemas. */
 async function schemaOf(db: Kysely<DB>) {
