@@ -7,15 +7,10 @@ import { customerActor } from '../../core/notify/audit';
 import { DomainError } from '../../core/kernel/errors';
 import { HTML, type BotContext, type BotDeps } from '../context';
 import { loadUpcoming, type UpcomingBooking } from '../data';
-import {
-  CANCEL_ABORT,
-  CANCEL_NO,
-  CANCEL_PICK,
-  CANCEL_YES,
-  confirmCancelKeyboard,
-  pickRecordKeyboard,
-} from '../keyboards/cancel';
+import { confirmCancelKeyboard, pickRecordKeyboard } from '../keyboards/cancel';
+import { decodeCallbackData, encodeCallbackData } from '../callback-data';
 import { formatDateTime, formatShortDateTime } from '../../contract/format';
+import { CONTROL_CHARACTER, CONTROL_CHARACTER_MESSAGE } from '../../contract/common';
 import { T } from '../messages';
 
 export const CANCEL_CONVERSATION = 'cancel';
@@ -72,14 +67,13 @@ export function createCancelConversation(deps: BotDeps) {
       const c = await conversation.waitFor('callback_query:data', {
         otherwise: (o) => o.reply(T.cancelPickAgain, HTML),
       });
-      const data = c.callbackQuery.data;
-      if (data === CANCEL_ABORT) {
+      const data = decodeCallbackData(c.callbackQuery.data);
+      if (data?.kind === 'cancel_abort') {
         await c.answerCallbackQuery();
         await c.editMessageText(T.cancelKept, HTML);
         return;
       }
-      const m = CANCEL_PICK.exec(data);
-      picked = m ? items.find((b) => b.id === Number(m[1])) : undefined;
+      picked = data?.kind === 'cancel_pick' ? items.find((b) => b.id === data.recordId) : undefined;
       if (!picked) {
         await c.answerCallbackQuery({ text: T.cancelNotYours });
         continue;
@@ -92,7 +86,9 @@ export function createCancelConversation(deps: BotDeps) {
     while (!reason) {
       const c = await conversation.waitFor('message:text', { otherwise: (o) => o.reply(T.cancelReasonAgain, HTML) });
       const text = c.message.text.trim();
-      if (text.length > 0 && text.length <= REASON_MAX) reason = text;
+      // The reason is stored: the API's rule for texts holds here too (Telegram passes control characters on).
+      if (CONTROL_CHARACTER.test(text)) await c.reply(`${CONTROL_CHARACTER_MESSAGE}. ${T.cancelReasonAgain}`, HTML);
+      else if (text.length > 0 && text.length <= REASON_MAX) reason = text;
       else await c.reply(T.cancelReasonAgain, HTML);
     }
 
@@ -100,10 +96,11 @@ export function createCancelConversation(deps: BotDeps) {
       ...HTML,
       reply_markup: confirmCancelKeyboard(),
     });
-    const answer = await conversation.waitForCallbackQuery([CANCEL_YES, CANCEL_NO], {
+    const [yes, no] = [true, false].map((y) => encodeCallbackData({ kind: 'cancel_confirm', yes: y }));
+    const answer = await conversation.waitForCallbackQuery([yes, no], {
       otherwise: (o) => o.reply(T.cancelConfirmAgain, HTML),
     });
-    if (answer.callbackQuery.data === CANCEL_NO) {
+    if (answer.callbackQuery.data === no) {
       await answer.answerCallbackQuery();
       await answer.editMessageText(T.cancelKept, HTML);
       return;

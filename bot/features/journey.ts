@@ -4,21 +4,15 @@ import { formatDateTime } from '../../contract/format';
 import { cancelRecord } from '../../core/booking/engine';
 import { customerActor } from '../../core/notify/audit';
 import { DomainError } from '../../core/kernel/errors';
+import { MSG } from '../../core/kernel/messages';
 import { confirmComing, rateClass } from '../../core/journey/reminder-answers';
 import { createSeatGift, giftUrl } from '../../core/journey/seat-gifts';
 import { dateOffers, subscribe } from '../../core/journey/date-subscriptions';
 import { getRecord } from '../../db/repositories/records';
 import { getRecordSchedule } from '../../db/repositories/schedules';
 import { HTML, renderContext, type BotContext, type BotDeps } from '../context';
-import {
-  QUEUE_DATA,
-  RATE_DATA,
-  REMINDER_DATA,
-  SUBSCRIBE_DATA,
-  queueButton,
-  reminderButton,
-  shareUrl,
-} from '../keyboards/journey';
+import { queueButton, reminderButton, shareUrl, subscribeButton } from '../keyboards/journey';
+import { onButton } from '../callback-data';
 import { inlineKeyboard, recordButton, webAppButton } from '../keyboards/webapp';
 import { J, reminderKeyboard, reminderText, thanksKeyboard } from '../messages';
 import type { ScheduleSnapshot } from '../../core/notify/notifications';
@@ -68,9 +62,7 @@ export function journeyFeature(deps: BotDeps) {
 
   const when = (s: ScheduleSnapshot) => formatDateTime(s.date, tz);
 
-  composer.callbackQuery(REMINDER_DATA, async (ctx) => {
-    const answer = ctx.match[1];
-    const recordId = Number(ctx.match[2]);
+  onButton(composer, { kind: 'reminder', notFound: J.notYours }, async (ctx, { answer, recordId }) => {
     const telegramId = ctx.from.id;
     const mine = await own(recordId, telegramId);
     if (!mine) {
@@ -134,9 +126,7 @@ export function journeyFeature(deps: BotDeps) {
     });
   });
 
-  composer.callbackQuery(RATE_DATA, async (ctx) => {
-    const recordId = Number(ctx.match[1]);
-    const rating = Number(ctx.match[2]);
+  onButton(composer, { kind: 'rate', notFound: MSG.recordNotFound }, async (ctx, { recordId, rating }) => {
     const done = await refusal(() => rateClass(deps.database, recordId, ctx.from.id, rating));
     if (!done.ok) return void (await ctx.answerCallbackQuery(alert(done.detail)));
     await ctx.answerCallbackQuery({ text: J.ratedToast });
@@ -146,9 +136,7 @@ export function journeyFeature(deps: BotDeps) {
     });
   });
 
-  composer.callbackQuery(QUEUE_DATA, async (ctx) => {
-    const step = ctx.match[1];
-    const recordId = Number(ctx.match[2]);
+  onButton(composer, { kind: 'queue', notFound: J.notYours }, async (ctx, { step, recordId }) => {
     const mine = await own(recordId, ctx.from.id);
     if (!mine) return void (await ctx.answerCallbackQuery({ text: J.notYours, show_alert: true }));
     const { snapshot } = mine;
@@ -177,8 +165,7 @@ export function journeyFeature(deps: BotDeps) {
     await ctx.editMessageText(J.leftQueue(snapshot.workshop_title, when(snapshot)), HTML);
   });
 
-  composer.callbackQuery(SUBSCRIBE_DATA, async (ctx) => {
-    const workshopId = Number(ctx.match[1]);
+  onButton(composer, { kind: 'subscribe', notFound: MSG.workshopNotFound }, async (ctx, { workshopId }) => {
     const done = await refusal(() => subscribe(deps.database, workshopId, ctx.from.id));
     if (!done.ok) return void (await ctx.answerCallbackQuery(alert(done.detail)));
     await ctx.answerCallbackQuery({ text: J.subscribedToast });
@@ -210,7 +197,7 @@ export async function newDatesOffer(deps: BotDeps, telegramId: number) {
   return {
     text: J.offerHead,
     markup: {
-      inline_keyboard: offers.map((o) => [{ text: J.offerButton(o.title), callback_data: `sub:${o.workshop_id}` }]),
+      inline_keyboard: offers.map((o) => [subscribeButton(J.offerButton(o.title), o.workshop_id)]),
     } satisfies InlineKeyboardMarkup,
   };
 }

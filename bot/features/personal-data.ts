@@ -2,7 +2,8 @@ import { Composer, InputFile } from 'grammy';
 import { nowIso } from '../../db/database';
 import { exportPersonalData, forgetPerson } from '../../core/privacy/personal-data';
 import { HTML, type BotContext, type BotDeps } from '../context';
-import { confirmForgetKeyboard, FORGET_NO, FORGET_YES } from '../keyboards/personal-data';
+import { confirmForgetKeyboard } from '../keyboards/personal-data';
+import { onButton } from '../callback-data';
 import { PD, PERSONAL_DATA_FILE, personalDataText, T } from '../messages';
 
 /**
@@ -31,7 +32,12 @@ export function personalDataFeature(deps: BotDeps) {
     });
   });
 
-  composer.callbackQuery(FORGET_YES, async (ctx) => {
+  onButton(composer, 'forget', async (ctx, { yes }) => {
+    if (!yes) {
+      await ctx.answerCallbackQuery();
+      await ctx.editMessageText(PD.forgetKept, HTML);
+      return;
+    }
     let result;
     try {
       result = await forgetPerson(deps.database, person(ctx));
@@ -44,9 +50,5 @@ export function personalDataFeature(deps: BotDeps) {
     await ctx.editMessageText(PD.forgetDone(result.cancelled), HTML);
   });
 
-  composer.callbackQuery(FORGET_NO, async (ctx) => {
-    await ctx.answerCallbackQuery();
-    await ctx.editMessageText(PD.forgetKept, HTML);
-  });
   return composer;
 }

@@ -12,10 +12,9 @@ import { getUserByTelegramId } from '../../db/repositories/users';
 import { HTML, type BotContext, type BotDeps } from '../context';
 import { TODAY, todayText, type TodaySession } from '../today-messages';
 import { T } from '../messages';
+import { encodeCallbackData, onButton } from '../callback-data';
 
-/** `att:A:<record id>` (attended) or `att:N:<record id>` (no-show): well under Telegram's 64 bytes. */
-const ATTENDANCE_DATA = /^att:([AN]):(\d{1,10})$/;
-const VALUE = { A: 'ATTENDED', N: 'NO_SHOW' } as const;
+const VALUE = { attended: 'ATTENDED', no_show: 'NO_SHOW' } as const;
 
 /**
  * /today for staff whose Telegram account is linked: one message per session of the day with its
@@ -57,8 +56,14 @@ export function todayFeature(deps: BotDeps) {
 
   const keyboard = (s: TodaySession): InlineKeyboardButton[][] =>
     s.participants.map((p, i) => [
-      { text: TODAY.attendedButton(i + 1, p.name), callback_data: `att:A:${p.id}` },
-      { text: TODAY.noShowButton, callback_data: `att:N:${p.id}` },
+      {
+        text: TODAY.attendedButton(i + 1, p.name),
+        callback_data: encodeCallbackData({ kind: 'attendance', mark: 'attended', recordId: p.id }),
+      },
+      {
+        text: TODAY.noShowButton,
+        callback_data: encodeCallbackData({ kind: 'attendance', mark: 'no_show', recordId: p.id }),
+      },
     ]);
 
   const render = (s: TodaySession) => ({
@@ -83,13 +88,13 @@ export function todayFeature(deps: BotDeps) {
     }
   });
 
-  composer.callbackQuery(ATTENDANCE_DATA, async (ctx) => {
+  onButton(composer, { kind: 'attendance', notFound: TODAY.gone }, async (ctx, { mark, recordId }) => {
     const staff = await staffOf(ctx.from.id);
     if (!staff) return void (await ctx.answerCallbackQuery({ text: TODAY.notStaff, show_alert: true }));
-    const record = await getRecord(db, Number(ctx.match[2]));
+    const record = await getRecord(db, recordId);
     if (!record || record.state !== 'ACTIVE')
       return void (await ctx.answerCallbackQuery({ text: TODAY.gone, show_alert: true }));
-    const pressed: AttendanceValue = VALUE[ctx.match[1] as keyof typeof VALUE];
+    const pressed: AttendanceValue = VALUE[mark];
     const value = record.attendance === pressed ? null : pressed;
     try {
       await setAttendance(deps.database, record, value, staffActor(staff));

@@ -1,23 +1,23 @@
 import type { InlineKeyboardMarkup } from 'grammy/types';
 
-/** Callback data of the /cancel conversation. */
-export const CANCEL_PICK = /^cancel:pick:(\d+)$/;
-export const CANCEL_ABORT = 'cancel:abort';
-export const CANCEL_YES = 'cancel:yes';
-export const CANCEL_NO = 'cancel:no';
+import { encodeCallbackData } from '../callback-data';
+
+/** The /cancel conversation's buttons. */
 
 export const pickRecordKeyboard = (items: { id: number; label: string }[]): InlineKeyboardMarkup => ({
   inline_keyboard: [
-    ...items.map((i) => [{ text: i.label, callback_data: `cancel:pick:${i.id}` }]),
-    [{ text: 'Не отменять', callback_data: CANCEL_ABORT }],
+    ...items.map((i) => [
+      { text: i.label, callback_data: encodeCallbackData({ kind: 'cancel_pick', recordId: i.id }) },
+    ]),
+    [{ text: 'Не отменять', callback_data: encodeCallbackData({ kind: 'cancel_abort' }) }],
   ],
 });
 
 export const confirmCancelKeyboard = (): InlineKeyboardMarkup => ({
   inline_keyboard: [
     [
-      { text: 'Да, отменить', callback_data: CANCEL_YES },
-      { text: 'Нет', callback_data: CANCEL_NO },
+      { text: 'Да, отменить', callback_data: encodeCallbackData({ kind: 'cancel_confirm', yes: true }) },
+      { text: 'Нет', callback_data: encodeCallbackData({ kind: 'cancel_confirm', yes: false }) },
     ],
   ],
 });

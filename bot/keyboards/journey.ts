@@ -1,33 +1,27 @@
 import type { InlineKeyboardButton } from 'grammy/types';
+import { encodeCallbackData, type QueueStep, type ReminderAnswer } from '../callback-data';
 
-/*
- * Callback data of the customer's journey (each well under Telegram's 64 bytes):
- * rem:<answer>:<record> on reminders, rate:<record>:<1–5> after the class,
- * queue:<step>:<record> to leave a queue from /my, sub:<workshop> for new dates.
- */
-export const REMINDER_DATA = /^rem:(yes|no|cancel|gift|back):(\d{1,10})$/;
-export const RATE_DATA = /^rate:(\d{1,10}):([1-5])$/;
-export const QUEUE_DATA = /^queue:(leave|yes|no):(\d{1,10})$/;
-export const SUBSCRIBE_DATA = /^sub:(\d{1,10})$/;
-
-export type ReminderAnswer = 'yes' | 'no' | 'cancel' | 'gift' | 'back';
+export type { ReminderAnswer } from '../callback-data';
 
 export const reminderButton = (text: string, answer: ReminderAnswer, recordId: number): InlineKeyboardButton => ({
   text,
-  callback_data: `rem:${answer}:${recordId}`,
+  callback_data: encodeCallbackData({ kind: 'reminder', answer, recordId }),
 });
 
 export const ratingButtons = (recordId: number): InlineKeyboardButton[] =>
-  [1, 2, 3, 4, 5].map((n) => ({ text: `${n} ⭐`, callback_data: `rate:${recordId}:${n}` }));
+  ([1, 2, 3, 4, 5] as const).map((rating) => ({
+    text: `${rating} ⭐`,
+    callback_data: encodeCallbackData({ kind: 'rate', recordId, rating }),
+  }));
 
-export const queueButton = (text: string, step: 'leave' | 'yes' | 'no', recordId: number): InlineKeyboardButton => ({
+export const queueButton = (text: string, step: QueueStep, recordId: number): InlineKeyboardButton => ({
   text,
-  callback_data: `queue:${step}:${recordId}`,
+  callback_data: encodeCallbackData({ kind: 'queue', step, recordId }),
 });
 
 export const subscribeButton = (text: string, workshopId: number): InlineKeyboardButton => ({
   text,
-  callback_data: `sub:${workshopId}`,
+  callback_data: encodeCallbackData({ kind: 'subscribe', workshopId }),
 });
 
 /** A "share" link: Telegram opens the chat picker with the link and the text filled in. */
