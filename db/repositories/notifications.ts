@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
 import { nowIso, type Dialect, type Executor } from '../database';
 import type { DB, NotificationsTable } from '../schema';
 
@@ -123,6 +123,57 @@ export async function anyDueNotification(db: Executor, now: string): Promise<boo
 
 /** Any fixed number: the key of the advisory lock that serializes outbox claims on PostgreSQL. */
 const OUTBOX_CLAIM_LOCK = 7_201_326;
+/** Another: held (session-level) by the one instance that sends for the whole bot on PostgreSQL. */
+const OUTBOX_SENDER_LOCK = 7_201_327;
+
+/**
+ * Runs `fn` on one connection of its own while this process holds the bot's sender lock (PostgreSQL),
+ * or returns `{ led: false }` at once when another instance holds it. The lock is the connection's:
+ * it ends with the process (even on kill -9, when PostgreSQL closes the session) and is released when
+ * `fn` returns. Whatever `fn` runs on the connection it is given fails once the lock is lost with it.
+ */
+export function whileSender<T>(db: Kysely<DB>, fn: (conn: Kysely<DB>) => Promise<T>) {
+  return db.connection().execute(async (conn): Promise<{ led: true; value: T } | { led: false }> => {
+    const { rows } = await sql<{ got: boolean }>`select pg_try_advisory_lock(${OUTBOX_SENDER_LOCK}) as got`.execute(
+      conn,
+    );
+    if (!rows[0]?.got) return { led: false };
+    try {
+      return { led: true, value: await fn(conn) };
+    } finally {
+      await sql`select pg_advisory_unlock(${OUTBOX_SENDER_LOCK})`.execute(conn).catch(() => undefined);
+    }
+  });
+}
+
+/** Chats other workers sent to since `since`, and when last (what a worker that takes over paces by). */
+export async function recentSends(
+  db: Executor,
+  since: string,
+  exceptWorker: string,
+): Promise<{ chat_id: number; sent_at: string }[]> {
+  const rows = await db
+    .selectFrom('notifications')
+    .select(['chat_id', (eb) => eb.fn.max('sent_at').as('sent_at')])
+    .where('status', '=', 'sent')
+    .where('sent_at', '>', since)
+    .where((eb) => eb.or([eb('claimed_by', 'is', null), eb('claimed_by', '!=', exceptWorker)]))
+    .groupBy('chat_id')
+    .execute();
+  return rows.map((r) => ({ chat_id: Number(r.chat_id), sent_at: String(r.sent_at) }));
+}
+
+/**
+ * Telegram limited the whole bot: no pending row is due before `until`, whichever instance looks
+ * (rows due later keep their time).
+ */
+export const postponeDue = (db: Executor, until: string) =>
+  db
+    .updateTable('notifications')
+    .set({ next_attempt_at: until })
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<', until)
+    .execute();
 
 /** Heartbeat: the worker still holds these claims; returns how many rows it extended. */
 export async function extendClaims(db: Executor, worker: string, ids: number[], leaseUntil: string): Promise<number> {
@@ -151,7 +202,7 @@ export const releaseClaims = (db: Executor, worker: string, ids?: number[]) => {
   return q.execute();
 };
 
-/** Delivered: never sent again. Only the worker holding the claim may finish a row. */
+/** Delivered: never sent again. Only the worker holding the claim may finish a row; it stays named as the sender. */
 export const markNotificationSent = (db: Executor, id: number, worker: string, now: string) =>
   db
     .updateTable('notifications')
@@ -160,7 +211,6 @@ export const markNotificationSent = (db: Executor, id: number, worker: string, n
       sent_at: now,
       attempts: eb('attempts', '+', 1),
       locked_until: null,
-      claimed_by: null,
       last_error: null,
     }))
     .where('id', '=', id)
