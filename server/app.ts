@@ -10,6 +10,7 @@ import type { Config } from './config';
 import type { Database } from '../db/database';
 import { clientErrorHandler, frameworkError, registerErrorHandling } from './plugins/errors';
 import { registerAuth } from './plugins/auth';
+import { registerJsonBody } from './plugins/json-body';
 import { CUSTOMER_WRITES_PER_MINUTE, registerCustomerWriteLimit } from './plugins/customer-writes';
 import { registerStatic } from './plugins/static';
 import { registerSwagger } from './plugins/swagger';
@@ -103,6 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validateInput);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerJsonBody(app);
 
   await app.register(helmet, {
     // The mini-app runs inside Telegram's web client, which frames it.

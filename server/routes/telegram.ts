@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { TelegramLink } from '../../contract';
 import type { Update } from 'grammy/types';
@@ -31,13 +31,25 @@ export default async function telegramRoutes(
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   if (telegram) {
-    r.post(WEBHOOK_PATH, { config: { auth: 'public' }, schema: { hide: true, body: UpdateBody } }, async (req) => {
-      // The secret token Telegram was given in setWebhook; timing-safe, never in a URL.
-      if (!telegram.verifySecret(req.headers['x-telegram-bot-api-secret-token']))
-        throw new HttpError(401, 'Unauthorized');
-      await telegram.handleUpdate(req.body);
-      return { ok: true };
-    });
+    r.post(
+      WEBHOOK_PATH,
+      {
+        config: { auth: 'public' },
+        schema: { hide: true, body: UpdateBody },
+        // The secret token Telegram was given in setWebhook (timing-safe, never in a URL), checked before the body is read.
+        onRequest: async (req) => {
+          if (!telegram.verifySecret(req.headers['x-telegram-bot-api-secret-token']))
+            throw new HttpError(401, 'Unauthorized');
+        },
+        // Telegram's updates pass as they are, control characters included: refusing one would make Telegram
+        // retry it and hold back the chat's later updates. What the bot stores is checked where it stores it.
+        validatorCompiler: validatorCompiler as FastifySchemaCompiler<unknown>,
+      },
+      async (req) => {
+        await telegram.handleUpdate(req.body);
+        return { ok: true };
+      },
+    );
   }
 
   // A one-time deep link t.me/<bot>?start=link_<token>, valid 15 minutes, that connects this staff account to Telegram.
