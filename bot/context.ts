@@ -37,5 +37,5 @@ export const renderContext = (config: BotConfig): RenderContext => ({
   calendarPath: (recordId) => calendarPath(config.secretKey, recordId),
 });
 
-/** Replies in HTML: every user-provided piece of text is escaped in messages.ts. */
+/** Replies in HTML: the text catalogue (bot/texts) escapes every user-provided piece of text. */
 export const HTML = { parse_mode: 'HTML' as const, link_preview_options: { is_disabled: true } };

@@ -13,7 +13,7 @@ import { todayFeature } from './features/today';
 import { cancelFeature, commandsLeaveConversations } from './features/cancel';
 import { personalDataFeature } from './features/personal-data';
 import { fallbackFeature, helpFeature } from './features/help';
-import { T } from './messages';
+import { texts } from './texts';
 
 /** Bump when a conversation changes in a way that old stored states cannot be replayed. */
 const CONVERSATION_VERSION = 1;
@@ -87,7 +87,7 @@ export function createBot(deps: BotDeps & { botInfo?: UserFromGetMe }): Bot<BotC
   bot.catch(async (err) => {
     log.error({ err: err.error, update_id: err.ctx.update.update_id }, 'bot: error while handling an update');
     try {
-      if (err.ctx.chat?.type === 'private') await err.ctx.reply(T.error);
+      if (err.ctx.chat?.type === 'private') await err.ctx.reply(texts.replies.error);
     } catch {
       // Telegram unreachable: the error is logged already.
     }

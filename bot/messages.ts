@@ -1,24 +1,26 @@
 import type { InlineKeyboardMarkup } from 'grammy/types';
-import { RECORD_SOURCES, type PersonalDataExport } from '../contract';
-import { daysBetween, formatDateTime, plural } from '../contract/format';
+import type { AttendanceValue, PersonalDataExport } from '../contract';
+import { daysBetween } from '../contract/format';
 import type {
   CustomerNotification,
   DigestPayload,
-  DigestPerson,
   Notification,
-  RecordPayload,
   ScheduleSnapshot,
   StaffNotification,
 } from '../core/notify/notifications';
 import { applyButton, inlineKeyboard, recordButton, urlButton, webAppButton } from './keyboards/webapp';
 import { ratingButtons, reminderButton } from './keyboards/journey';
 import type { RenderedMessage } from './outbox';
+import { texts } from './texts';
 
 /*
- * Every Russian text the bot sends, in one place: the outbox notifications (rendered at delivery
- * time from the row's kind and payload) and the replies of the bot's commands. HTML parse mode:
- * everything that comes from users or staff goes through escapeHtml.
+ * What the bot sends, put together from the text catalogue (bot/texts): the outbox notifications
+ * (rendered at delivery time from the row's kind and payload) and the bot's longer views (/mydata,
+ * /today). Here is which lines a message has, in which order, and its buttons; the words are the
+ * catalogue's, which escapes every value that comes from users or staff (HTML parse mode).
  */
+
+const { common, customer: C, staff: S, replies: R } = texts;
 
 export interface RenderContext {
   publicUrl: string;
@@ -36,30 +38,15 @@ export interface OutgoingMessage {
 /** Telegram's limit is 4096 characters of text; keep a margin for the markup. */
 const MAX_TEXT = 3900;
 
-export const escapeHtml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const e = escapeHtml;
-
-const title = (s: { workshop_title: string }) => `«${e(s.workshop_title)}»`;
 const isHttpUrl = (u: string) => /^https?:\/\/\S+$/i.test(u);
 
 function scheduleLines(s: ScheduleSnapshot, rc: RenderContext): string[] {
-  const address = `📍 ${e(s.address_title)}${s.address_description ? `, ${e(s.address_description)}` : ''}`;
-  const map = isHttpUrl(s.map_link) ? `🗺 <a href="${e(s.map_link)}">Открыть на карте</a>` : `🗺 ${e(s.map_link)}`;
-  return [`📅 ${formatDateTime(s.date, rc.timezone)}`, address, map];
+  return [
+    C.schedule.date(common.dateTime(s.date, rc.timezone)),
+    C.schedule.address(s.address_title, s.address_description),
+    isHttpUrl(s.map_link) ? C.schedule.mapLink(s.map_link) : C.schedule.mapText(s.map_link),
+  ];
 }
-
-export const STATE_LABEL = { ACTIVE: '✅ Активна', QUEUED: '⏳ В очереди', CANCELLED: '❌ Отменена' } as const;
-
-const people = (n: number) => `👥 Количество человек: ${n}`;
-const queueNote = (position: number | null) =>
-  `Ваше место в очереди: ${position ?? '—'}. Мы напишем, как только место освободится.`;
-
-const fullName = (p: { name: string; last_name: string | null }) => e([p.name, p.last_name].filter(Boolean).join(' '));
-const handle = (login: string | null) => (login ? ` (@${e(login.replace(/^@/, ''))})` : '');
-const sourceLabel = (source: string | null) =>
-  source ? e((RECORD_SOURCES as Record<string, string>)[source] ?? source) : '—';
-const yesNo = (b: boolean) => (b ? 'да' : 'нет');
 
 /** Joins lines, dropping whole lines from the end (with a note) when the text would be too long. */
 function fit(lines: string[]): string {
@@ -67,7 +54,7 @@ function fit(lines: string[]): string {
   let length = 0;
   for (let i = 0; i < lines.length; i++) {
     if (length + lines[i].length + 1 > MAX_TEXT) {
-      out.push(`… и ещё ${lines.length - i} строк(и): полный список в расписании.`);
+      out.push(common.moreLines(lines.length - i));
       break;
     }
     out.push(lines[i]);
@@ -78,96 +65,58 @@ function fit(lines: string[]): string {
 
 function customerMessage(n: CustomerNotification, rc: RenderContext): OutgoingMessage {
   const { schedule: s, record: r } = n.payload;
+  const w = s.workshop_title;
   const myRecord = inlineKeyboard([[recordButton(rc.publicUrl, r.record_id)]]);
   // Once the seats are theirs, the confirmation offers the date for the customer's calendar.
   const withCalendar = inlineKeyboard([
     [recordButton(rc.publicUrl, r.record_id)],
-    [urlButton(rc.publicUrl, '📅 Добавить в календарь', rc.calendarPath(r.record_id))],
+    [urlButton(rc.publicUrl, C.buttons.addToCalendar, rc.calendarPath(r.record_id))],
   ]);
-  const details = [...scheduleLines(s, rc), people(r.people_count)];
+  const details = [...scheduleLines(s, rc), C.people(r.people_count)];
   const msg = (head: string[], tail: string[] = [], markup = myRecord): OutgoingMessage => ({
     text: fit([...head, '', ...details, ...(tail.length ? ['', ...tail] : [])]),
     reply_markup: markup,
   });
   switch (n.kind) {
     case 'record.booked':
-      return msg([`✅ Вы записаны на мастер-класс ${title(s)}!`], ['До встречи!'], withCalendar);
+      return msg([C.booked(w)], [C.seeYou], withCalendar);
     case 'record.queued':
-      return msg([
-        `⏳ Свободных мест на мастер-класс ${title(s)} сейчас нет, и вы в очереди.`,
-        queueNote(r.queue_position),
-      ]);
+      return msg([C.queued(w), C.queueNote(r.queue_position)]);
     case 'record.promoted':
-      return msg([`🎉 Освободилось место! Вы записаны на мастер-класс ${title(s)}.`], ['До встречи!'], withCalendar);
+      return msg([C.promoted(w)], [C.seeYou], withCalendar);
     case 'record.cancelled':
-      return msg(
-        [
-          `❌ Ваша запись на мастер-класс ${title(s)} отменена.`,
-          ...(r.cancel_reason ? [`Причина: ${e(r.cancel_reason)}`] : []),
-        ],
-        ['Передумали? Восстановить запись можно на странице записи.'],
-      );
+      return msg([C.cancelled(w), ...(r.cancel_reason ? [C.cancelReason(r.cancel_reason)] : [])], [C.restoreHint]);
     case 'record.restored':
       return r.state === 'QUEUED'
-        ? msg([
-            `↩️ Ваша запись на мастер-класс ${title(s)} восстановлена, но свободных мест сейчас нет, и вы в очереди.`,
-            queueNote(r.queue_position),
-          ])
-        : msg([`✅ Ваша запись на мастер-класс ${title(s)} восстановлена.`], ['До встречи!']);
+        ? msg([C.restoredQueued(w), C.queueNote(r.queue_position)])
+        : msg([C.restored(w)], [C.seeYou]);
     case 'record.people_changed': {
-      const head = [
-        `👥 Количество человек в вашей записи на мастер-класс ${title(s)} изменено: было ${n.payload.previous_people_count}, стало ${r.people_count}.`,
-      ];
-      if (r.state === 'QUEUED')
-        head.push(`Свободных мест не хватает, поэтому запись перенесена в очередь. ${queueNote(r.queue_position)}`);
-      else if (r.state === 'ACTIVE') head.push('Места за вами.');
+      const head = [C.peopleChanged(w, n.payload.previous_people_count, r.people_count)];
+      if (r.state === 'QUEUED') head.push(C.peopleMovedToQueue(r.queue_position));
+      else if (r.state === 'ACTIVE') head.push(C.seatsYours);
       return msg(head);
     }
-    case 'schedule.changed': {
-      const { changed } = n.payload;
-      const what = changed.date && changed.address ? 'дата и адрес' : changed.address ? 'адрес' : 'дата';
-      const head = [`✏️ Изменения в мастер-классе ${title(s)}: новая ${what}. Актуальные данные:`];
+    case 'schedule.changed':
       return msg(
-        head,
-        r.state === 'QUEUED'
-          ? [`Вы в очереди. ${queueNote(r.queue_position)}`]
-          : ['Если новое время или место вам не подходит, запись можно отменить на странице записи.'],
+        [C.scheduleChanged(w, n.payload.changed)],
+        [r.state === 'QUEUED' ? C.stillQueued(r.queue_position) : C.changeHint],
       );
-    }
     case 'schedule.deleted':
       return {
-        text: fit([
-          `😔 Мастер-класс ${title(s)} ${formatDateTime(s.date, rc.timezone)} отменён, и ваша запись на него снята. Приносим извинения!`,
-          '',
-          'Выбрать другой мастер-класс можно в приложении.',
-        ]),
-        reply_markup: inlineKeyboard([[applyButton(rc.publicUrl, 'Выбрать другой мастер-класс')]]),
+        text: fit([C.scheduleDeleted(w, common.dateTime(s.date, rc.timezone)), '', C.pickAnother]),
+        reply_markup: inlineKeyboard([[applyButton(rc.publicUrl, C.buttons.pickAnother)]]),
       };
     case 'schedule.reminder':
       // Sent by staff by hand: a plain reminder. The automatic ones ask (reminderMessage).
-      return msg([`🔔 Напоминаем о мастер-классе ${title(s)}!`], ['Ждём вас!']);
+      return msg([C.manualReminder(w)], [C.waitingForYou]);
     case 'record.thanks':
-      return {
-        text: fit([
-          `🙏 Спасибо, что были на мастер-классе ${title(s)}!`,
-          '',
-          'Как всё прошло? Оцените, пожалуйста, от 1 до 5:',
-        ]),
-        reply_markup: thanksKeyboard(rc, r.record_id),
-      };
+      return { text: fit([C.thanks(w), '', C.rateAsk]), reply_markup: thanksKeyboard(rc, r.record_id) };
     case 'record.given_away':
-      return msg(
-        [`🎁 Вы передали своё место на мастер-класс ${title(s)}: теперь запись на имя ${e(n.payload.receiver_name)}.`],
-        [],
-        undefined,
-      );
+      return msg([C.givenAway(w, n.payload.receiver_name)], [], undefined);
     case 'record.received':
       return msg(
-        [
-          `🎁 ${e(n.payload.giver_name)} передаёт вам место на мастер-класс ${title(s)}!`,
-          ...(r.state === 'QUEUED' ? [`Запись пока в очереди. ${queueNote(r.queue_position)}`] : []),
-        ],
-        ['До встречи!'],
+        [C.received(n.payload.giver_name, w), ...(r.state === 'QUEUED' ? [C.receivedQueued(r.queue_position)] : [])],
+        [C.seeYou],
       );
   }
 }
@@ -176,30 +125,24 @@ function customerMessage(n: CustomerNotification, rc: RenderContext): OutgoingMe
 export const thanksKeyboard = (rc: RenderContext, recordId: number, rated?: number) =>
   inlineKeyboard([
     rated ? [] : ratingButtons(recordId),
-    [webAppButton(rc.publicUrl, 'Записаться снова', `/apply?again=${recordId}`)],
+    [webAppButton(rc.publicUrl, C.buttons.bookAgain, `/apply?again=${recordId}`)],
   ]);
-
-const HOURS = ['час', 'часа', 'часов'] as const;
 
 /** The automatic reminder: the session, and "Приду" / "Не смогу". */
 export function reminderText(s: ScheduleSnapshot, peopleCount: number, hoursBefore: number, rc: RenderContext) {
-  const when =
-    hoursBefore >= 24 && hoursBefore % 24 === 0
-      ? `${hoursBefore / 24 === 1 ? 'завтра' : `через ${hoursBefore / 24} ${plural(hoursBefore / 24, ['день', 'дня', 'дней'])}`}`
-      : `через ${hoursBefore} ${plural(hoursBefore, HOURS)}`;
   return fit([
-    `🔔 Напоминаем: ${when} мастер-класс ${title(s)}!`,
+    C.reminder(s.workshop_title, hoursBefore),
     '',
     ...scheduleLines(s, rc),
-    people(peopleCount),
+    C.people(peopleCount),
     '',
-    'Вы придёте?',
+    C.reminderAsk,
   ]);
 }
 
 export const reminderKeyboard = (rc: RenderContext, recordId: number) =>
   inlineKeyboard([
-    [reminderButton('✅ Приду', 'yes', recordId), reminderButton('❌ Не смогу', 'no', recordId)],
+    [reminderButton(C.buttons.coming, 'yes', recordId), reminderButton(C.buttons.notComing, 'no', recordId)],
     [recordButton(rc.publicUrl, recordId)],
   ]);
 
@@ -220,105 +163,69 @@ function reminderMessage(
 function newDatesMessage(n: Extract<Notification, { kind: 'workshop.new_dates' }>, rc: RenderContext): OutgoingMessage {
   const s = n.payload.schedule;
   return {
-    text: fit([
-      `🗓 Новая дата мастер-класса ${title(s)}!`,
-      '',
-      ...scheduleLines(s, rc),
-      '',
-      'Вы просили сообщить: записывайтесь, пока есть места.',
-    ]),
+    text: fit([C.newDate(s.workshop_title), '', ...scheduleLines(s, rc), '', C.newDateHint]),
     reply_markup: inlineKeyboard([
-      [webAppButton(rc.publicUrl, 'Записаться', `/apply?workshop=${n.payload.workshop_id}`)],
+      [webAppButton(rc.publicUrl, C.buttons.book, `/apply?workshop=${n.payload.workshop_id}`)],
     ]),
   };
 }
 
-function staffRecordLines(p: RecordPayload): string[] {
-  const r = p.record;
-  return [`Имя: ${fullName(r)}${handle(r.telegram_login)}`, `Человек: ${r.people_count}`];
-}
+const openSchedule = (rc: RenderContext) =>
+  inlineKeyboard([[urlButton(rc.publicUrl, S.openSchedule, '/schedule')]]);
 
 function staffMessage(n: StaffNotification, rc: RenderContext): OutgoingMessage {
-  const p = n.payload;
-  const { schedule: s, record: r } = p;
-  const markup = inlineKeyboard([[urlButton(rc.publicUrl, 'Открыть расписание', '/schedule')]]);
-  const when = `${title(s)}, ${formatDateTime(s.date, rc.timezone)}`;
-  if (n.kind === 'staff.transferred') {
-    return {
-      text: fit([
-        `🔁 Место передано: ${when}`,
-        '',
-        `Было: ${e(n.payload.giver_name)}`,
-        `Стало: ${e(n.payload.receiver_name)}${handle(r.telegram_login)}`,
-        `Человек: ${r.people_count}`,
-        `Статус: ${r.state === 'QUEUED' ? `${STATE_LABEL.QUEUED} (место ${r.queue_position ?? '—'})` : STATE_LABEL[r.state]}`,
-        `Аллергия: ${r.has_allergy ? e(r.allergy_type || 'да') : 'нет'}`,
-      ]),
-      reply_markup: markup,
-    };
-  }
-  if (n.kind === 'staff.new_record') {
-    const state =
-      r.state === 'QUEUED' ? `${STATE_LABEL.QUEUED} (место ${r.queue_position ?? '—'})` : STATE_LABEL[r.state];
-    return {
-      text: fit([
-        `🆕 Новая запись на ${when}`,
-        '',
-        ...staffRecordLines(p),
-        `Статус: ${state}`,
-        `Аллергия: ${r.has_allergy ? e(r.allergy_type || 'да') : 'нет'}`,
-        `Комментарий: ${r.comment ? e(r.comment) : '—'}`,
-        `Источник: ${sourceLabel(r.source)}`,
-        `Впервые: ${yesNo(r.is_first_time)}`,
-      ]),
-      reply_markup: markup,
-    };
-  }
-  return {
-    text: fit([
-      `❌ Отмена записи на ${when}`,
-      '',
-      ...staffRecordLines(p),
-      `Причина: ${r.cancel_reason ? e(r.cancel_reason) : '—'}`,
-    ]),
-    reply_markup: markup,
-  };
-}
-
-/** "Сегодня" / "Завтра" relative to `now` in the business zone, else nothing. */
-function relativeDay(iso: string, rc: RenderContext, now: Date): string {
-  const days = daysBetween(now, iso, rc.timezone);
-  return days === 0 ? 'Сегодня' : days === 1 ? 'Завтра' : '';
-}
-
-function personLine(i: number, x: DigestPerson): string {
-  const extra = [`${x.people_count} чел.`, ...(x.is_first_time ? ['впервые'] : [])].join(', ');
-  return `${i + 1}. ${fullName(x)}${handle(x.telegram_login)}: ${extra}`;
+  const { schedule: s, record: r } = n.payload;
+  const session = S.session(s.workshop_title, common.dateTime(s.date, rc.timezone));
+  const lines =
+    n.kind === 'staff.transferred'
+      ? [
+          S.transferred(session),
+          '',
+          S.giver(n.payload.giver_name),
+          S.receiver(n.payload.receiver_name, r.telegram_login),
+          S.people(r.people_count),
+          S.state(r.state, r.queue_position),
+          S.allergy(r),
+        ]
+      : n.kind === 'staff.new_record'
+        ? [
+            S.newRecord(session),
+            '',
+            S.person(r),
+            S.people(r.people_count),
+            S.state(r.state, r.queue_position),
+            S.allergy(r),
+            S.comment(r.comment),
+            S.source(r.source),
+            S.firstTime(r.is_first_time),
+          ]
+        : [S.cancelled(session), '', S.person(r), S.people(r.people_count), S.cancelReason(r.cancel_reason)];
+  return { text: fit(lines), reply_markup: openSchedule(rc) };
 }
 
 function digestMessage(p: DigestPayload, rc: RenderContext, now: Date): OutgoingMessage {
   const s = p.schedule;
-  const day = relativeDay(s.date, rc, now);
+  const days = daysBetween(now, s.date, rc.timezone);
+  const day = days === 0 ? S.digest.today : days === 1 ? S.digest.tomorrow : '';
+  const person = (x: DigestPayload['participants'][number], i: number) =>
+    S.digest.person(i, x, x.people_count, x.is_first_time);
   const lines = [
-    `📋 ${day ? `${day} ` : ''}мастер-класс ${title(s)}`,
+    S.digest.head(day, s.workshop_title),
     ...scheduleLines(s, rc),
     '',
-    `👥 Участники: ${p.participants.length} ${plural(p.participants.length, ['запись', 'записи', 'записей'])}, всего человек: ${p.total_people} из ${p.capacity}`,
-    ...(p.participants.length ? p.participants.map((x, i) => personLine(i, x)) : ['Пока никто не записан.']),
+    S.digest.participants(p.participants.length, p.total_people, p.capacity),
+    ...(p.participants.length ? p.participants.map(person) : [S.digest.nobody]),
     '',
-    p.allergies.length ? '⚠️ Аллергии:' : '⚠️ Аллергии: нет',
-    ...p.allergies.map((a) => `• ${e(a.name)}: ${e(a.allergy)}`),
+    S.digest.allergies(p.allergies.length > 0),
+    ...p.allergies.map((a) => S.digest.item(a.name, a.allergy)),
     '',
-    p.comments.length ? '💬 Комментарии:' : '💬 Комментарии: нет',
-    ...p.comments.map((c) => `• ${e(c.name)}: ${e(c.comment)}`),
+    S.digest.comments(p.comments.length > 0),
+    ...p.comments.map((c) => S.digest.item(c.name, c.comment)),
     '',
-    p.queue.length ? `⏳ Очередь: ${p.queue.length}` : '⏳ Очередь: пусто',
-    ...p.queue.map((x, i) => personLine(i, x)),
+    S.digest.queue(p.queue.length),
+    ...p.queue.map(person),
   ];
-  return {
-    text: fit(lines),
-    reply_markup: inlineKeyboard([[urlButton(rc.publicUrl, 'Открыть расписание', '/schedule')]]),
-  };
+  return { text: fit(lines), reply_markup: openSchedule(rc) };
 }
 
 /** The text and buttons of a notification; a reminder with a map pin is two calls (the message, then the venue). */
@@ -332,178 +239,63 @@ export function renderNotification(n: Notification, rc: RenderContext, now = new
   return customerMessage(n, rc);
 }
 
-/* ---------- replies of the bot's commands ---------- */
-
-export const BOT_COMMANDS = [
-  { command: 'start', description: 'Начать и записаться на мастер-класс' },
-  { command: 'my', description: 'Мои записи' },
-  { command: 'cancel', description: 'Отменить запись' },
-  { command: 'help', description: 'Помощь' },
-  { command: 'mydata', description: 'Мои данные: что о вас хранится' },
-  { command: 'forget', description: 'Удалить мои данные' },
-];
-
-export const MENU_BUTTON_TEXT = 'Записаться';
-
-export const T = {
-  start: (businessName: string, withButton: boolean) =>
-    [
-      `Здравствуйте! Это бот «${e(businessName)}» 👩‍🍳`,
-      '',
-      'Здесь можно записаться на кулинарный мастер-класс, посмотреть свои записи и отменить запись.',
-      ...(withButton ? ['', 'Нажмите «Записаться на мастер-класс», чтобы выбрать дату.'] : []),
-      '',
-      '/my — мои записи',
-      '/cancel — отменить запись',
-      '/help — помощь',
-    ].join('\n'),
-  help: (businessName: string) =>
-    [
-      `<b>${e(businessName)}</b>: запись на кулинарные мастер-классы.`,
-      '',
-      '/start — записаться на мастер-класс',
-      '/my — мои предстоящие записи (у каждой своя кнопка: изменить количество человек, отменить, восстановить)',
-      '/cancel — отменить запись',
-      '/mydata — какие ваши данные хранятся (с файлом JSON)',
-      '/forget — удалить ваши данные',
-      '/help — эта справка',
-      '',
-      'Когда вы записаны, я пришлю подтверждение, а если мест нет, вы встанете в очередь, и я напишу, как только место освободится.',
-    ].join('\n'),
-  unknown: 'Я понимаю команды /start, /my, /cancel и /help.',
-  myEmpty: 'У вас пока нет предстоящих записей.',
-  myHead: 'Ваши предстоящие записи:',
-  myItem: (i: number, workshop: string, date: string, state: string, peopleCount: number) =>
-    `${i + 1}. «${e(workshop)}», ${date}\n    ${state} · ${peopleCount} чел.`,
-  myButton: (i: number, workshop: string, shortDate: string) => `${i + 1}. ${workshop}, ${shortDate}`,
-  queuedAt: (position: number) => `${STATE_LABEL.QUEUED} (место ${position})`,
-  cancelNone: 'У вас нет предстоящих записей, которые можно отменить.',
-  cancelPick: 'Какую запись отменить?',
-  cancelPickButton: (workshop: string, shortDate: string) => `${workshop}, ${shortDate}`,
-  cancelPickAgain: 'Выберите запись кнопкой выше или нажмите «Не отменять».',
-  cancelNotYours: 'Эта запись недоступна. Выберите запись кнопкой выше.',
-  cancelAskReason: (workshop: string, date: string) =>
-    `Отменяем запись на «${e(workshop)}», ${date}.\n\nНапишите, пожалуйста, причину отмены одним сообщением.`,
-  cancelReasonAgain: 'Напишите причину отмены текстом (до 1000 символов).',
-  cancelConfirm: (workshop: string, date: string, reason: string) =>
-    `Отменить запись на «${e(workshop)}», ${date}?\n\nПричина: ${e(reason)}`,
-  cancelConfirmAgain: 'Нажмите «Да, отменить» или «Нет».',
-  cancelDone: '❌ Запись отменена. Передумаете — восстановить её можно на странице записи (/my).',
-  cancelDoneToast: 'Запись отменена',
-  cancelKept: 'Хорошо, запись остаётся в силе.',
-  cancelFailed: (detail: string) => `Не получилось отменить запись: ${e(detail)}`,
-  linkDone: (email: string) =>
-    `✅ Готово! Уведомления для ${e(email)} теперь будут приходить в этот чат.\nОтключить их можно в профиле (Настройки → Профиль).`,
-  linkInvalid: 'Ссылка недействительна или устарела. Получите новую в профиле (Настройки → Профиль).',
-  error: 'Что-то пошло не так. Попробуйте ещё раз чуть позже.',
-};
-
-/* ---------- /mydata and /forget ---------- */
+/* ---------- /mydata ---------- */
 
 /** The readable part of /mydata (the JSON file beside it has everything). */
 export function personalDataText(x: PersonalDataExport, timezone: string): string {
+  const P = R.personalData;
   const bookings = x.bookings.map((b, i) => {
-    const person = [
-      fullName(b),
-      ...(b.telegram_login ? [`@${e(b.telegram_login.replace(/^@/, ''))}`] : []),
-      `${b.people_count} чел.`,
-    ].join(' · ');
-    const health = [
-      ...(b.has_allergy ? [`аллергия: ${e(b.allergy_type ?? 'да')}`] : []),
-      ...(b.comment ? [`комментарий: ${e(b.comment)}`] : []),
-    ];
-    const answers = [
-      ...(typeof b.confirmed_at === 'string' ? ['на напоминание ответили «Приду»'] : []),
-      ...(typeof b.rating === 'number' ? [`оценка: ${b.rating}`] : []),
+    const notes = [
+      ...(b.has_allergy ? [P.allergy(b.allergy_type)] : []),
+      ...(b.comment ? [P.comment(b.comment)] : []),
+      ...(typeof b.confirmed_at === 'string' ? [P.confirmed] : []),
+      ...(typeof b.rating === 'number' ? [P.rating(b.rating)] : []),
     ];
     return [
-      `${i + 1}. «${e(b.workshop)}», ${formatDateTime(b.date, timezone)}: ${STATE_LABEL[b.state as keyof typeof STATE_LABEL] ?? e(b.state)}`,
-      `    ${person}`,
-      ...(health.length || answers.length ? [`    ${[...health, ...answers].join(' · ')}`] : []),
+      P.booking(i, b.workshop, common.dateTime(b.date, timezone), b.state),
+      `    ${P.person(b)}`,
+      ...(notes.length ? [`    ${notes.join(' · ')}`] : []),
     ].join('\n');
   });
   return fit([
-    '<b>Ваши данные у нас</b>',
+    P.title,
     '',
-    `Telegram ID: <code>${x.telegram_id}</code>`,
-    ...(x.staff_account ? [`Аккаунт сотрудника: ${e(x.staff_account.email)}`] : []),
+    P.telegramId(x.telegram_id),
+    ...(x.staff_account ? [P.staffAccount(x.staff_account.email)] : []),
     '',
-    x.bookings.length ? `📋 Записи (${x.bookings.length}):` : '📋 Записей нет.',
+    P.bookings(x.bookings.length),
     ...bookings,
     '',
-    x.subscriptions.length
-      ? `🔔 Сообщить о новых датах: ${x.subscriptions.map((s) => `«${e(s.workshop)}»`).join(', ')}`
-      : '🔔 Подписок на новые даты нет.',
+    P.subscriptions(x.subscriptions.map((s) => s.workshop)),
     '',
-    'Всё, что хранится (с историей изменений записей), — в файле ниже.',
-    'Удалить свои данные: /forget',
+    P.fileNote,
+    P.forgetHint,
   ]);
 }
 
-export const PERSONAL_DATA_FILE = 'mydata.json';
+/* ---------- /today ---------- */
 
-export const PD = {
-  fileCaption: 'Ваши данные в формате JSON',
-  forgetAsk: (upcoming: number, staffEmail: string | null) =>
-    [
-      '<b>Удалить ваши персональные данные?</b>',
-      '',
-      upcoming > 0
-        ? `Ваши предстоящие записи (${upcoming}) будут отменены, места уйдут следующим в очереди.`
-        : 'Предстоящих записей у вас нет.',
-      'Во всех ваших записях имя, Telegram-аккаунт, комментарий и сведения об аллергии будут удалены; подписки на новые даты и незавершённые диалоги с ботом тоже.',
-      'Количество человек и даты останутся в статистике студии без вашего имени.',
-      ...(staffEmail ? [`Уведомления сотрудника ${e(staffEmail)} перестанут приходить в этот чат.`] : []),
-      '',
-      'Это нельзя отменить.',
-    ].join('\n'),
-  forgetYes: 'Да, удалить мои данные',
-  forgetNo: 'Нет, оставить',
-  forgetDone: (cancelled: number) =>
-    [
-      '🗑 Готово: ваши персональные данные удалены.',
-      ...(cancelled > 0 ? [`Отменено предстоящих записей: ${cancelled}.`] : []),
-      'Чтобы записаться снова, просто откройте бота: /start',
-    ].join('\n'),
-  forgetDoneToast: 'Данные удалены',
-  forgetKept: 'Хорошо, ничего не удаляем.',
-};
+export interface TodayParticipant {
+  id: number;
+  name: string;
+  last_name: string | null;
+  people_count: number;
+  has_allergy: boolean;
+  allergy_type: string | null;
+  attendance: AttendanceValue | null;
+}
 
-/* ---------- the customer's journey: replies to reminder, rating, queue and new-dates buttons ---------- */
+export interface TodaySession {
+  title: string;
+  date: string;
+  capacity: number;
+  participants: TodayParticipant[];
+}
 
-export const J = {
-  notYours: 'Эта запись недоступна.',
-  confirmedToast: 'Спасибо, ждём вас!',
-  confirmed: (workshop: string, date: string) =>
-    `✅ Вы подтвердили, что придёте на мастер-класс «${e(workshop)}», ${date}.\n\nЖдём вас!`,
-  cantCome: (workshop: string, date: string) =>
-    `Не получается прийти на мастер-класс «${e(workshop)}», ${date}?\n\nМожно отменить запись или передать место другу.`,
-  cancelledToast: 'Запись отменена',
-  cancelled: (workshop: string, date: string) =>
-    `❌ Запись на мастер-класс «${e(workshop)}», ${date}, отменена.\n\nПередумаете — восстановить её можно на странице записи.`,
-  giftLink: (workshop: string, date: string, link: string) =>
-    [
-      `🎁 Ссылка для друга на мастер-класс «${e(workshop)}», ${date}:`,
-      '',
-      e(link),
-      '',
-      'Ссылка одноразовая и действует до начала мастер-класса. Друг откроет её, введёт своё имя и займёт ваше место; мы напишем вам, когда это случится.',
-    ].join('\n'),
-  giftShareText: (workshop: string) => `Передаю тебе своё место на мастер-класс «${workshop}»`,
-  giftStart: '🎁 Вам передают место на мастер-класс! Нажмите «Принять место», чтобы посмотреть детали и подтвердить.',
-  giftStartNoApp: '🎁 Вам передают место на мастер-класс, но приложение сейчас недоступно. Попробуйте позже.',
-  ratedToast: 'Спасибо за оценку!',
-  rated: (workshop: string, rating: number) =>
-    `🙏 Спасибо за оценку мастер-класса «${e(workshop)}»: ${'⭐'.repeat(rating)}\n\nБудем рады видеть вас снова!`,
-  leaveQueueAsk: (workshop: string, date: string) => `Выйти из очереди на мастер-класс «${e(workshop)}», ${date}?`,
-  leaveQueueKept: 'Хорошо, вы остаётесь в очереди.',
-  notQueued: 'Запись уже не в очереди.',
-  leftQueueToast: 'Вы вышли из очереди',
-  leftQueue: (workshop: string, date: string) => `Вы вышли из очереди на мастер-класс «${e(workshop)}», ${date}.`,
-  leaveQueueButton: (i: number) => `Выйти из очереди: ${i + 1}`,
-  offerHead: 'На эти мастер-классы сейчас нет свободных дат. Хотите, напишу, когда появятся новые?',
-  offerButton: (title: string) => `🔔 Сообщить о новых датах: ${title.length > 40 ? `${title.slice(0, 39)}…` : title}`,
-  subscribedToast: 'Готово! Напишу о новых датах',
-  subscribed: (title: string) =>
-    `🔔 Готово! Как только появится новая дата мастер-класса${title ? ` «${e(title)}»` : ''}, я напишу.`,
-};
+/** One session of /today: its participants with party size, allergy and their mark. */
+export function todayText(s: TodaySession, timezone: string): string {
+  const people = s.participants.reduce((n, p) => n + p.people_count, 0);
+  const head = S.today.head(s.title, common.dateTime(s.date, timezone), people, s.capacity);
+  if (s.participants.length === 0) return `${head}\n\n${S.today.empty}`;
+  return `${head}\n\n${s.participants.map((p, i) => S.today.participant(i, p, p.attendance)).join('\n')}`;
+}

@@ -5,7 +5,8 @@ import type { Database } from '../db/database';
 import { createOutbox, DEFAULT_OUTBOX_OPTIONS, type Outbox, type OutboxDeps, type OutboxOptions } from './outbox';
 import { createBot } from './createBot';
 import { renderContext, type BotConfig, type BotContext, type Log } from './context';
-import { BOT_COMMANDS, MENU_BUTTON_TEXT, renderNotification } from './messages';
+import { renderNotification } from './messages';
+import { texts } from './texts';
 import { webAppsEnabled } from './keyboards/webapp';
 
 export const ALLOWED_UPDATES = ['message', 'callback_query'] as const;
@@ -103,10 +104,14 @@ export function createTelegram(deps: {
   async function setup(): Promise<void> {
     try {
       await init();
-      await bot.api.setMyCommands(BOT_COMMANDS);
+      await bot.api.setMyCommands(texts.replies.commands);
       if (https) {
         await bot.api.setChatMenuButton({
-          menu_button: { type: 'web_app', text: MENU_BUTTON_TEXT, web_app: { url: `${config.publicUrl}/apply` } },
+          menu_button: {
+            type: 'web_app',
+            text: texts.replies.menuButton,
+            web_app: { url: `${config.publicUrl}/apply` },
+          },
         });
       }
       if (config.botMode === 'webhook' && https) {

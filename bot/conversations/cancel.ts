@@ -9,9 +9,11 @@ import { HTML, type BotContext, type BotDeps } from '../context';
 import { loadUpcoming, type UpcomingBooking } from '../data';
 import { confirmCancelKeyboard, pickRecordKeyboard } from '../keyboards/cancel';
 import { decodeCallbackData, encodeCallbackData } from '../callback-data';
-import { formatDateTime, formatShortDateTime } from '../../contract/format';
 import { CONTROL_CHARACTER, CONTROL_CHARACTER_MESSAGE } from '../../contract/common';
-import { T } from '../messages';
+import { texts } from '../texts';
+
+const { common } = texts;
+const say = texts.replies.cancel;
 
 export const CANCEL_CONVERSATION = 'cancel';
 /** A conversation left unanswered this long is dropped: the next message is handled as usual. */
@@ -52,67 +54,67 @@ export function createCancelConversation(deps: BotDeps) {
       (b) => b.state !== 'CANCELLED',
     );
     if (items.length === 0) {
-      await ctx.reply(T.cancelNone, HTML);
+      await ctx.reply(say.none, HTML);
       return;
     }
-    await ctx.reply(T.cancelPick, {
+    await ctx.reply(say.pick, {
       ...HTML,
       reply_markup: pickRecordKeyboard(
-        items.map((b) => ({ id: b.id, label: T.cancelPickButton(b.workshop_title, formatShortDateTime(b.date, tz)) })),
+        items.map((b) => ({ id: b.id, label: say.pickButton(b.workshop_title, common.shortDateTime(b.date, tz)) })),
       ),
     });
 
     let picked: UpcomingBooking | undefined;
     while (!picked) {
       const c = await conversation.waitFor('callback_query:data', {
-        otherwise: (o) => o.reply(T.cancelPickAgain, HTML),
+        otherwise: (o) => o.reply(say.pickAgain, HTML),
       });
       const data = decodeCallbackData(c.callbackQuery.data);
       if (data?.kind === 'cancel_abort') {
         await c.answerCallbackQuery();
-        await c.editMessageText(T.cancelKept, HTML);
+        await c.editMessageText(say.kept, HTML);
         return;
       }
       picked = data?.kind === 'cancel_pick' ? items.find((b) => b.id === data.recordId) : undefined;
       if (!picked) {
-        await c.answerCallbackQuery({ text: T.cancelNotYours });
+        await c.answerCallbackQuery({ text: say.notYours });
         continue;
       }
       await c.answerCallbackQuery();
-      await c.editMessageText(T.cancelAskReason(picked.workshop_title, formatDateTime(picked.date, tz)), HTML);
+      await c.editMessageText(say.askReason(picked.workshop_title, common.dateTime(picked.date, tz)), HTML);
     }
 
     let reason = '';
     while (!reason) {
-      const c = await conversation.waitFor('message:text', { otherwise: (o) => o.reply(T.cancelReasonAgain, HTML) });
+      const c = await conversation.waitFor('message:text', { otherwise: (o) => o.reply(say.reasonAgain, HTML) });
       const text = c.message.text.trim();
       // The reason is stored: the API's rule for texts holds here too (Telegram passes control characters on).
-      if (CONTROL_CHARACTER.test(text)) await c.reply(`${CONTROL_CHARACTER_MESSAGE}. ${T.cancelReasonAgain}`, HTML);
+      if (CONTROL_CHARACTER.test(text)) await c.reply(`${CONTROL_CHARACTER_MESSAGE}. ${say.reasonAgain}`, HTML);
       else if (text.length > 0 && text.length <= REASON_MAX) reason = text;
-      else await c.reply(T.cancelReasonAgain, HTML);
+      else await c.reply(say.reasonAgain, HTML);
     }
 
-    await ctx.reply(T.cancelConfirm(picked.workshop_title, formatDateTime(picked.date, tz), reason), {
+    await ctx.reply(say.confirm(picked.workshop_title, common.dateTime(picked.date, tz), reason), {
       ...HTML,
       reply_markup: confirmCancelKeyboard(),
     });
     const [yes, no] = [true, false].map((y) => encodeCallbackData({ kind: 'cancel_confirm', yes: y }));
     const answer = await conversation.waitForCallbackQuery([yes, no], {
-      otherwise: (o) => o.reply(T.cancelConfirmAgain, HTML),
+      otherwise: (o) => o.reply(say.confirmAgain, HTML),
     });
     if (answer.callbackQuery.data === no) {
       await answer.answerCallbackQuery();
-      await answer.editMessageText(T.cancelKept, HTML);
+      await answer.editMessageText(say.kept, HTML);
       return;
     }
     const id = picked.id;
     const outcome = await conversation.external(() => cancelOwnRecord(deps, telegramId, id, reason));
     if (outcome.ok) {
-      await answer.answerCallbackQuery({ text: T.cancelDoneToast });
-      await answer.editMessageText(T.cancelDone, HTML);
+      await answer.answerCallbackQuery({ text: say.doneToast });
+      await answer.editMessageText(say.done, HTML);
     } else {
       await answer.answerCallbackQuery();
-      await answer.editMessageText(T.cancelFailed(outcome.detail), HTML);
+      await answer.editMessageText(say.failed(outcome.detail), HTML);
     }
   };
 }

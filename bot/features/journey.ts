@@ -1,6 +1,5 @@
 import { Composer } from 'grammy';
 import type { InlineKeyboardMarkup } from 'grammy/types';
-import { formatDateTime } from '../../contract/format';
 import { cancelRecord } from '../../core/booking/engine';
 import { customerActor } from '../../core/notify/audit';
 import { DomainError } from '../../core/kernel/errors';
@@ -14,14 +13,17 @@ import { HTML, renderContext, type BotContext, type BotDeps } from '../context';
 import { queueButton, reminderButton, shareUrl, subscribeButton } from '../keyboards/journey';
 import { onButton } from '../callback-data';
 import { inlineKeyboard, recordButton, webAppButton } from '../keyboards/webapp';
-import { J, reminderKeyboard, reminderText, thanksKeyboard } from '../messages';
+import { reminderKeyboard, reminderText, thanksKeyboard } from '../messages';
+import { texts } from '../texts';
 import type { ScheduleSnapshot } from '../../core/notify/notifications';
 import { scheduleSnapshot } from '../../core/notify/notifications';
 
+/** What the journey's buttons answer. */
+const J = texts.replies.journey;
 /** The reason a booking cancelled from a reminder's "Не смогу" carries. */
-export const CANT_COME_REASON = 'Не смогу прийти';
+export const CANT_COME_REASON = texts.staff.cancelReasons.cantCome;
 /** The reason of a booking that left the queue from /my. */
-export const LEFT_QUEUE_REASON = 'Вышел(а) из очереди';
+export const LEFT_QUEUE_REASON = texts.staff.cancelReasons.leftQueue;
 
 /** Telegram shows at most 200 characters in a callback query's alert. */
 const ALERT_MAX = 200;
@@ -60,7 +62,7 @@ export function journeyFeature(deps: BotDeps) {
     return schedule ? { record, schedule, snapshot: scheduleSnapshot(schedule) } : null;
   }
 
-  const when = (s: ScheduleSnapshot) => formatDateTime(s.date, tz);
+  const when = (s: ScheduleSnapshot) => texts.common.dateTime(s.date, tz);
 
   onButton(composer, { kind: 'reminder', notFound: J.notYours }, async (ctx, { answer, recordId }) => {
     const telegramId = ctx.from.id;
@@ -86,9 +88,9 @@ export function journeyFeature(deps: BotDeps) {
         ...HTML,
         reply_markup: {
           inline_keyboard: [
-            [reminderButton('Отменить запись?', 'cancel', recordId)],
-            [reminderButton('🎁 Передать место другу', 'gift', recordId)],
-            [reminderButton('← Назад', 'back', recordId)],
+            [reminderButton(J.cancelButton, 'cancel', recordId)],
+            [reminderButton(J.giftButton, 'gift', recordId)],
+            [reminderButton(J.backButton, 'back', recordId)],
           ],
         },
       });
@@ -145,7 +147,9 @@ export function journeyFeature(deps: BotDeps) {
       await ctx.reply(J.leaveQueueAsk(snapshot.workshop_title, when(snapshot)), {
         ...HTML,
         reply_markup: {
-          inline_keyboard: [[queueButton('Да, выйти из очереди', 'yes', recordId), queueButton('Нет', 'no', recordId)]],
+          inline_keyboard: [
+            [queueButton(J.leaveQueueYesButton, 'yes', recordId), queueButton(J.leaveQueueNoButton, 'no', recordId)],
+          ],
         },
       });
       return;
@@ -179,14 +183,14 @@ export function journeyFeature(deps: BotDeps) {
 
 const giftKeyboard = (link: string, workshopTitle: string, recordId: number): InlineKeyboardMarkup => ({
   inline_keyboard: [
-    [{ text: '📨 Отправить другу', url: shareUrl(link, J.giftShareText(workshopTitle)) }],
-    [reminderButton('← Назад', 'back', recordId)],
+    [{ text: J.giftSendButton, url: shareUrl(link, J.giftShareText(workshopTitle)) }],
+    [reminderButton(J.backButton, 'back', recordId)],
   ],
 });
 
 /** /start gift_<token>: the friend's way into the mini-app, where they see the session and accept. */
 export function giftStartReply(deps: BotDeps, token: string) {
-  const markup = inlineKeyboard([[webAppButton(deps.config.publicUrl, 'Принять место', `/apply?gift=${token}`)]]);
+  const markup = inlineKeyboard([[webAppButton(deps.config.publicUrl, J.giftAcceptButton, `/apply?gift=${token}`)]]);
   return { text: markup ? J.giftStart : J.giftStartNoApp, markup };
 }
 

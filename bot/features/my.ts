@@ -1,8 +1,7 @@
 import { Composer } from 'grammy';
 import { HTML, type BotContext, type BotDeps } from '../context';
 import { loadUpcoming } from '../data';
-import { formatDateTime, formatShortDateTime } from '../../contract/format';
-import { J, STATE_LABEL, T } from '../messages';
+import { texts } from '../texts';
 import { queueButton } from '../keyboards/journey';
 import { applyButton, inlineKeyboard, webAppButton } from '../keyboards/webapp';
 
@@ -10,18 +9,20 @@ import { applyButton, inlineKeyboard, webAppButton } from '../keyboards/webapp';
 export function myFeature(deps: BotDeps) {
   const composer = new Composer<BotContext>();
   const tz = deps.config.businessTimezone;
+  const { common } = texts;
+  const say = texts.replies.my;
   composer.command('my', async (ctx) => {
     const items = await loadUpcoming(deps, ctx.from!.id);
     if (items.length === 0) {
-      await ctx.reply(T.myEmpty, { ...HTML, reply_markup: inlineKeyboard([[applyButton(deps.config.publicUrl)]]) });
+      await ctx.reply(say.empty, { ...HTML, reply_markup: inlineKeyboard([[applyButton(deps.config.publicUrl)]]) });
       return;
     }
     const lines = items.map((b, i) =>
-      T.myItem(
+      say.item(
         i,
         b.workshop_title,
-        formatDateTime(b.date, tz),
-        b.state === 'QUEUED' ? T.queuedAt(b.queue_position ?? 0) : STATE_LABEL[b.state],
+        common.dateTime(b.date, tz),
+        b.state === 'QUEUED' ? say.queuedAt(b.queue_position ?? 0) : common.state[b.state],
         b.people_count,
       ),
     );
@@ -29,14 +30,14 @@ export function myFeature(deps: BotDeps) {
       [
         webAppButton(
           deps.config.publicUrl,
-          T.myButton(i, b.workshop_title, formatShortDateTime(b.date, tz)),
+          say.button(i, b.workshop_title, common.shortDateTime(b.date, tz)),
           `/record/${b.id}`,
         ),
       ],
       // A queued customer can leave the queue right here (asked once more before it happens).
-      ...(b.state === 'QUEUED' ? [[queueButton(J.leaveQueueButton(i), 'leave', b.id)]] : []),
+      ...(b.state === 'QUEUED' ? [[queueButton(say.leaveQueueButton(i), 'leave', b.id)]] : []),
     ]);
-    await ctx.reply([T.myHead, '', ...lines].join('\n'), { ...HTML, reply_markup: inlineKeyboard(buttons) });
+    await ctx.reply([say.head, '', ...lines].join('\n'), { ...HTML, reply_markup: inlineKeyboard(buttons) });
   });
   return composer;
 }

@@ -4,7 +4,10 @@ import { exportPersonalData, forgetPerson } from '../../core/privacy/personal-da
 import { HTML, type BotContext, type BotDeps } from '../context';
 import { confirmForgetKeyboard } from '../keyboards/personal-data';
 import { onButton } from '../callback-data';
-import { PD, PERSONAL_DATA_FILE, personalDataText, T } from '../messages';
+import { personalDataText } from '../messages';
+import { texts } from '../texts';
+
+const PD = texts.replies.personalData;
 
 /**
  * /mydata: everything stored about the user, as a message and as a JSON file (sent here, not
@@ -18,7 +21,7 @@ export function personalDataFeature(deps: BotDeps) {
   composer.command('mydata', async (ctx) => {
     const data = await exportPersonalData(deps.database.db, person(ctx));
     await ctx.reply(personalDataText(data, deps.config.businessTimezone), HTML);
-    const file = new InputFile(Buffer.from(JSON.stringify(data, null, 2), 'utf8'), PERSONAL_DATA_FILE);
+    const file = new InputFile(Buffer.from(JSON.stringify(data, null, 2), 'utf8'), PD.fileName);
     await ctx.replyWithDocument(file, { caption: PD.fileCaption });
   });
 
@@ -43,7 +46,7 @@ export function personalDataFeature(deps: BotDeps) {
       result = await forgetPerson(deps.database, person(ctx));
     } catch (err) {
       // The press is answered even so (the error handler then says something went wrong).
-      await ctx.answerCallbackQuery({ text: T.error });
+      await ctx.answerCallbackQuery({ text: texts.replies.error });
       throw err;
     }
     await ctx.answerCallbackQuery({ text: PD.forgetDoneToast });

@@ -1,6 +1,6 @@
 import { Composer } from 'grammy';
 import { HTML, type BotContext, type BotDeps } from '../context';
-import { T } from '../messages';
+import { texts } from '../texts';
 import { applyButton, inlineKeyboard } from '../keyboards/webapp';
 import { GIFT_START_PREFIX } from '../../core/journey/seat-gifts';
 import { giftStartReply, newDatesOffer } from './journey';
@@ -19,7 +19,10 @@ export function startFeature(deps: BotDeps) {
       return;
     }
     const markup = inlineKeyboard([[applyButton(deps.config.publicUrl)]]);
-    await ctx.reply(T.start(deps.config.businessName, markup !== undefined), { ...HTML, reply_markup: markup });
+    await ctx.reply(texts.replies.start(deps.config.businessName, markup !== undefined), {
+      ...HTML,
+      reply_markup: markup,
+    });
     const offer = await newDatesOffer(deps, ctx.from!.id);
     if (offer) await ctx.reply(offer.text, { ...HTML, reply_markup: offer.markup });
   });

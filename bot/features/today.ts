@@ -10,11 +10,12 @@ import { getRecord, listRecordsOfSchedules } from '../../db/repositories/records
 import { getRecordSchedule, listSchedulesBetween } from '../../db/repositories/schedules';
 import { getUserByTelegramId } from '../../db/repositories/users';
 import { HTML, type BotContext, type BotDeps } from '../context';
-import { TODAY, todayText, type TodaySession } from '../today-messages';
-import { T } from '../messages';
+import { todayText, type TodaySession } from '../messages';
+import { texts } from '../texts';
 import { encodeCallbackData, onButton } from '../callback-data';
 
 const VALUE = { attended: 'ATTENDED', no_show: 'NO_SHOW' } as const;
+const TODAY = texts.staff.today;
 
 /**
  * /today for staff whose Telegram account is linked: one message per session of the day with its
@@ -100,7 +101,10 @@ export function todayFeature(deps: BotDeps) {
       await setAttendance(deps.database, record, value, staffActor(staff));
     } catch (err) {
       // Every press is answered, also when it fails, so the button stops spinning.
-      await ctx.answerCallbackQuery({ text: err instanceof DomainError ? err.message : T.error, show_alert: true });
+      await ctx.answerCallbackQuery({
+        text: err instanceof DomainError ? err.message : texts.replies.error,
+        show_alert: true,
+      });
       if (err instanceof DomainError) return;
       throw err;
     }

@@ -1,6 +1,7 @@
 import type { InlineKeyboardMarkup } from 'grammy/types';
 
 import { encodeCallbackData } from '../callback-data';
+import { texts } from '../texts';
 
 /** The /cancel conversation's buttons. */
 
@@ -9,15 +10,21 @@ export const pickRecordKeyboard = (items: { id: number; label: string }[]): Inli
     ...items.map((i) => [
       { text: i.label, callback_data: encodeCallbackData({ kind: 'cancel_pick', recordId: i.id }) },
     ]),
-    [{ text: 'Не отменять', callback_data: encodeCallbackData({ kind: 'cancel_abort' }) }],
+    [{ text: texts.replies.cancel.abortButton, callback_data: encodeCallbackData({ kind: 'cancel_abort' }) }],
   ],
 });
 
 export const confirmCancelKeyboard = (): InlineKeyboardMarkup => ({
   inline_keyboard: [
     [
-      { text: 'Да, отменить', callback_data: encodeCallbackData({ kind: 'cancel_confirm', yes: true }) },
-      { text: 'Нет', callback_data: encodeCallbackData({ kind: 'cancel_confirm', yes: false }) },
+      {
+        text: texts.replies.cancel.yesButton,
+        callback_data: encodeCallbackData({ kind: 'cancel_confirm', yes: true }),
+      },
+      {
+        text: texts.replies.cancel.noButton,
+        callback_data: encodeCallbackData({ kind: 'cancel_confirm', yes: false }),
+      },
     ],
   ],
 });

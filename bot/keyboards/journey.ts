@@ -1,5 +1,6 @@
 import type { InlineKeyboardButton } from 'grammy/types';
 import { encodeCallbackData, type QueueStep, type ReminderAnswer } from '../callback-data';
+import { texts } from '../texts';
 
 export type { ReminderAnswer } from '../callback-data';
 
@@ -10,7 +11,7 @@ export const reminderButton = (text: string, answer: ReminderAnswer, recordId: n
 
 export const ratingButtons = (recordId: number): InlineKeyboardButton[] =>
   ([1, 2, 3, 4, 5] as const).map((rating) => ({
-    text: `${rating} ⭐`,
+    text: texts.customer.buttons.rating(rating),
     callback_data: encodeCallbackData({ kind: 'rate', recordId, rating }),
   }));
 

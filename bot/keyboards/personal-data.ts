@@ -1,10 +1,10 @@
 import type { InlineKeyboardMarkup } from 'grammy/types';
-import { PD } from '../messages';
+import { texts } from '../texts';
 import { encodeCallbackData } from '../callback-data';
 
 export const confirmForgetKeyboard = (): InlineKeyboardMarkup => ({
   inline_keyboard: [
-    [{ text: PD.forgetYes, callback_data: encodeCallbackData({ kind: 'forget', yes: true }) }],
-    [{ text: PD.forgetNo, callback_data: encodeCallbackData({ kind: 'forget', yes: false }) }],
+    [{ text: texts.replies.personalData.forgetYes, callback_data: encodeCallbackData({ kind: 'forget', yes: true }) }],
+    [{ text: texts.replies.personalData.forgetNo, callback_data: encodeCallbackData({ kind: 'forget', yes: false }) }],
   ],
 });

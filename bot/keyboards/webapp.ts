@@ -1,4 +1,5 @@
 import type { InlineKeyboardButton, InlineKeyboardMarkup } from 'grammy/types';
+import { texts } from '../texts';
 
 /**
  * Buttons that open the mini-app. Telegram accepts web-app (and menu) buttons only for https
@@ -16,15 +17,13 @@ export function urlButton(publicUrl: string, text: string, path: string): Inline
   return webAppsEnabled(publicUrl) ? { text, url: `${publicUrl}${path}` } : null;
 }
 
-export const RECORD_BUTTON = 'Моя запись';
-export const APPLY_BUTTON = 'Записаться на мастер-класс';
-
 /** "Моя запись": the customer's booking page `/record/{id}`. */
 export const recordButton = (publicUrl: string, recordId: number) =>
-  webAppButton(publicUrl, RECORD_BUTTON, `/record/${recordId}`);
+  webAppButton(publicUrl, texts.customer.buttons.myRecord, `/record/${recordId}`);
 
 /** The booking wizard `/apply`. */
-export const applyButton = (publicUrl: string, text = APPLY_BUTTON) => webAppButton(publicUrl, text, '/apply');
+export const applyButton = (publicUrl: string, text = texts.customer.buttons.apply) =>
+  webAppButton(publicUrl, text, '/apply');
 
 /** Rows of buttons without the left-out ones; undefined when nothing is left. */
 export function inlineKeyboard(rows: (InlineKeyboardButton | null)[][]): InlineKeyboardMarkup | undefined {

@@ -8,7 +8,7 @@ import {
   tgUser,
   type FakeTelegram,
 } from '../helpers/fake-telegram';
-import { T } from '../../bot/messages';
+import { texts } from '../../bot/texts';
 import { botTestApp } from './setup';
 
 // Telegram may post updates without a sender (`from`) or a chat: every handler tolerates them
@@ -48,10 +48,10 @@ describe('updates without from or chat', () => {
     }
     const { from: _, ...callback } = callbackUpdate(u, 'x').callback_query;
     expect((await postUpdate(t.app, secret, { update_id: 990_001, callback_query: callback })).statusCode).toBe(200);
-    expect(fake.messages(u.id).map((m) => m.params.text)).not.toContain(T.error);
+    expect(fake.messages(u.id).map((m) => m.params.text)).not.toContain(texts.replies.error);
 
     // The bot still answers a whole update.
     await postUpdate(t.app, secret, textUpdate(u, '/my'));
-    expect(fake.messages(u.id).at(-1)?.params.text).toBe(T.myEmpty);
+    expect(fake.messages(u.id).at(-1)?.params.text).toBe(texts.replies.my.empty);
   });
 });

@@ -1,0 +1,75 @@
+import { ATTENDANCE_LABELS, RECORD_SOURCES, type AttendanceValue } from '../../contract';
+import { plural } from '../../contract/format';
+import { common } from './common';
+import { escapeHtml as e, fullName, handle, quoted } from './html';
+
+const MARK = { ATTENDED: '✅', NO_SHOW: '❌' } as const;
+
+/** What staff read: alerts about bookings, the day-before digest, the check-in of /today. */
+export const staff = {
+  /** A session in an alert's head. `date`: as common.dateTime writes it. */
+  session: (workshop: string, date: string) => `${quoted(workshop)}, ${date}`,
+  newRecord: (session: string) => `🆕 Новая запись на ${session}`,
+  cancelled: (session: string) => `❌ Отмена записи на ${session}`,
+  transferred: (session: string) => `🔁 Место передано: ${session}`,
+  person: (p: { name: string; last_name: string | null; telegram_login: string | null }) =>
+    `Имя: ${fullName(p)}${handle(p.telegram_login)}`,
+  people: (n: number) => `Человек: ${n}`,
+  state: (state: keyof typeof common.state, queuePosition: number | null) =>
+    `Статус: ${state === 'QUEUED' ? `${common.state.QUEUED} (место ${queuePosition ?? '—'})` : common.state[state]}`,
+  allergy: (p: { has_allergy: boolean; allergy_type: string | null }) =>
+    `Аллергия: ${p.has_allergy ? e(p.allergy_type || 'да') : 'нет'}`,
+  comment: (comment: string | null) => `Комментарий: ${comment ? e(comment) : '—'}`,
+  source: (source: string | null) =>
+    `Источник: ${source ? e((RECORD_SOURCES as Record<string, string>)[source] ?? source) : '—'}`,
+  firstTime: (yes: boolean) => `Впервые: ${yes ? 'да' : 'нет'}`,
+  cancelReason: (reason: string | null) => `Причина: ${reason ? e(reason) : '—'}`,
+  giver: (name: string) => `Было: ${e(name)}`,
+  receiver: (name: string, login: string | null) => `Стало: ${e(name)}${handle(login)}`,
+  openSchedule: 'Открыть расписание',
+  /** The reasons a customer's own buttons cancel with (stored with the booking; staff read them). */
+  cancelReasons: { cantCome: 'Не смогу прийти', leftQueue: 'Вышел(а) из очереди' },
+  digest: {
+    /** `day`: 'Сегодня', 'Завтра' or nothing. */
+    head: (day: string, workshop: string) => `📋 ${day ? `${day} ` : ''}мастер-класс ${quoted(workshop)}`,
+    today: 'Сегодня',
+    tomorrow: 'Завтра',
+    participants: (records: number, people: number, capacity: number) =>
+      `👥 Участники: ${records} ${plural(records, ['запись', 'записи', 'записей'])}, всего человек: ${people} из ${capacity}`,
+    nobody: 'Пока никто не записан.',
+    person: (
+      i: number,
+      p: { name: string; last_name: string | null; telegram_login: string | null },
+      people: number,
+      firstTime: boolean,
+    ) => `${i + 1}. ${fullName(p)}${handle(p.telegram_login)}: ${[`${people} чел.`, ...(firstTime ? ['впервые'] : [])].join(', ')}`,
+    allergies: (any: boolean) => (any ? '⚠️ Аллергии:' : '⚠️ Аллергии: нет'),
+    comments: (any: boolean) => (any ? '💬 Комментарии:' : '💬 Комментарии: нет'),
+    item: (name: string, text: string) => `• ${e(name)}: ${e(text)}`,
+    queue: (n: number) => (n ? `⏳ Очередь: ${n}` : '⏳ Очередь: пусто'),
+  },
+  /** /today, the check-in of linked staff. */
+  today: {
+    notStaff:
+      'Команда /today — для сотрудников студии. Подключите Telegram в админке: Настройки → Профиль → «Подключить Telegram».',
+    none: 'Сегодня занятий нет.',
+    /** `date`: as common.dateTime writes it. */
+    head: (workshop: string, date: string, people: number, capacity: number) =>
+      `<b>${e(workshop)}</b>, ${e(date)}\nУчастники: ${people} из ${capacity}`,
+    empty: 'Записей нет.',
+    participant: (
+      i: number,
+      p: { name: string; last_name: string | null; people_count: number; has_allergy: boolean; allergy_type: string | null },
+      attendance: AttendanceValue | null,
+    ) => {
+      const allergy = p.has_allergy ? ` · ⚠️ аллергия: ${e(p.allergy_type || 'да')}` : '';
+      const mark = attendance ? ` — ${MARK[attendance]} ${ATTENDANCE_LABELS[attendance].toLowerCase()}` : '';
+      return `${i + 1}. ${fullName(p)}, ${p.people_count} чел.${allergy}${mark}`;
+    },
+    marked: (name: string, value: AttendanceValue | null) =>
+      value ? `${name}: ${ATTENDANCE_LABELS[value].toLowerCase()}` : `${name}: отметка снята`,
+    gone: 'Эта запись больше не в списке.',
+    attendedButton: (n: number, name: string) => `✅ ${n}. ${name}`,
+    noShowButton: '❌ Не пришёл',
+  },
+};
