@@ -1,4 +1,5 @@
 import type { Composer, Context, Filter } from 'grammy';
+import { ID_MAX } from '../contract/common';
 
 /*
  * Every button the bot sends carries one of these as its callback data, and every press is read back
@@ -34,8 +35,6 @@ export type CallbackOf<K extends CallbackKind> = Extract<CallbackData, { kind: K
 
 /** Telegram refuses callback data longer than this many bytes (UTF-8). */
 export const CALLBACK_DATA_MAX_BYTES = 64;
-/** Ids are 32-bit integer columns on both databases: anything outside cannot exist. */
-export const ID_MAX = 2_147_483_647;
 
 const ANSWERS: readonly ReminderAnswer[] = ['yes', 'no', 'cancel', 'gift', 'back'];
 const STEPS: readonly QueueStep[] = ['leave', 'yes', 'no'];

@@ -1,5 +1,6 @@
 import { z } from './zod';
 import { DateRange, PageQuery } from './paging';
+import { idParam } from './common';
 
 export const ACTOR_KINDS = ['customer', 'staff', 'system'] as const;
 
@@ -39,7 +40,7 @@ export const AUDIT_ENTITIES = [
 
 export const AuditQuery = PageQuery.extend(DateRange.shape).extend({
   entity: z.string().max(32).optional(),
-  entity_id: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+  entity_id: idParam.optional(),
 });
 export type AuditQuery = z.input<typeof AuditQuery>;
 

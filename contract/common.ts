@@ -7,8 +7,28 @@ export type HTTPError = z.infer<typeof HTTPError>;
 export const Message = z.object({ message: z.string() });
 export type Message = z.infer<typeof Message>;
 
-/** Path ids: positive integers that fit a 32-bit column on both databases. */
-export const IdParam = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+/** Ids are 32-bit integer columns on both databases. */
+export const ID_MAX = 2_147_483_647;
+/** The id no row has. */
+export const NO_ID = 0;
+const toId = (n: number) => (n >= 1 && n <= ID_MAX ? n : NO_ID);
+const WHOLE = { message: 'Ожидалось целое число' };
+
+/**
+ * An id from outside (a body's field): a whole number. One outside 1..ID_MAX cannot exist (a 32-bit
+ * column would refuse the number itself), so it becomes NO_ID, which matches no row: the caller gets
+ * the very "not found" of a missing id.
+ */
+export const idField = (error?: string) =>
+  z
+    .number(error ? { error } : undefined)
+    .refine(Number.isInteger, WHOLE)
+    .transform(toId);
+/** The same for a path or query parameter, which comes as text. */
+export const idParam = z.coerce.number().refine(Number.isInteger, WHOLE).transform(toId);
+
+/** A path's id. */
+export const IdParam = z.object({ id: idParam });
 
 export const Pagination = z.object({
   skip: z.coerce.number().int().min(0).max(1_000_000).default(0),

@@ -1,5 +1,6 @@
 import { z } from './zod';
 import { fromZonedInput } from './format';
+import { idParam } from './common';
 
 /** A page of a long list: `count` in the answer is the total, `skip`/`limit` pick the page. */
 export const PAGE_DEFAULT = 20;
@@ -35,6 +36,6 @@ export function rangeBounds(r: DateRange, timeZone: string): { from?: string; to
 
 /** Session lists (upcoming and past): a page, a date range and one workshop. */
 export const ScheduleListQuery = PageQuery.extend(DateRange.shape).extend({
-  workshop_id: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+  workshop_id: idParam.optional(),
 });
 export type ScheduleListQuery = z.input<typeof ScheduleListQuery>;

@@ -1,5 +1,5 @@
 import { z } from './zod';
-import { PEOPLE_MAX, PEOPLE_MIN, requiredText } from './common';
+import { PEOPLE_MAX, PEOPLE_MIN, idField, requiredText } from './common';
 import { TelegramId } from './users';
 import { AddressPublic } from './addresses';
 import { WorkshopPublic } from './workshops';
@@ -34,7 +34,7 @@ export const FIRST_TIME_REQUIRED = 'Укажите, впервые ли вы у 
 /** The booking create payload. telegram_id/telegram_login are taken from the
  * verified Telegram init data when the call comes from the mini-app. */
 export const RecordCreate = z.object({
-  schedule_id: z.number().int().positive().max(2_147_483_647),
+  schedule_id: idField(),
   name: requiredText('Укажите имя', 100),
   last_name: optionalText(100),
   people_count: PeopleCount.default(PEOPLE_MIN),

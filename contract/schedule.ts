@@ -1,13 +1,12 @@
 import { z } from './zod';
-import { DEFAULT_CAPACITY, listOf } from './common';
+import { DEFAULT_CAPACITY, idField, listOf } from './common';
 import { AddressPublic } from './addresses';
 import { WorkshopPublic } from './workshops';
 import { RecordPublic } from './records';
 
 /** A chosen workshop or address; `message` is what a missing or wrong choice says. */
-const id = (message: string) => z.number({ error: message }).int().positive().max(2_147_483_647);
-const workshopId = id('Выберите мастер-класс');
-const addressId = id('Выберите адрес');
+const workshopId = idField('Выберите мастер-класс');
+const addressId = idField('Выберите адрес');
 const capacity = z.number().int().min(0, 'Минимум 0').max(10_000);
 // One message for a missing, empty or malformed date.
 const date = z.iso.datetime({ offset: true, error: 'Укажите дату и время' });

@@ -1,5 +1,5 @@
 import { z } from './zod';
-import { FULL_NAME_MAX, PASSWORD_MIN, listOf, requiredText } from './common';
+import { FULL_NAME_MAX, PASSWORD_MIN, idParam, listOf, requiredText } from './common';
 
 const email = requiredText('Укажите email', 255).toLowerCase().pipe(z.email('Некорректный email адрес'));
 const PASSWORD_REQUIRED = 'Укажите пароль';
@@ -75,7 +75,7 @@ export type UpdatePassword = z.infer<typeof UpdatePassword>;
 export const UserRegister = z.object({ email, password, full_name: fullName.optional() });
 export type UserRegister = z.infer<typeof UserRegister>;
 
-export const UserIdParam = z.object({ user_id: z.coerce.number().int().positive().max(2_147_483_647) });
+export const UserIdParam = z.object({ user_id: idParam });
 
 /** The one-time deep link that connects a staff account to Telegram (valid 15 minutes). */
 export const TelegramLink = z.object({ url: z.string(), expires_at: z.string() });

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
 import { callbackUpdate, postUpdate, tgUser, type FakeTelegram } from '../helpers/fake-telegram';
+import { ID_MAX } from '../../contract/common';
 import {
   CALLBACK_DATA_MAX_BYTES,
-  ID_MAX,
   decodeCallbackData,
   encodeCallbackData,
   type CallbackData,

@@ -3,6 +3,7 @@ import type { TestApp } from '../helpers/app';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
 import { callbackUpdate, postUpdate, textUpdate, tgUser, type FakeTelegram } from '../helpers/fake-telegram';
 import { getRecord } from '../../db/repositories/records';
+import { tma } from '../helpers/telegram';
 import { useBotApp } from '../bot/setup';
 
 // Inputs from outside, as an attacker or an unusual client sends them: each is answered with a clear
@@ -108,5 +109,98 @@ describe('deeply nested JSON', () => {
     });
     expect(ok.statusCode).toBe(422);
     expect(ok.json().detail).toMatch(/^description: /);
+  });
+});
+
+describe('ids that cannot exist', () => {
+  // 32-bit id columns: PostgreSQL refuses 2147483648 and beyond in a query; such an id is answered like a missing one.
+  const BAD_IDS = ['0', '-1', '2147483648', '9999999999', '99999999999999999999'];
+
+  it('in a path: 404 on every route, never 422 or 500', async () => {
+    const customer = telegramUser();
+    const asCustomer = tma(customer);
+    const routes: [string, string, object | undefined, Record<string, string>][] = [
+      ['GET', '/users/{id}', undefined, staff],
+      ['PATCH', '/users/{id}', { full_name: 'Ира' }, staff],
+      ['DELETE', '/users/{id}', undefined, staff],
+      ['GET', '/workshops/{id}', undefined, staff],
+      ['PUT', '/workshops/{id}', { title: 'Суши' }, staff],
+      ['DELETE', '/workshops/{id}', undefined, staff],
+      ['GET', '/address/{id}', undefined, staff],
+      ['PUT', '/address/{id}', { title: 'Кухня' }, staff],
+      ['DELETE', '/address/{id}', undefined, staff],
+      ['GET', '/schedule/{id}', undefined, staff],
+      ['PUT', '/schedule/{id}', { capacity: 5 }, staff],
+      ['DELETE', '/schedule/{id}', undefined, staff],
+      ['POST', '/schedule/notify/{id}', undefined, staff],
+      ['GET', '/schedule/{id}/participants.csv', undefined, staff],
+      ['GET', '/records/{id}', undefined, asCustomer],
+      ['GET', '/records/{id}', undefined, staff],
+      ['PUT', '/records/{id}', { people_count: 2 }, asCustomer],
+      ['PUT', '/records/cancel/{id}', { cancel_reason: 'Заболела' }, asCustomer],
+      ['PUT', '/records/restore/{id}', undefined, asCustomer],
+      ['PUT', '/records/{id}/attendance', { attendance: 'ATTENDED' }, staff],
+      ['GET', '/records/{id}/history', undefined, staff],
+      ['GET', '/records/{id}/calendar.ics?sig=abc', undefined, {}],
+      ['POST', '/records/{id}/gift', undefined, asCustomer],
+      ['PUT', '/date-subscriptions/{id}', undefined, asCustomer],
+    ];
+    const failures: string[] = [];
+    const call = (method: string, path: string, id: string, payload?: object, headers?: Record<string, string>) =>
+      t.app.inject({ method: method as 'GET', url: `/api/v1${path.replace('{id}', id)}`, headers, payload });
+    for (const [method, path, payload, headers] of routes) {
+      // What a missing id that could exist gets.
+      const missing = await call(method, path, String(2_147_483_600), payload, headers);
+      for (const id of BAD_IDS) {
+        const res = await call(method, path, id, payload, headers);
+        if (res.statusCode !== 404 || res.body !== missing.body)
+          failures.push(`${method} ${path} ${id} → ${res.statusCode} ${res.body.slice(0, 120)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    // Unsubscribing from a workshop that does not exist is done already, as for any missing one.
+    for (const id of BAD_IDS)
+      expect((await call('DELETE', '/date-subscriptions/{id}', id, undefined, asCustomer)).json()).toEqual({
+        subscribed: false,
+      });
+    // The detail is the one of a missing booking.
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/records/2147483648', headers: asCustomer });
+    expect(res.json()).toEqual({ detail: 'Запись не найдена' });
+    // Malformed ids stay a validation error.
+    for (const id of ['abc', '1.5'])
+      expect((await t.app.inject({ method: 'GET', url: `/api/v1/workshops/${id}`, headers: staff })).statusCode).toBe(
+        422,
+      );
+  });
+
+  it('in a query: an empty list; in a body: the missing thing is named, 404', async () => {
+    const { address } = await createSession(t.app, staff);
+    for (const id of BAD_IDS) {
+      for (const url of [`/api/v1/schedule/?workshop_id=${id}`, `/api/v1/schedule/past?workshop_id=${id}`]) {
+        const res = await t.app.inject({ method: 'GET', url, headers: staff });
+        expect(res.statusCode, url).toBe(200);
+        expect(res.json().data, url).toEqual([]);
+      }
+      const audit = await t.app.inject({ method: 'GET', url: `/api/v1/audit/?entity_id=${id}`, headers: staff });
+      expect(audit.statusCode).toBe(200);
+      expect(audit.json().data).toEqual([]);
+
+      const booking = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/records/',
+        headers: tma(telegramUser()),
+        payload: { ...bookingPayload(1), schedule_id: Number(id) },
+      });
+      expect(booking.statusCode, id).toBe(404);
+      expect(booking.json().detail).toBe('Мастер-класс не найден');
+      const session = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/schedule/',
+        headers: staff,
+        payload: { date: '2031-01-01T10:00:00Z', capacity: 5, workshop_id: Number(id), address_id: address.id },
+      });
+      expect(session.statusCode, id).toBe(404);
+      expect(session.json().detail).toBe('Мастер-класс с таким id не найден');
+    }
   });
 });
