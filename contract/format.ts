@@ -106,8 +106,12 @@ export function daysBetween(from: Instant, to: Instant, timeZone: string): numbe
   return Math.round((day(to) - day(from)) / 86_400_000);
 }
 
-/** A session is past once its date is before now. */
-export const isPast = (when: Instant, now: Instant = Date.now()) => new Date(when).getTime() < new Date(now).getTime();
+/** A session is past (started) from its start on: no booking or change of it any more. The one definition of it. */
+export const isPast = (when: Instant, now: Instant = Date.now()) => new Date(when).getTime() <= new Date(now).getTime();
+
+/** A person's name as everyone shows it: first name, then the last name when there is one. */
+export const fullName = (p: { name: string; last_name?: string | null }) =>
+  [p.name, p.last_name].filter(Boolean).join(' ');
 
 /** 'YYYY-MM-DD HH:mm:ss', the wall clock of an instant in the zone: what a date-time picker edits. */
 export function toZonedInput(when: Instant, timeZone: string): string {

@@ -7,6 +7,19 @@ import { WorkshopPublic } from './workshops';
 export const RECORD_STATES = ['ACTIVE', 'QUEUED', 'CANCELLED'] as const;
 export const RecordState = z.enum(RECORD_STATES);
 export type RecordState = z.infer<typeof RecordState>;
+/** A booking's state as the customer and the booking table name it. */
+export const RECORD_STATE_LABELS: Record<RecordState, string> = {
+  ACTIVE: 'Активна',
+  QUEUED: 'В очереди',
+  CANCELLED: 'Отменена',
+};
+/** A booking's state in a list of participants (the chef's list, a customer's bookings, the log). */
+export const PARTICIPANT_STATE_LABELS: Record<RecordState, string> = {
+  ...RECORD_STATE_LABELS,
+  ACTIVE: 'Участник',
+};
+/** is_cancelled, which the API keeps beside the state, follows from it. */
+export const isCancelled = (state: RecordState) => state === 'CANCELLED';
 
 /** Where the customer heard of us: stored as a code, shown with its Russian label. */
 export const RECORD_SOURCES = {
@@ -100,6 +113,31 @@ export const RecordSchedule = z.object({
 });
 export type RecordSchedule = z.infer<typeof RecordSchedule>;
 
+/** What the caller may do with a booking: the actions a booking page and the bot show. */
+export const RECORD_ACTIONS = ['cancel', 'restore', 'change_people', 'gift', 'leave_queue', 'confirm', 'rate'] as const;
+export type RecordAction = (typeof RECORD_ACTIONS)[number];
+/** Why an action is refused. */
+export const REFUSALS = [
+  'past',
+  'not_started',
+  'deadline',
+  'attended',
+  'cancelled',
+  'not_cancelled',
+  'not_active',
+  'not_queued',
+  'telegram_only',
+] as const;
+export const Refusal = z.enum(REFUSALS);
+export type Refusal = z.infer<typeof Refusal>;
+/** One action: allowed, or refused with the reason and the sentence the caller reads. */
+export const Permission = z.object({ ok: z.boolean(), reason: Refusal.nullable(), detail: z.string().nullable() });
+export type Permission = z.infer<typeof Permission>;
+export const RecordAllowed = z.object(
+  Object.fromEntries(RECORD_ACTIONS.map((a) => [a, Permission])) as Record<RecordAction, typeof Permission>,
+);
+export type RecordAllowed = z.infer<typeof RecordAllowed>;
+
 export const RecordView = z.object({
   record: RecordPublic.extend({ schedule: RecordSchedule }),
   places_available: z.number().int().default(0),
@@ -111,5 +149,7 @@ export const RecordView = z.object({
   contact: z.string().optional(),
   /** A signed link to the booking as an iCalendar file (calendar apps cannot send init data). */
   calendar_url: z.string().nullable().optional(),
+  /** What this caller may do with the booking now, and why not. */
+  allowed: RecordAllowed,
 });
 export type RecordView = z.infer<typeof RecordView>;

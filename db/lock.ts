@@ -7,20 +7,41 @@ import type { Database, Executor } from './database';
  * up front (no upgrade deadlocks between processes); PostgreSQL: SELECT … FOR UPDATE on the
  * schedule row, so different schedules still book in parallel.
  */
-export async function withScheduleLock<T>(
+export function withScheduleLock<T>(
   database: Database,
   scheduleId: number,
   fn: (trx: Executor) => Promise<T>,
 ): Promise<T> {
-  if (database.dialect === 'postgres') {
-    const result = await database.db.transaction().execute(async (trx) => {
-      await trx.selectFrom('schedules').select('id').where('id', '=', scheduleId).forUpdate().execute();
-      return fn(trx);
-    });
-    database.writes++;
-    return result;
-  }
-  return withWriteTransaction(database, fn);
+  return withLocks(database, { scheduleIds: [scheduleId] }, fn);
+}
+
+/** What a transaction locks first: Telegram customers (their bookings and their erasure) and schedules. */
+export interface LockKeys {
+  telegramIds?: (number | null)[];
+  scheduleIds?: number[];
+}
+
+/**
+ * One transaction that first takes every lock in `keys`, always customers before schedules and each
+ * kind in ascending order, so two transactions never wait for each other in a circle. A customer's
+ * lock serialises what they book with their erasure: a booking made while /forget runs waits for it
+ * and is then a new booking, never an orphan. PostgreSQL: a transaction advisory lock per customer and
+ * SELECT … FOR UPDATE per schedule; SQLite: BEGIN IMMEDIATE, which serialises every write already.
+ */
+export async function withLocks<T>(database: Database, keys: LockKeys, fn: (trx: Executor) => Promise<T>): Promise<T> {
+  if (database.dialect !== 'postgres') return withWriteTransaction(database, fn);
+  const ascending = <N extends number>(xs: (N | null)[] = []) =>
+    [...new Set(xs.filter((x): x is N => x !== null))].sort((a, b) => a - b);
+  const result = await database.db.transaction().execute(async (trx) => {
+    for (const id of ascending(keys.telegramIds))
+      await sql`select pg_advisory_xact_lock(hashtextextended(${`customer:${id}`}, 0))`.execute(trx);
+    const scheduleIds = ascending(keys.scheduleIds);
+    if (scheduleIds.length > 0)
+      await trx.selectFrom('schedules').select('id').where('id', 'in', scheduleIds).orderBy('id').forUpdate().execute();
+    return fn(trx);
+  });
+  database.writes++;
+  return result;
 }
 
 /** A write transaction that needs no schedule lock (SQLite: still BEGIN IMMEDIATE). */
@@ -43,4 +64,15 @@ export async function withWriteTransaction<T>(database: Database, fn: (trx: Exec
       throw err;
     }
   });
+}
+
+/**
+ * Locks more schedules inside a transaction that already holds a customer's lock (their erasure learns
+ * which sessions they booked only under that lock). PostgreSQL: SELECT … FOR UPDATE in ascending order;
+ * SQLite: the transaction's BEGIN IMMEDIATE already holds everything.
+ */
+export async function lockSchedules(database: Database, trx: Executor, scheduleIds: number[]): Promise<void> {
+  if (database.dialect !== 'postgres' || scheduleIds.length === 0) return;
+  const ids = [...new Set(scheduleIds)].sort((a, b) => a - b);
+  await trx.selectFrom('schedules').select('id').where('id', 'in', ids).orderBy('id').forUpdate().execute();
 }

@@ -1,9 +1,7 @@
 import type { Context } from 'grammy';
 import type { Conversation } from '@grammyjs/conversations';
-import { getRecord } from '../../db/repositories/records';
 import { cancelRecord } from '../../core/booking/engine';
-import { MSG } from '../../core/kernel/messages';
-import { customerActor } from '../../core/notify/audit';
+import { customerActor } from '../../core/kernel/actor';
 import { DomainError } from '../../core/kernel/errors';
 import { HTML, type BotContext, type BotDeps } from '../context';
 import { loadUpcoming, type UpcomingBooking } from '../data';
@@ -22,17 +20,15 @@ const REASON_MAX = 1000;
 
 type CancelOutcome = { ok: true } | { ok: false; detail: string };
 
-/** Cancels through the booking engine, as the API does, after checking the record is this user's. */
+/** Cancels through the booking engine, as the API does (which checks, under the lock, that the booking is theirs). */
 async function cancelOwnRecord(
   deps: BotDeps,
   telegramId: number,
   recordId: number,
   reason: string,
 ): Promise<CancelOutcome> {
-  const record = await getRecord(deps.database.db, recordId);
-  if (!record || record.telegram_id !== telegramId) return { ok: false, detail: MSG.recordNotFound };
   try {
-    await cancelRecord(deps.database, record, reason, customerActor(telegramId));
+    await cancelRecord(deps.database, customerActor(telegramId), recordId, reason);
     return { ok: true };
   } catch (err) {
     if (err instanceof DomainError) return { ok: false, detail: err.message };

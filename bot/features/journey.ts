@@ -1,14 +1,12 @@
 import { Composer } from 'grammy';
 import type { InlineKeyboardMarkup } from 'grammy/types';
-import { cancelRecord } from '../../core/booking/engine';
-import { customerActor } from '../../core/notify/audit';
-import { DomainError } from '../../core/kernel/errors';
+import { cancelRecord, leaveQueue, viewRecord } from '../../core/booking/engine';
+import { customerActor } from '../../core/kernel/actor';
+import { DomainError, NotFound } from '../../core/kernel/errors';
 import { MSG } from '../../core/kernel/messages';
 import { confirmComing, rateClass } from '../../core/journey/reminder-answers';
 import { createSeatGift, giftUrl } from '../../core/journey/seat-gifts';
 import { dateOffers, subscribe } from '../../core/journey/date-subscriptions';
-import { getRecord } from '../../db/repositories/records';
-import { getRecordSchedule } from '../../db/repositories/schedules';
 import { HTML, renderContext, type BotContext, type BotDeps } from '../context';
 import { queueButton, reminderButton, shareUrl, subscribeButton } from '../keyboards/journey';
 import { onButton } from '../callback-data';
@@ -54,12 +52,15 @@ export function journeyFeature(deps: BotDeps) {
   const tz = deps.config.businessTimezone;
   const db = deps.database.db;
 
-  /** The booking and its session, if it is the presser's. */
+  /** The booking as the presser may see it (null when it is not theirs), with what they may do with it. */
   async function own(recordId: number, telegramId: number) {
-    const record = await getRecord(db, recordId);
-    if (!record || record.telegram_id !== telegramId) return null;
-    const schedule = await getRecordSchedule(db, record.schedule_id);
-    return schedule ? { record, schedule, snapshot: scheduleSnapshot(schedule) } : null;
+    try {
+      const view = await viewRecord(db, customerActor(telegramId), recordId);
+      return { ...view, snapshot: scheduleSnapshot(view.schedule) };
+    } catch (err) {
+      if (err instanceof NotFound) return null;
+      throw err;
+    }
   }
 
   const when = (s: ScheduleSnapshot) => texts.common.dateTime(s.date, tz);
@@ -73,7 +74,7 @@ export function journeyFeature(deps: BotDeps) {
     }
     const { snapshot } = mine;
     if (answer === 'yes') {
-      const done = await refusal(() => confirmComing(deps.database, recordId, telegramId));
+      const done = await refusal(() => confirmComing(deps.database, customerActor(telegramId), recordId));
       if (!done.ok) return void (await ctx.answerCallbackQuery(alert(done.detail)));
       await ctx.answerCallbackQuery({ text: J.confirmedToast });
       await ctx.editMessageText(J.confirmed(snapshot.workshop_title, when(snapshot)), {
@@ -88,8 +89,8 @@ export function journeyFeature(deps: BotDeps) {
         ...HTML,
         reply_markup: {
           inline_keyboard: [
-            [reminderButton(J.cancelButton, 'cancel', recordId)],
-            [reminderButton(J.giftButton, 'gift', recordId)],
+            ...(mine.allowed.cancel.ok ? [[reminderButton(J.cancelButton, 'cancel', recordId)]] : []),
+            ...(mine.allowed.gift.ok ? [[reminderButton(J.giftButton, 'gift', recordId)]] : []),
             [reminderButton(J.backButton, 'back', recordId)],
           ],
         },
@@ -107,7 +108,7 @@ export function journeyFeature(deps: BotDeps) {
     }
     if (answer === 'cancel') {
       const done = await refusal(() =>
-        cancelRecord(deps.database, mine.record, CANT_COME_REASON, customerActor(telegramId)),
+        cancelRecord(deps.database, customerActor(telegramId), recordId, CANT_COME_REASON),
       );
       if (!done.ok) return void (await ctx.answerCallbackQuery(alert(done.detail)));
       await ctx.answerCallbackQuery({ text: J.cancelledToast });
@@ -118,7 +119,7 @@ export function journeyFeature(deps: BotDeps) {
       return;
     }
     // gift
-    const done = await refusal(() => createSeatGift(deps.database, recordId, telegramId));
+    const done = await refusal(() => createSeatGift(deps.database, customerActor(telegramId), recordId));
     if (!done.ok) return void (await ctx.answerCallbackQuery(alert(done.detail)));
     await ctx.answerCallbackQuery();
     const link = giftUrl(ctx.me.username, done.value.token);
@@ -129,7 +130,7 @@ export function journeyFeature(deps: BotDeps) {
   });
 
   onButton(composer, { kind: 'rate', notFound: MSG.recordNotFound }, async (ctx, { recordId, rating }) => {
-    const done = await refusal(() => rateClass(deps.database, recordId, ctx.from.id, rating));
+    const done = await refusal(() => rateClass(deps.database, customerActor(ctx.from.id), recordId, rating));
     if (!done.ok) return void (await ctx.answerCallbackQuery(alert(done.detail)));
     await ctx.answerCallbackQuery({ text: J.ratedToast });
     await ctx.editMessageText(J.rated(done.value.schedule.workshop.title, rating), {
@@ -143,6 +144,8 @@ export function journeyFeature(deps: BotDeps) {
     if (!mine) return void (await ctx.answerCallbackQuery({ text: J.notYours, show_alert: true }));
     const { snapshot } = mine;
     if (step === 'leave') {
+      if (!mine.allowed.leave_queue.ok)
+        return void (await ctx.answerCallbackQuery(alert(mine.allowed.leave_queue.detail!)));
       await ctx.answerCallbackQuery();
       await ctx.reply(J.leaveQueueAsk(snapshot.workshop_title, when(snapshot)), {
         ...HTML,
@@ -159,11 +162,7 @@ export function journeyFeature(deps: BotDeps) {
       await ctx.editMessageText(J.leaveQueueKept, HTML);
       return;
     }
-    if (mine.record.state !== 'QUEUED')
-      return void (await ctx.answerCallbackQuery({ text: J.notQueued, show_alert: true }));
-    const done = await refusal(() =>
-      cancelRecord(deps.database, mine.record, LEFT_QUEUE_REASON, customerActor(ctx.from.id)),
-    );
+    const done = await refusal(() => leaveQueue(deps.database, customerActor(ctx.from.id), recordId));
     if (!done.ok) return void (await ctx.answerCallbackQuery(alert(done.detail)));
     await ctx.answerCallbackQuery({ text: J.leftQueueToast });
     await ctx.editMessageText(J.leftQueue(snapshot.workshop_title, when(snapshot)), HTML);

@@ -1,6 +1,7 @@
 import { Composer, InputFile } from 'grammy';
 import { nowIso } from '../../db/database';
 import { exportPersonalData, forgetPerson } from '../../core/privacy/personal-data';
+import { customerActor } from '../../core/kernel/actor';
 import { HTML, type BotContext, type BotDeps } from '../context';
 import { confirmForgetKeyboard } from '../keyboards/personal-data';
 import { onButton } from '../callback-data';
@@ -43,7 +44,7 @@ export function personalDataFeature(deps: BotDeps) {
     }
     let result;
     try {
-      result = await forgetPerson(deps.database, person(ctx));
+      result = await forgetPerson(deps.database, person(ctx), customerActor(ctx.from.id));
     } catch (err) {
       // The press is answered even so (the error handler then says something went wrong).
       await ctx.answerCallbackQuery({ text: texts.replies.error });

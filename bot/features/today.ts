@@ -1,12 +1,11 @@
 import { Composer } from 'grammy';
 import type { InlineKeyboardButton } from 'grammy/types';
-import type { AttendanceValue } from '../../contract';
 import { fromZonedInput, toZonedInput } from '../../contract/format';
-import { setAttendance } from '../../core/booking/attendance';
-import { staffActor } from '../../core/notify/audit';
-import { DomainError } from '../../core/kernel/errors';
+import { ATTENDANCE_MSG, setAttendance } from '../../core/booking/attendance';
+import { staffActor } from '../../core/kernel/actor';
+import { DomainError, NotFound } from '../../core/kernel/errors';
 import { bool } from '../../db/database';
-import { getRecord, listRecordsOfSchedules } from '../../db/repositories/records';
+import { listRecordsOfSchedules } from '../../db/repositories/records';
 import { getRecordSchedule, listSchedulesBetween } from '../../db/repositories/schedules';
 import { getUserByTelegramId } from '../../db/repositories/users';
 import { HTML, type BotContext, type BotDeps } from '../context';
@@ -92,23 +91,21 @@ export function todayFeature(deps: BotDeps) {
   onButton(composer, { kind: 'attendance', notFound: TODAY.gone }, async (ctx, { mark, recordId }) => {
     const staff = await staffOf(ctx.from.id);
     if (!staff) return void (await ctx.answerCallbackQuery({ text: TODAY.notStaff, show_alert: true }));
-    const record = await getRecord(db, recordId);
-    if (!record || record.state !== 'ACTIVE')
-      return void (await ctx.answerCallbackQuery({ text: TODAY.gone, show_alert: true }));
-    const pressed: AttendanceValue = VALUE[mark];
-    const value = record.attendance === pressed ? null : pressed;
+    let record;
     try {
-      await setAttendance(deps.database, record, value, staffActor(staff));
+      record = await setAttendance(deps.database, staffActor(staff), recordId, VALUE[mark], { toggle: true });
     } catch (err) {
-      // Every press is answered, also when it fails, so the button stops spinning.
+      // Every press is answered, also when it fails, so the button stops spinning; a booking that left the
+      // list (gone, cancelled, queued) reads as such.
+      const gone = err instanceof NotFound || (err instanceof DomainError && err.message === ATTENDANCE_MSG.notActive);
       await ctx.answerCallbackQuery({
-        text: err instanceof DomainError ? err.message : texts.replies.error,
+        text: gone ? TODAY.gone : err instanceof DomainError ? err.message : texts.replies.error,
         show_alert: true,
       });
       if (err instanceof DomainError) return;
       throw err;
     }
-    await ctx.answerCallbackQuery({ text: TODAY.marked(record.name, value) });
+    await ctx.answerCallbackQuery({ text: TODAY.marked(record.name, record.attendance) });
     const session = await loadSession(record.schedule_id);
     if (!session) return;
     const { text, other } = render(session);

@@ -1,7 +1,7 @@
 import type { BusinessSettings } from '../../contract/business-settings';
 import { plural } from '../../contract/format';
 import type { Executor } from '../../db/database';
-import type { Actor } from '../notify/audit';
+import type { Actor } from '../kernel/actor';
 import { getBusinessSettings } from '../staff/business-settings';
 import { Conflict } from '../kernel/errors';
 

@@ -11,7 +11,8 @@ import { getRecordSchedule } from '../../db/repositories/schedules';
 import { getWorkshop } from '../../db/repositories/workshops';
 import { MSG } from '../kernel/messages';
 import { NotFound } from '../kernel/errors';
-import { notifyChat, scheduleSnapshot } from '../notify/notifications';
+import { scheduleSnapshot } from '../notify/notifications';
+import type { MessageEvent } from '../notify/events';
 
 /*
  * "Сообщить о новых датах": a customer asks to be told when a workshop that has no upcoming
@@ -43,20 +44,21 @@ export async function unsubscribe(database: Database, workshopId: number, telegr
   await withWriteTransaction(database, (trx) => unsubscribeFromDates(trx, workshopId, telegramId));
 }
 
-/** Called in the transaction that adds a session: tells the workshop's subscribers once, then forgets them. */
-export async function notifyDateSubscribers(trx: Executor, scheduleId: number): Promise<number> {
+/** Called in the transaction that adds a session: one message to each of the workshop's subscribers, who are then forgotten. */
+export async function newDatesMessages(trx: Executor, scheduleId: number): Promise<MessageEvent[]> {
   const schedule = await getRecordSchedule(trx, scheduleId);
-  if (!schedule) return 0;
+  if (!schedule) return [];
   const subscribers = await takeDateSubscribers(trx, schedule.workshop.id);
-  for (const chatId of subscribers) {
-    await notifyChat(trx, chatId, {
+  return subscribers.map((chatId) => ({
+    type: 'message',
+    chat_id: chatId,
+    notification: {
       kind: 'workshop.new_dates',
       payload: {
         workshop_id: schedule.workshop.id,
         workshop_title: schedule.workshop.title,
         schedule: scheduleSnapshot(schedule),
       },
-    });
-  }
-  return subscribers.length;
+    },
+  }));
 }

@@ -1,22 +1,22 @@
 import crypto from 'node:crypto';
 import type { RecordSchedule } from '../../contract';
 import { nowIso, type Database } from '../../db/database';
-import { withScheduleLock } from '../../db/lock';
+import { withLocks } from '../../db/lock';
 import {
   findOpenBooking,
   getRecord,
-  queuePosition,
+  hasBookedBefore,
   setRecordOwner,
   type RecordRow,
 } from '../../db/repositories/records';
 import { closeSeatGifts, getSeatGift, insertSeatGift } from '../../db/repositories/seat-gifts';
 import { getRecordSchedule } from '../../db/repositories/schedules';
-import { customerActor, writeAudit } from '../notify/audit';
-import { MSG } from '../kernel/messages';
+import { customerActor, type Actor } from '../kernel/actor';
 import { Conflict, NotFound } from '../kernel/errors';
-import { withOwnRecord } from '../booking/own-record';
+import { onRecord } from '../booking/command';
+import { assertAllowed } from '../booking/allowed';
 import { consentFor } from '../booking/consent';
-import { notifyCustomer, notifyStaff, recordSnapshot, scheduleSnapshot } from '../notify/notifications';
+import { publish } from '../notify/publish';
 
 /*
  * Giving a seat to a friend: the customer gets a one-time link; the friend opens it in the
@@ -31,7 +31,6 @@ export const GIFT_MSG = {
   invalid: 'Ссылка недействительна: место уже передано, запись отменена или мастер-класс начался',
   own: 'Это ваша собственная запись: передайте ссылку другу',
   friendHasBooking: 'У вас уже есть запись на этот мастер-класс, поэтому принять место нельзя',
-  cancelled: 'Отменённую запись передать нельзя',
 } as const;
 
 /** Telegram's /start parameter: the prefix plus the token (letters, digits, _ and - only, ≤ 64). */
@@ -50,13 +49,12 @@ export interface SeatGiftLink {
 }
 
 /** A new link for the owner's booking (earlier links stay valid until one is used). */
-export async function createSeatGift(database: Database, recordId: number, telegramId: number): Promise<SeatGiftLink> {
-  return withOwnRecord(database, recordId, telegramId, async (trx, r, schedule) => {
-    if (schedule.date <= nowIso()) throw new Conflict(MSG.past);
-    if (r.state === 'CANCELLED') throw new Conflict(GIFT_MSG.cancelled);
+export function createSeatGift(database: Database, actor: Actor, recordId: number): Promise<SeatGiftLink> {
+  return onRecord(database, actor, recordId, async (c) => {
+    assertAllowed(c.allowed, 'gift');
     const token = crypto.randomBytes(16).toString('base64url');
-    await insertSeatGift(trx, { token_hash: hash(token), record_id: r.id, created_at: nowIso() });
-    return { token, expires_at: schedule.date };
+    await insertSeatGift(c.trx, { token_hash: hash(token), record_id: c.record.id, created_at: nowIso() });
+    return { value: { token, expires_at: c.schedule.date }, events: [] };
   });
 }
 
@@ -90,35 +88,30 @@ export interface Receiver {
   consent?: boolean;
 }
 
-/** The friend accepts: the booking becomes theirs, the giver and staff are told. */
+/**
+ * The friend accepts: the booking becomes theirs, the giver and staff are told. The friend's own lock
+ * is taken too, so their erasure cannot miss a booking they receive meanwhile. The giver's answers
+ * about themselves (first visit, where they heard of us) do not describe the friend: the first visit is
+ * the friend's own (no earlier booking of theirs), the source is cleared.
+ */
 export async function acceptSeatGift(database: Database, token: string, friend: Receiver): Promise<SeatGiftView> {
   const first = await liveGift(database.db, token);
-  return withScheduleLock(database, first.record.schedule_id, async (trx) => {
+  const keys = { telegramIds: [friend.telegram_id], scheduleIds: [first.record.schedule_id] };
+  return withLocks(database, keys, async (trx) => {
     const { record: r, schedule } = await liveGift(trx, token);
     if (r.telegram_id === friend.telegram_id) throw new Conflict(GIFT_MSG.own);
     if (await findOpenBooking(trx, schedule.id, friend.telegram_id, r.id))
       throw new Conflict(GIFT_MSG.friendHasBooking);
     const { consent, ...owner } = friend;
-    const updated = await setRecordOwner(trx, r.id, { ...owner, ...(await consentFor(trx, consent, true)) });
-    await closeSeatGifts(trx, r.id, nowIso());
-    await writeAudit(trx, {
-      actor: customerActor(friend.telegram_id),
-      entity: 'record',
-      entity_id: r.id,
-      action: 'transferred',
-      before: { telegram_id: r.telegram_id, name: r.name },
-      after: { telegram_id: updated.telegram_id, name: updated.name },
+    const record = await setRecordOwner(trx, r.id, {
+      ...owner,
+      ...(await consentFor(trx, consent, true)),
+      is_first_time: !(await hasBookedBefore(trx, friend.telegram_id, r.id)),
+      source: null,
     });
-    const position = updated.state === 'QUEUED' ? await queuePosition(trx, updated) : null;
-    const payload = {
-      schedule: scheduleSnapshot(schedule),
-      record: recordSnapshot(updated, position),
-      giver_name: [r.name, r.last_name].filter(Boolean).join(' '),
-      receiver_name: [updated.name, updated.last_name].filter(Boolean).join(' '),
-    };
-    await notifyCustomer(trx, r, { kind: 'record.given_away', payload });
-    await notifyCustomer(trx, updated, { kind: 'record.received', payload });
-    await notifyStaff(trx, { kind: 'staff.transferred', payload });
-    return { record: updated, schedule };
+    await closeSeatGifts(trx, r.id, nowIso());
+    const actor = customerActor(friend.telegram_id);
+    await publish(trx, [{ type: 'record.transferred', actor, before: r, record, schedule }]);
+    return { record, schedule };
   });
 }

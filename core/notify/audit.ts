@@ -1,13 +1,7 @@
 import { nowIso, type Executor } from '../../db/database';
 import { insertAudit } from '../../db/repositories/audit';
 
-/** Who made a change: passed in by the adapter (route, bot, scheduler), never read from a global. */
-export type Actor =
-  { kind: 'staff'; user_id: number } | { kind: 'customer'; telegram_id: number | null } | { kind: 'system' };
-
-export const SYSTEM: Actor = { kind: 'system' };
-export const staffActor = (user: { id: number }): Actor => ({ kind: 'staff', user_id: user.id });
-export const customerActor = (telegramId: number | null): Actor => ({ kind: 'customer', telegram_id: telegramId });
+import type { Actor } from '../kernel/actor';
 
 /** What a log entry is about. */
 export type AuditEntity = 'record' | 'schedule' | 'workshop' | 'address' | 'user' | 'settings' | (string & {});
@@ -36,6 +30,8 @@ export interface AuditEntryInput {
   action: AuditAction;
   before?: AuditValues | null;
   after?: AuditValues | null;
+  /** Log that a customer acted without saying which one (their erasure: never whose). */
+  anonymous?: boolean;
 }
 
 /** Writes one log entry; call it with the transaction of the change, so both commit or neither does. */
@@ -43,7 +39,7 @@ export async function writeAudit(trx: Executor, e: AuditEntryInput): Promise<voi
   await insertAudit(trx, {
     actor_kind: e.actor.kind,
     actor_user_id: e.actor.kind === 'staff' ? e.actor.user_id : null,
-    actor_telegram_id: e.actor.kind === 'customer' ? e.actor.telegram_id : null,
+    actor_telegram_id: e.actor.kind === 'customer' && !e.anonymous ? e.actor.telegram_id : null,
     entity: e.entity,
     entity_id: e.entity_id,
     action: e.action,

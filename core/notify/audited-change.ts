@@ -1,10 +1,12 @@
 import type { Database, Executor } from '../../db/database';
 import { withWriteTransaction } from '../../db/lock';
-import { auditUpdate, writeAudit, type Actor, type AuditEntity, type AuditValues } from './audit';
+import type { Actor } from '../kernel/actor';
+import type { AuditEntity, AuditValues } from './audit';
+import { publish } from './publish';
 
 /*
- * Staff edits of plain resources (workshops, addresses, users, settings), each written with its
- * log entry in one transaction: the change and "who did it" commit together or not at all.
+ * Staff edits of plain resources (workshops, addresses, users, settings): the change and its event
+ * ("who did it", published as a log entry) commit in one transaction, or neither does.
  */
 
 type Row = AuditValues & { id: number };
@@ -17,7 +19,7 @@ export function createAudited<T extends Row>(
 ): Promise<T> {
   return withWriteTransaction(database, async (trx) => {
     const row = await insert(trx);
-    await writeAudit(trx, { actor, entity, entity_id: row.id, action: 'created', after: row });
+    await publish(trx, [{ type: 'entity.created', actor, entity, entity_id: row.id, after: row }]);
     return row;
   });
 }
@@ -35,7 +37,7 @@ export function updateAudited<T extends AuditValues>(
     const before = await read(trx);
     if (!before) return undefined;
     const after = await update(trx);
-    if (after) await auditUpdate(trx, actor, entity, id, before, after);
+    if (after) await publish(trx, [{ type: 'entity.updated', actor, entity, entity_id: id, before, after }]);
     return after;
   });
 }
@@ -53,7 +55,7 @@ export function deleteAudited<T extends AuditValues>(
     const before = await read(trx);
     if (!before) return undefined;
     await remove(trx, before);
-    await writeAudit(trx, { actor, entity, entity_id: id, action: 'deleted', before });
+    await publish(trx, [{ type: 'entity.deleted', actor, entity, entity_id: id, before }]);
     return before;
   });
 }

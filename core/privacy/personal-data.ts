@@ -1,6 +1,6 @@
 import { ERASED_NAME, type ForgetResult, type PersonalDataExport } from '../../contract';
 import { bool, nowIso, type Database, type Executor } from '../../db/database';
-import { withWriteTransaction } from '../../db/lock';
+import { lockSchedules, withLocks, withWriteTransaction } from '../../db/lock';
 import {
   anonymiseRecords,
   countNotificationsTo,
@@ -22,10 +22,11 @@ import {
 } from '../../db/repositories/personal-data';
 import { deleteBotSessionsOfChat } from '../../db/repositories/botSessions';
 import type { RecordRow } from '../../db/repositories/records';
-import { SYSTEM, customerActor, writeAudit, type Actor } from '../notify/audit';
+import { SYSTEM, type Actor } from '../kernel/actor';
+import { publish } from '../notify/publish';
 import { getBusinessSettings } from '../staff/business-settings';
-import { cancelRecord } from '../booking/engine';
-import { DomainError } from '../kernel/errors';
+import { cancelLocked } from '../booking/engine';
+import { loadForActor } from '../booking/command';
 
 /*
  * A customer's personal data: what the export shows, and erasure. Erasing a booking keeps the row
@@ -200,26 +201,26 @@ async function erase(trx: Executor, database: Database, t: ErasureTarget, now: s
  * the customer (logged without their id) or a superuser, for a request that reached the studio
  * another way.
  */
-export async function forgetPerson(
-  database: Database,
-  person: TelegramPerson,
-  actor: Actor = customerActor(null),
-): Promise<ForgetResult> {
-  const db = database.db;
-  const now = nowIso();
-  let cancelled = 0;
-  for (const r of await listBookingsOfPerson(db, person.id, loginsOf(person))) {
-    if (r.state === 'CANCELLED' || r.schedule_date <= now) continue;
-    try {
+export async function forgetPerson(database: Database, person: TelegramPerson, actor: Actor): Promise<ForgetResult> {
+  // The customer's lock first: no booking of theirs can start or change hands until this commits, so the
+  // bookings listed under it are all there are; then the sessions of those to cancel.
+  return withLocks(database, { telegramIds: [person.id] }, async (trx) => {
+    const now = nowIso();
+    const upcoming = (await listBookingsOfPerson(trx, person.id, loginsOf(person))).filter(
+      (r) => r.state !== 'CANCELLED' && r.schedule_date > now,
+    );
+    await lockSchedules(
+      database,
+      trx,
+      upcoming.map((r) => r.schedule_id),
+    );
+    let cancelled = 0;
+    for (const r of upcoming) {
       // The system cancels: a change deadline binds the customer's own changes, not their erasure.
-      await cancelRecord(database, r, FORGET_REASON, SYSTEM);
+      const { events } = await cancelLocked(await loadForActor(trx, SYSTEM, r.id), FORGET_REASON);
+      await publish(trx, events);
       cancelled++;
-    } catch (err) {
-      // Started or cancelled meanwhile: it is anonymised below all the same.
-      if (!(err instanceof DomainError)) throw err;
     }
-  }
-  return withWriteTransaction(database, async (trx) => {
     const rows = await listBookingsOfPerson(trx, person.id, loginsOf(person));
     const names = new Set(loginsOf(person));
     for (const r of rows) {
@@ -235,13 +236,15 @@ export async function forgetPerson(
     await deleteBotSessionsOfChat(trx, person.id);
     await unlinkStaffTelegram(trx, person.id);
     // That an erasure happened, and who asked (never whose: that is what was erased).
-    await writeAudit(trx, {
-      actor,
-      entity: 'personal_data',
-      entity_id: 0,
-      action: 'erased',
-      after: { cancelled, anonymised: rows.length },
-    });
+    await publish(trx, [
+      {
+        type: 'entity.erased',
+        actor,
+        entity: 'personal_data',
+        entity_id: 0,
+        after: { cancelled, anonymised: rows.length },
+      },
+    ]);
     return { cancelled, anonymised: rows.length };
   });
 }

@@ -6,6 +6,7 @@ import { clearLoginFailures, countLoginFailures, recordLoginFailure } from '../.
 import {
   bumpTokenVersion,
   countUsers,
+  deleteUser,
   getUserByEmail,
   getUserById,
   insertUser,
@@ -14,8 +15,10 @@ import {
   type UserPatch,
   type UserRow,
 } from '../../db/repositories/users';
-import { Conflict, Invalid, TooManyRequests } from '../kernel/errors';
-import { SYSTEM, auditUpdate, writeAudit, type Actor } from '../notify/audit';
+import { Conflict, Forbidden, Invalid, NotFound, TooManyRequests } from '../kernel/errors';
+import { SYSTEM, assertStaff, type Actor } from '../kernel/actor';
+import { deleteAudited } from '../notify/audited-change';
+import { publish } from '../notify/publish';
 import type { Executor } from '../../db/database';
 import { generatePassword, hashPassword, newToken, sha256, verifyDummy, verifyPassword } from './passwords';
 
@@ -59,7 +62,7 @@ export async function createUser(database: Database, u: NewUser, actor: Actor = 
   const hashed_password = await hashPassword(password);
   return withWriteTransaction(database, async (trx) => {
     const user = toUserPublic(await insertUser(trx, { ...rest, full_name: u.full_name || null, hashed_password }));
-    await writeAudit(trx, { actor, entity: 'user', entity_id: user.id, action: 'created', after: user });
+    await publish(trx, [{ type: 'entity.created', actor, entity: 'user', entity_id: user.id, after: user }]);
     return user;
   });
 }
@@ -105,10 +108,12 @@ export async function changeOwnPassword(database: Database, me: UserRow, current
 /** A superuser's edit of an account; a new password is hashed here. */
 export async function editUser(
   database: Database,
+  actor: Actor,
   id: number,
   patch: Omit<UserPatch, 'hashed_password'> & { password?: string },
-  actor: Actor = SYSTEM,
-) {
+): Promise<UserPublic> {
+  assertStaff(actor, 'owner');
+  if (!(await getUserById(database.db, id))) throw new NotFound(ACCESS_MSG.notFound);
   await assertEmailFree(database, patch.email ?? undefined, id);
   const { password, ...rest } = patch;
   const clean: UserPatch = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
@@ -121,9 +126,26 @@ export async function editUser(
     const after = await updateUser(trx, id, clean);
     // The log says a password was set, never what it is.
     const mark = (u: UserRow, pw: string) => ({ ...toUserPublic(u), ...(hashed && { password: pw }) });
-    if (before && after) await auditUpdate(trx, actor, 'user', id, mark(before, '—'), mark(after, 'изменён'));
-    return after;
+    if (before && after)
+      await publish(trx, [
+        {
+          type: 'entity.updated',
+          actor,
+          entity: 'user',
+          entity_id: id,
+          before: mark(before, '—'),
+          after: mark(after, 'изменён'),
+        },
+      ]);
+    if (!after) throw new NotFound(ACCESS_MSG.notFound);
+    return toUserPublic(after);
   });
+}
+
+/** The owner adds a staff account. */
+export function addUser(database: Database, actor: Actor, u: NewUser): Promise<UserPublic> {
+  assertStaff(actor, 'owner');
+  return createUser(database, u, actor);
 }
 
 /** A one-time reset token for an existing active account (only its hash is stored), or null. */
@@ -164,4 +186,77 @@ export async function ensureFirstSuperuser(
     is_superuser: true,
   });
   return { email: first.email, password, generated };
+}
+
+export const ACCESS_MSG = {
+  privileges: "The user doesn't have enough privileges",
+  notFound: 'The user with this id does not exist in the system',
+  deleteSelf: 'Super users are not allowed to delete themselves',
+  openRegistration: 'Open user registration is forbidden on this server',
+} as const;
+
+/** An account as a staff member may see it: their own, or any for the owner. */
+export async function viewUser(database: Database, actor: Actor, id: number): Promise<UserPublic> {
+  assertStaff(actor);
+  if (id !== actor.user_id && actor.role !== 'owner') throw new Forbidden(ACCESS_MSG.privileges);
+  const user = await getUserById(database.db, id);
+  if (!user) throw new NotFound(ACCESS_MSG.notFound);
+  return toUserPublic(user);
+}
+
+/** A staff member's own name and email; their Telegram link may only be cleared here (linking is the bot's one-time link). */
+export async function updateOwnProfile(
+  database: Database,
+  actor: Actor,
+  input: { email?: string; full_name?: string | null; telegram_id?: number | null },
+): Promise<UserPublic> {
+  assertStaff(actor);
+  await assertEmailFree(database, input.email, actor.user_id);
+  const patch: UserPatch = { email: input.email, full_name: input.full_name };
+  if (input.telegram_id === null) Object.assign(patch, { telegram_id: null, telegram_login: null });
+  const clean = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+  return withWriteTransaction(database, async (trx) => {
+    const before = await getUserById(trx, actor.user_id);
+    if (!before) throw new NotFound(ACCESS_MSG.notFound);
+    const after = (await updateUser(trx, actor.user_id, clean)) ?? before;
+    await publish(trx, [
+      {
+        type: 'entity.updated',
+        actor,
+        entity: 'user',
+        entity_id: actor.user_id,
+        before: toUserPublic(before),
+        after: toUserPublic(after),
+      },
+    ]);
+    return toUserPublic(after);
+  });
+}
+
+/** Sign-up without an invitation, when the server allows it: an active account without rights. */
+export function registerOpen(
+  database: Database,
+  allowed: boolean,
+  input: { email: string; password: string; full_name?: string | null },
+): Promise<UserPublic> {
+  if (!allowed) throw new Forbidden(ACCESS_MSG.openRegistration);
+  return createUser(database, { ...input, is_active: true, is_superuser: false });
+}
+
+/** The owner deletes another account; the log keeps what it was (a deleted user's changes then read «удалённый пользователь»). */
+export async function removeUser(database: Database, actor: Actor, id: number): Promise<void> {
+  assertStaff(actor, 'owner');
+  if (id === actor.user_id) throw new Forbidden(ACCESS_MSG.deleteSelf);
+  const deleted = await deleteAudited(
+    database,
+    'user',
+    id,
+    actor,
+    async (trx) => {
+      const u = await getUserById(trx, id);
+      return u && toUserPublic(u);
+    },
+    (trx) => deleteUser(trx, id),
+  );
+  if (!deleted) throw new NotFound(ACCESS_MSG.notFound);
 }

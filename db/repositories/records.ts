@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { RecordPublic, RecordState } from '../../contract';
+import { isCancelled, type RecordPublic, type RecordState } from '../../contract/records';
 import { bool, flag, nowIso, type Executor } from '../database';
 import type { RecordsTable } from '../schema';
 
@@ -21,7 +21,7 @@ export const toRecordPublic = (r: RecordRow): RecordPublic => ({
   is_first_time: bool(r.is_first_time),
   cancel_reason: r.cancel_reason,
   attendance: r.attendance,
-  is_cancelled: r.state === 'CANCELLED',
+  is_cancelled: isCancelled(r.state),
   created_at: r.created_at,
   confirmed_at: r.confirmed_at,
   rating: r.rating,
@@ -185,6 +185,8 @@ export interface RecordOwner {
   allergy_type: string | null;
   consent_at: string | null;
   consent_version: string | null;
+  is_first_time: boolean;
+  source: string | null;
 }
 
 export const setRecordOwner = (db: Executor, id: number, o: RecordOwner) =>
@@ -194,6 +196,7 @@ export const setRecordOwner = (db: Executor, id: number, o: RecordOwner) =>
       ...o,
       has_allergy: flag(o.has_allergy),
       allergy_type: o.has_allergy ? o.allergy_type : null,
+      is_first_time: flag(o.is_first_time),
       comment: null,
       confirmed_at: null,
       updated_at: nowIso(),
@@ -201,3 +204,14 @@ export const setRecordOwner = (db: Executor, id: number, o: RecordOwner) =>
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
+
+/** Whether the Telegram user has any booking but `exceptId` (their first visit is not their first booking). */
+export const hasBookedBefore = async (db: Executor, telegramId: number, exceptId: number) =>
+  Boolean(
+    await db
+      .selectFrom('records')
+      .select('id')
+      .where('telegram_id', '=', telegramId)
+      .where('id', '!=', exceptId)
+      .executeTakeFirst(),
+  );

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { SYSTEM, customerActor, staffActor, type Actor } from '../../core/notify/audit';
+import { SYSTEM, customerActor, staffActor, type Actor } from '../../core/kernel/actor';
 
-/** Who is behind a request, for the audit log: the staff member, else the Telegram customer. */
+/** Who is behind a request, as the auth hook verified it: the staff member, else the Telegram customer. */
 export const actorOf = (req: FastifyRequest): Actor =>
   req.staff ? staffActor(req.staff) : req.telegramUser ? customerActor(req.telegramUser.id) : SYSTEM;

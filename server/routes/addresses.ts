@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { withCoordinates } from '../../contract/map-coordinates';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   AddressCreate,
@@ -10,20 +9,11 @@ import {
   Message,
   Pagination,
 } from '../../contract';
-import {
-  countSchedulesOfAddress,
-  deleteAddress,
-  getAddress,
-  insertAddress,
-  listAddresses,
-  updateAddress,
-} from '../../db/repositories/addresses';
-import { Conflict, NotFound } from '../../core/kernel/errors';
+import { getAddress, listAddresses } from '../../db/repositories/addresses';
+import { NotFound } from '../../core/kernel/errors';
 import type { RouteDeps } from './deps';
 import { actorOf } from '../plugins/actor';
-import { createAudited, deleteAudited, updateAudited } from '../../core/notify/audited-change';
-
-const NOT_FOUND = 'Адрес не найден';
+import { CATALOG_MSG, addresses } from '../../core/catalog/catalog';
 
 export default async function addressesRoutes(app: FastifyInstance, { database }: RouteDeps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -43,14 +33,7 @@ export default async function addressesRoutes(app: FastifyInstance, { database }
   r.post(
     '/address/',
     { config, schema: { tags, summary: 'Create an address', body: AddressCreate, response: { 201: AddressPublic } } },
-    async (req, reply) =>
-      reply
-        .status(201)
-        .send(
-          await createAudited(database, 'address', actorOf(req), (trx) =>
-            insertAddress(trx, withCoordinates(req.body)),
-          ),
-        ),
+    async (req, reply) => reply.status(201).send(await addresses.create(database, actorOf(req), req.body)),
   );
 
   r.get(
@@ -58,7 +41,7 @@ export default async function addressesRoutes(app: FastifyInstance, { database }
     { config, schema: { tags, summary: 'An address by id', params: IdParam, response: { 200: AddressPublic } } },
     async (req) => {
       const a = await getAddress(db, req.params.id);
-      if (!a) throw new NotFound(NOT_FOUND);
+      if (!a) throw new NotFound(CATALOG_MSG.addressNotFound);
       return a;
     },
   );
@@ -76,16 +59,7 @@ export default async function addressesRoutes(app: FastifyInstance, { database }
       },
     },
     async (req) => {
-      const a = await updateAudited(
-        database,
-        'address',
-        req.params.id,
-        actorOf(req),
-        (trx) => getAddress(trx, req.params.id),
-        (trx) => updateAddress(trx, req.params.id, withCoordinates(req.body)),
-      );
-      if (!a) throw new NotFound(NOT_FOUND);
-      return a;
+      return addresses.update(database, actorOf(req), req.params.id, req.body);
     },
   );
 
@@ -102,22 +76,7 @@ export default async function addressesRoutes(app: FastifyInstance, { database }
       },
     },
     async (req) => {
-      const deleted = await deleteAudited(
-        database,
-        'address',
-        req.params.id,
-        actorOf(req),
-        (trx) => getAddress(trx, req.params.id),
-        async (trx) => {
-          const used = await countSchedulesOfAddress(trx, req.params.id);
-          if (used > 0)
-            throw new Conflict(
-              `Нельзя удалить адрес: он указан в расписании (занятий: ${used}). Сначала измените или удалите эти занятия.`,
-            );
-          await deleteAddress(trx, req.params.id);
-        },
-      );
-      if (!deleted) throw new NotFound(NOT_FOUND);
+      await addresses.remove(database, actorOf(req), req.params.id);
       return { message: 'Address deleted successfully' };
     },
   );

@@ -1,11 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { IdParam, RecordAttendance, RecordView } from '../../contract';
-import { getRecord } from '../../db/repositories/records';
 import { setAttendance } from '../../core/booking/attendance';
 import { viewRecord } from '../../core/booking/engine';
-import { MSG } from '../../core/kernel/messages';
-import { NotFound } from '../../core/kernel/errors';
 import { actorOf } from '../plugins/actor';
 import { toRecordView } from './records';
 import type { RouteDeps } from './deps';
@@ -27,10 +24,9 @@ export default async function attendanceRoutes(app: FastifyInstance, { database 
       },
     },
     async (req) => {
-      const rec = await getRecord(database.db, req.params.id);
-      if (!rec) throw new NotFound(MSG.recordNotFound);
-      const updated = await setAttendance(database, rec, req.body.attendance, actorOf(req));
-      return toRecordView(await viewRecord(database.db, updated));
+      const actor = actorOf(req);
+      await setAttendance(database, actor, req.params.id, req.body.attendance);
+      return toRecordView(await viewRecord(database.db, actor, req.params.id));
     },
   );
 }

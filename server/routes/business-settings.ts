@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { BusinessSettings, BusinessSettingsUpdate } from '../../contract/business-settings';
-import { getBusinessSettings, updateBusinessSettings } from '../../core/staff/business-settings';
+import { getBusinessSettings } from '../../core/staff/business-settings';
+import { changeBusinessSettings } from '../../core/staff/settings';
 import type { RouteDeps } from './deps';
 import { actorOf } from '../plugins/actor';
-import { updateAudited } from '../../core/notify/audited-change';
 
 export default async function businessSettingsRoutes(app: FastifyInstance, { database }: RouteDeps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -29,15 +29,6 @@ export default async function businessSettingsRoutes(app: FastifyInstance, { dat
         response: { 200: BusinessSettings },
       },
     },
-    async (req) =>
-      // One row of settings for the whole studio: logged as business_settings #0.
-      (await updateAudited(
-        database,
-        'business_settings',
-        0,
-        actorOf(req),
-        (trx) => getBusinessSettings(trx),
-        (trx) => updateBusinessSettings(trx, req.body),
-      )) ?? getBusinessSettings(database.db),
+    async (req) => changeBusinessSettings(database, actorOf(req), req.body),
   );
 }

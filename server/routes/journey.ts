@@ -13,6 +13,7 @@ import {
 } from '../../contract';
 import { viewRecord } from '../../core/booking/engine';
 import { MSG } from '../../core/kernel/messages';
+import { customerActor } from '../../core/kernel/actor';
 import { bookingCalendar, verifyCalendarSignature } from '../../core/journey/calendar';
 import { dateOffers, subscribe, unsubscribe } from '../../core/journey/date-subscriptions';
 import { Forbidden, NotFound } from '../../core/kernel/errors';
@@ -93,7 +94,7 @@ export default async function journeyRoutes(
     async (req) => {
       const tg = telegramUserOf(req);
       if (!telegram) throw new HttpError(503, 'Telegram-бот не настроен на сервере');
-      const gift = await createSeatGift(database, req.params.id, tg.id);
+      const gift = await createSeatGift(database, customerActor(tg.id), req.params.id);
       let username: string;
       try {
         username = await telegram.username();
@@ -154,7 +155,7 @@ export default async function journeyRoutes(
         allergy_type: b.has_allergy ? (b.allergy_type ?? null) : null,
         consent: b.consent,
       });
-      return toRecordView(await viewRecord(db, record), config.secretKey);
+      return toRecordView(await viewRecord(db, customerActor(tg.id), record.id), config.secretKey);
     },
   );
 

@@ -4,8 +4,7 @@ import { ForgetResult, PersonalDataExport, PrivacyPublic, TelegramIdParam } from
 import { currentPrivacy } from '../../core/booking/consent';
 import { exportPersonalData, forgetPerson, type TelegramPerson } from '../../core/privacy/personal-data';
 import { Forbidden } from '../../core/kernel/errors';
-import { requireStaff } from '../plugins/auth';
-import { staffActor } from '../../core/notify/audit';
+import { actorOf } from '../plugins/actor';
 import type { RouteDeps } from './deps';
 
 /** The privacy text, and a Telegram customer's own data: export and erasure. */
@@ -53,7 +52,7 @@ export default async function personalDataRoutes(app: FastifyInstance, { databas
         response: { 200: ForgetResult },
       },
     },
-    async (req) => forgetPerson(database, me(req)),
+    async (req) => forgetPerson(database, me(req), actorOf(req)),
   );
 
   // A request that reached the studio another way (email, in person): a superuser answers it.
@@ -82,6 +81,6 @@ export default async function personalDataRoutes(app: FastifyInstance, { databas
         response: { 200: ForgetResult },
       },
     },
-    async (req) => forgetPerson(database, { id: req.params.telegram_id }, staffActor(requireStaff(req))),
+    async (req) => forgetPerson(database, { id: req.params.telegram_id }, actorOf(req)),
   );
 }

@@ -1,7 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { IdParam, RecordCancel, RecordCreate, RecordUpdate, RecordView } from '../../contract';
-import { getRecord, toRecordPublic } from '../../db/repositories/records';
+import { toRecordPublic } from '../../db/repositories/records';
 import {
   cancelRecord,
   changePeopleCount,
@@ -11,8 +11,6 @@ import {
   type Customer,
   type RecordResult,
 } from '../../core/booking/engine';
-import { NotFound } from '../../core/kernel/errors';
-import { MSG } from '../../core/kernel/messages';
 import type { RouteDeps } from './deps';
 import { actorOf } from '../plugins/actor';
 import { calendarPath } from '../../core/journey/calendar';
@@ -25,6 +23,7 @@ export const toRecordView = (r: RecordResult, secretKey?: string): RecordView =>
   change_until: r.change_until,
   contact: r.contact,
   calendar_url: secretKey ? calendarPath(secretKey, r.record.id) : null,
+  allowed: r.allowed,
 });
 
 export default async function recordsRoutes(app: FastifyInstance, { database, config: appConfig }: RouteDeps) {
@@ -34,15 +33,6 @@ export default async function recordsRoutes(app: FastifyInstance, { database, co
   const tags = ['records'];
   // A Telegram customer (verified init data) or staff; record calls also check ownership.
   const config = { auth: 'customer' as const };
-
-  /** Owner (the Telegram user who booked) or staff only. */
-  async function ownRecord(req: FastifyRequest, id: number) {
-    const rec = await getRecord(db, id);
-    if (!rec) throw new NotFound(MSG.recordNotFound);
-    // Someone else's booking answers like a missing one: a customer learns nothing from guessing ids.
-    if (!req.staff && rec.telegram_id !== req.telegramUser?.id) throw new NotFound(MSG.recordNotFound);
-    return rec;
-  }
 
   r.post(
     '/records/',
@@ -61,7 +51,7 @@ export default async function recordsRoutes(app: FastifyInstance, { database, co
       const customer: Customer = req.telegramUser
         ? { telegram_id: req.telegramUser.id, telegram_login: req.telegramUser.username ?? null }
         : { telegram_id: req.body.telegram_id ?? null, telegram_login: req.body.telegram_login ?? null };
-      return reply.status(201).send(view(await createRecord(database, req.body, customer, actorOf(req))));
+      return reply.status(201).send(view(await createRecord(database, actorOf(req), req.body, customer)));
     },
   );
 
@@ -69,7 +59,7 @@ export default async function recordsRoutes(app: FastifyInstance, { database, co
     '/records/:id',
     { config, schema: { tags, summary: 'A booking', errors: [404], params: IdParam, response: { 200: RecordView } } },
     async (req) => {
-      return view(await viewRecord(db, await ownRecord(req, req.params.id)));
+      return view(await viewRecord(db, actorOf(req), req.params.id));
     },
   );
 
@@ -87,9 +77,7 @@ export default async function recordsRoutes(app: FastifyInstance, { database, co
       },
     },
     async (req) => {
-      return view(
-        await changePeopleCount(database, await ownRecord(req, req.params.id), req.body.people_count, actorOf(req)),
-      );
+      return view(await changePeopleCount(database, actorOf(req), req.params.id, req.body.people_count));
     },
   );
 
@@ -107,9 +95,7 @@ export default async function recordsRoutes(app: FastifyInstance, { database, co
       },
     },
     async (req) => {
-      return view(
-        await cancelRecord(database, await ownRecord(req, req.params.id), req.body.cancel_reason, actorOf(req)),
-      );
+      return view(await cancelRecord(database, actorOf(req), req.params.id, req.body.cancel_reason));
     },
   );
 
@@ -126,7 +112,7 @@ export default async function recordsRoutes(app: FastifyInstance, { database, co
       },
     },
     async (req) => {
-      return view(await restoreRecord(database, await ownRecord(req, req.params.id), actorOf(req)));
+      return view(await restoreRecord(database, actorOf(req), req.params.id));
     },
   );
 }

@@ -93,7 +93,7 @@ export default async function scheduleRoutes(
         response: { 201: SchedulePublic },
       },
     },
-    async (req, reply) => reply.status(201).send(await detail(await addSchedule(database, req.body, actorOf(req)))),
+    async (req, reply) => reply.status(201).send(await detail(await addSchedule(database, actorOf(req), req.body))),
   );
 
   r.get(
@@ -118,7 +118,7 @@ export default async function scheduleRoutes(
       },
     },
     async (req) => {
-      await editSchedule(database, req.params.id, req.body, actorOf(req));
+      await editSchedule(database, actorOf(req), req.params.id, req.body);
       return detail(req.params.id);
     },
   );
@@ -149,7 +149,7 @@ export default async function scheduleRoutes(
       schema: { tags, summary: 'Delete a session with its bookings', params: IdParam, response: { 200: Message } },
     },
     async (req) => {
-      await removeSchedule(database, req.params.id, actorOf(req));
+      await removeSchedule(database, actorOf(req), req.params.id);
       return { message: 'Schedule deleted successfully' };
     },
   );

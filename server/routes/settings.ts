@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Settings } from '../../contract';
-import { getSettings, saveSettings } from '../../db/repositories/settings';
+import { getSettings } from '../../db/repositories/settings';
 import { requireStaff } from '../plugins/auth';
 import type { RouteDeps } from './deps';
 import { actorOf } from '../plugins/actor';
-import { updateAudited } from '../../core/notify/audited-change';
+import { saveOwnSettings } from '../../core/staff/settings';
 
 export default async function settingsRoutes(app: FastifyInstance, { database }: RouteDeps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -18,18 +18,6 @@ export default async function settingsRoutes(app: FastifyInstance, { database }:
   r.post(
     '/settings/',
     { config, schema: { ...schema, summary: 'Save own notification settings', body: Settings } },
-    async (req) => {
-      const id = requireStaff(req).id;
-      return (
-        (await updateAudited(
-          database,
-          'settings',
-          id,
-          actorOf(req),
-          (trx) => getSettings(trx, id),
-          (trx) => saveSettings(trx, id, req.body),
-        )) ?? req.body
-      );
-    },
+    async (req) => saveOwnSettings(database, actorOf(req), req.body),
   );
 }

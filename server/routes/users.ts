@@ -12,23 +12,19 @@ import {
   UserUpdate,
   UserUpdateMe,
 } from '../../contract';
-import { bool } from '../../db/database';
+import { listUsers, toUserPublic } from '../../db/repositories/users';
 import {
-  deleteUser,
-  getUserById,
-  listUsers,
-  toUserPublic,
-  updateUser,
-  type UserPatch,
-} from '../../db/repositories/users';
-import { Forbidden, NotFound } from '../../core/kernel/errors';
-import { assertEmailFree, changeOwnPassword, createUser, editUser } from '../../core/staff/users';
+  addUser,
+  changeOwnPassword,
+  editUser,
+  registerOpen,
+  removeUser,
+  updateOwnProfile,
+  viewUser,
+} from '../../core/staff/users';
 import { requireStaff } from '../plugins/auth';
 import type { RouteDeps } from './deps';
 import { actorOf } from '../plugins/actor';
-import { deleteAudited } from '../../core/notify/audited-change';
-
-const NO_USER = 'The user with this id does not exist in the system';
 
 export default async function usersRoutes(app: FastifyInstance, { database, config }: RouteDeps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -55,7 +51,7 @@ export default async function usersRoutes(app: FastifyInstance, { database, conf
     },
     async (req, reply) => {
       const { confirm_password: _, ...user } = req.body;
-      return reply.status(201).send(await createUser(database, user, actorOf(req)));
+      return reply.status(201).send(await addUser(database, actorOf(req), user));
     },
   );
 
@@ -72,13 +68,7 @@ export default async function usersRoutes(app: FastifyInstance, { database, conf
       schema: { tags, summary: 'Update own profile', errors: [409], body: UserUpdateMe, response: { 200: UserPublic } },
     },
     async (req) => {
-      const me = requireStaff(req);
-      await assertEmailFree(database, req.body.email, me.id);
-      const patch: UserPatch = { email: req.body.email, full_name: req.body.full_name };
-      // Unlinking forgets the handle too (linking is the bot's one-time link, never this form).
-      if (req.body.telegram_id === null) Object.assign(patch, { telegram_id: null, telegram_login: null });
-      const clean = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
-      return toUserPublic((await updateUser(db, me.id, clean)) ?? me);
+      return updateOwnProfile(database, actorOf(req), req.body);
     },
   );
 
@@ -102,8 +92,7 @@ export default async function usersRoutes(app: FastifyInstance, { database, conf
       schema: { tags, summary: 'Open sign-up', errors: [403, 409], body: UserRegister, response: { 201: UserPublic } },
     },
     async (req, reply) => {
-      if (!config.usersOpenRegistration) throw new Forbidden('Open user registration is forbidden on this server');
-      return reply.status(201).send(await createUser(database, { ...req.body, is_active: true, is_superuser: false }));
+      return reply.status(201).send(await registerOpen(database, config.usersOpenRegistration, req.body));
     },
   );
 
@@ -114,12 +103,7 @@ export default async function usersRoutes(app: FastifyInstance, { database, conf
       schema: { tags, summary: 'A user by id', errors: [403], params: UserIdParam, response: { 200: UserPublic } },
     },
     async (req) => {
-      const me = requireStaff(req);
-      if (req.params.user_id !== me.id && !bool(me.is_superuser))
-        throw new Forbidden("The user doesn't have enough privileges");
-      const user = await getUserById(db, req.params.user_id);
-      if (!user) throw new NotFound(NO_USER);
-      return toUserPublic(user);
+      return viewUser(database, actorOf(req), req.params.user_id);
     },
   );
 
@@ -137,12 +121,8 @@ export default async function usersRoutes(app: FastifyInstance, { database, conf
       },
     },
     async (req) => {
-      const id = req.params.user_id;
-      if (!(await getUserById(db, id))) throw new NotFound(NO_USER);
       const { confirm_password: _, ...patch } = req.body;
-      const user = await editUser(database, id, patch, actorOf(req));
-      if (!user) throw new NotFound(NO_USER);
-      return toUserPublic(user);
+      return editUser(database, actorOf(req), req.params.user_id, patch);
     },
   );
 
@@ -153,20 +133,7 @@ export default async function usersRoutes(app: FastifyInstance, { database, conf
       schema: { tags, summary: 'Delete a user', params: UserIdParam, response: { 200: Message } },
     },
     async (req) => {
-      if (req.params.user_id === requireStaff(req).id)
-        throw new Forbidden('Super users are not allowed to delete themselves');
-      const deleted = await deleteAudited(
-        database,
-        'user',
-        req.params.user_id,
-        actorOf(req),
-        async (trx) => {
-          const u = await getUserById(trx, req.params.user_id);
-          return u && toUserPublic(u);
-        },
-        (trx) => deleteUser(trx, req.params.user_id),
-      );
-      if (!deleted) throw new NotFound(NO_USER);
+      await removeUser(database, actorOf(req), req.params.user_id);
       return { message: 'User deleted successfully' };
     },
   );

@@ -9,20 +9,11 @@ import {
   WorkshopsPublic,
   WorkshopUpdate,
 } from '../../contract';
-import {
-  countSchedulesOfWorkshop,
-  deleteWorkshop,
-  getWorkshop,
-  insertWorkshop,
-  listWorkshops,
-  updateWorkshop,
-} from '../../db/repositories/workshops';
-import { Conflict, NotFound } from '../../core/kernel/errors';
+import { getWorkshop, listWorkshops } from '../../db/repositories/workshops';
+import { NotFound } from '../../core/kernel/errors';
 import type { RouteDeps } from './deps';
 import { actorOf } from '../plugins/actor';
-import { createAudited, deleteAudited, updateAudited } from '../../core/notify/audited-change';
-
-const NOT_FOUND = 'Мастер-класс не найден';
+import { CATALOG_MSG, workshops } from '../../core/catalog/catalog';
 
 export default async function workshopsRoutes(app: FastifyInstance, { database }: RouteDeps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -42,10 +33,7 @@ export default async function workshopsRoutes(app: FastifyInstance, { database }
   r.post(
     '/workshops/',
     { config, schema: { tags, summary: 'Create a workshop', body: WorkshopCreate, response: { 201: WorkshopPublic } } },
-    async (req, reply) =>
-      reply
-        .status(201)
-        .send(await createAudited(database, 'workshop', actorOf(req), (trx) => insertWorkshop(trx, req.body))),
+    async (req, reply) => reply.status(201).send(await workshops.create(database, actorOf(req), req.body)),
   );
 
   r.get(
@@ -53,7 +41,7 @@ export default async function workshopsRoutes(app: FastifyInstance, { database }
     { config, schema: { tags, summary: 'A workshop by id', params: IdParam, response: { 200: WorkshopPublic } } },
     async (req) => {
       const w = await getWorkshop(db, req.params.id);
-      if (!w) throw new NotFound(NOT_FOUND);
+      if (!w) throw new NotFound(CATALOG_MSG.workshopNotFound);
       return w;
     },
   );
@@ -71,16 +59,7 @@ export default async function workshopsRoutes(app: FastifyInstance, { database }
       },
     },
     async (req) => {
-      const w = await updateAudited(
-        database,
-        'workshop',
-        req.params.id,
-        actorOf(req),
-        (trx) => getWorkshop(trx, req.params.id),
-        (trx) => updateWorkshop(trx, req.params.id, req.body),
-      );
-      if (!w) throw new NotFound(NOT_FOUND);
-      return w;
+      return workshops.update(database, actorOf(req), req.params.id, req.body);
     },
   );
 
@@ -97,22 +76,7 @@ export default async function workshopsRoutes(app: FastifyInstance, { database }
       },
     },
     async (req) => {
-      const deleted = await deleteAudited(
-        database,
-        'workshop',
-        req.params.id,
-        actorOf(req),
-        (trx) => getWorkshop(trx, req.params.id),
-        async (trx) => {
-          const used = await countSchedulesOfWorkshop(trx, req.params.id);
-          if (used > 0)
-            throw new Conflict(
-              `Нельзя удалить мастер-класс: он есть в расписании (занятий: ${used}). Сначала удалите эти занятия.`,
-            );
-          await deleteWorkshop(trx, req.params.id);
-        },
-      );
-      if (!deleted) throw new NotFound(NOT_FOUND);
+      await workshops.remove(database, actorOf(req), req.params.id);
       return { message: 'Workshop deleted successfully' };
     },
   );

@@ -16,11 +16,9 @@ import {
 beforeEach(() => resetEnvironment());
 
 const PAST = '2020-03-01T10:00:00.000Z';
-const past = (over: Partial<RecordView['record']> = {}) => {
-  const v = recordView(over);
-  v.record.schedule.date = PAST;
-  return v;
-};
+/** A booking of a session that has started: the server allows nothing of it. */
+const past = (over: Partial<RecordView['record']> = {}) =>
+  recordView({ ...over, schedule: { ...recordView().record.schedule, date: PAST } });
 
 function open(view: RecordView, routes: Parameters<typeof mockApi>[0] = {}) {
   const api = mockApi({ 'GET /records/15': () => ({ body: view }), ...routes });

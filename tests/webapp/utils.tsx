@@ -7,6 +7,8 @@ import { App } from '../../webapp/src/App';
 import { resetConfig } from '../../webapp/src/config';
 import { initTelegram } from '../../webapp/src/tg';
 import { clearToasts } from '../../webapp/src/ui/toast';
+import { allowedActions } from '../../core/booking/allowed';
+import { customerActor } from '../../core/kernel/actor';
 
 export const TG_USER = { id: 424242, first_name: 'Анна', last_name: 'Петрова', username: 'anna_p' };
 export const INIT_DATA = new URLSearchParams({
@@ -134,30 +136,36 @@ export function recordView(
   extra: Partial<Omit<RecordView, 'record'>> = {},
 ): RecordView {
   const s = session();
-  return {
-    record: {
-      id: 15,
-      schedule_id: s.id,
-      state: 'ACTIVE',
-      name: 'Анна',
-      last_name: 'Петрова',
-      people_count: 2,
-      telegram_login: 'anna_p',
-      telegram_id: TG_USER.id,
-      comment: 'Будем с ребёнком',
-      has_allergy: true,
-      allergy_type: 'орехи',
-      source: 'instagram',
-      is_first_time: true,
-      cancel_reason: null,
-      attendance: null,
-      is_cancelled: false,
-      created_at: '2030-11-01T10:00:00.000Z',
-      schedule: { id: s.id, date: s.date, capacity: s.capacity, workshop: s.workshop, address: s.address },
-      ...over,
-    },
-    places_available: 3,
-    queue_position: null,
-    ...extra,
+  const record: RecordView['record'] = {
+    id: 15,
+    schedule_id: s.id,
+    state: 'ACTIVE',
+    name: 'Анна',
+    last_name: 'Петрова',
+    people_count: 2,
+    telegram_login: 'anna_p',
+    telegram_id: TG_USER.id,
+    comment: 'Будем с ребёнком',
+    has_allergy: true,
+    allergy_type: 'орехи',
+    source: 'instagram',
+    is_first_time: true,
+    cancel_reason: null,
+    attendance: null,
+    is_cancelled: false,
+    created_at: '2030-11-01T10:00:00.000Z',
+    schedule: { id: s.id, date: s.date, capacity: s.capacity, workshop: s.workshop, address: s.address },
+    ...over,
   };
+  // What the server would allow this customer: the rule itself, from the booking and its deadline.
+  const deadlineHours = extra.change_until
+    ? (Date.parse(record.schedule.date) - Date.parse(extra.change_until)) / 3_600_000
+    : 0;
+  const allowed = allowedActions({
+    actor: customerActor(TG_USER.id),
+    record,
+    schedule: record.schedule,
+    settings: { change_deadline_hours: deadlineHours, contact: extra.contact ?? '' },
+  });
+  return { record, places_available: 3, queue_position: null, allowed, ...extra };
 }

@@ -1,0 +1,78 @@
+import type { BusinessSettings, Permission, RecordAction, RecordAllowed, Refusal } from '../../contract';
+import { isPast } from '../../contract/format';
+import type { RecordRow } from '../../db/repositories/records';
+import type { Actor } from '../kernel/actor';
+import { Conflict, Forbidden } from '../kernel/errors';
+import { MSG } from '../kernel/messages';
+import { changeDeadline, deadlineMessage } from './change-deadline';
+
+/*
+ * What a caller may do with a booking, decided once: the commands refuse by it and the views carry
+ * it (`allowed`), so the mini-app and the bot show only the buttons that will work and derive nothing.
+ * Every action of a started session is closed; a customer's cancel, restore and party change also
+ * close at the change deadline and once staff marked attendance (staff may clear the mark first).
+ */
+
+export const ALLOWED_MSG = {
+  attendedCustomer: 'Посещение уже отмечено: запись больше нельзя изменить',
+  attendedStaff: 'Посещение уже отмечено: сначала снимите отметку',
+  notQueued: 'Запись уже не в очереди.',
+  notActive: 'Запись не активна: подтверждать нечего',
+  started: 'Мастер-класс уже начался',
+  notYet: 'Оценить мастер-класс можно после него',
+  notAttended: 'Оценить можно только мастер-класс, на который вы были записаны',
+  giftCancelled: 'Отменённую запись передать нельзя',
+  telegramOnly: 'Это действие доступно только из Telegram',
+} as const;
+
+export interface AllowedInput {
+  actor: Actor;
+  record: Pick<RecordRow, 'state' | 'attendance'>;
+  schedule: { date: string };
+  settings: Pick<BusinessSettings, 'change_deadline_hours' | 'contact'>;
+  now?: Date;
+}
+
+const yes: Permission = { ok: true, reason: null, detail: null };
+const no = (reason: Refusal, detail: string): Permission => ({ ok: false, reason, detail });
+
+/** The first refusal that applies, in order, else allowed. */
+const first = (...checks: (Permission | false)[]): Permission => checks.find((c) => c !== false) || yes;
+
+export function allowedActions({ actor, record, schedule, settings, now = new Date() }: AllowedInput): RecordAllowed {
+  const customer = actor.kind === 'customer';
+  const past = isPast(schedule.date, now);
+  const deadline = changeDeadline(schedule.date, settings.change_deadline_hours);
+  const closed = customer && deadline !== null && now.toISOString() >= deadline;
+  const started = past && no('past', MSG.past);
+  const attended =
+    record.attendance !== null && no('attended', customer ? ALLOWED_MSG.attendedCustomer : ALLOWED_MSG.attendedStaff);
+  const late = closed && no('deadline', deadlineMessage(settings));
+  const cancelled = record.state === 'CANCELLED';
+  const telegramOnly = !customer && no('telegram_only', ALLOWED_MSG.telegramOnly);
+
+  return {
+    cancel: first(started, attended, late, cancelled && no('cancelled', MSG.alreadyCancelled)),
+    restore: first(started, attended, late, !cancelled && no('not_cancelled', MSG.notCancelled)),
+    change_people: first(started, attended, late, cancelled && no('cancelled', MSG.cancelled)),
+    leave_queue: first(started, late, record.state !== 'QUEUED' && no('not_queued', ALLOWED_MSG.notQueued)),
+    gift: first(telegramOnly, started, attended, cancelled && no('cancelled', ALLOWED_MSG.giftCancelled)),
+    confirm: first(
+      telegramOnly,
+      past && no('past', ALLOWED_MSG.started),
+      record.state !== 'ACTIVE' && no('not_active', ALLOWED_MSG.notActive),
+    ),
+    rate: first(
+      telegramOnly,
+      !past && no('not_started', ALLOWED_MSG.notYet),
+      record.state !== 'ACTIVE' && no('not_active', ALLOWED_MSG.notAttended),
+    ),
+  };
+}
+
+/** Refuses the action the way the adapters expect: Forbidden for the wrong kind of caller, else Conflict. */
+export function assertAllowed(allowed: RecordAllowed, action: RecordAction): void {
+  const p = allowed[action];
+  if (p.ok) return;
+  throw p.reason === 'telegram_only' ? new Forbidden(p.detail!) : new Conflict(p.detail!);
+}

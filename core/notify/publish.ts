@@ -1,0 +1,167 @@
+import type { RecordSchedule } from '../../contract';
+import { fullName } from '../../contract/format';
+import type { Executor } from '../../db/database';
+import { queuePosition, type RecordRow } from '../../db/repositories/records';
+import { SYSTEM } from '../kernel/actor';
+import { auditUpdate, writeAudit, type AuditValues } from './audit';
+import type { DomainEvent, RecordEvent } from './events';
+import {
+  notifyChat,
+  notifyCustomer,
+  notifyOnce,
+  notifyStaff,
+  recordSnapshot,
+  scheduleSnapshot,
+  type RecordPayload,
+} from './notifications';
+
+/*
+ * The one publisher: each event's audit row and outbox rows, written in the transaction of the
+ * command that produced it (so the change, its log entry and its messages commit together or not at
+ * all). Payloads are snapshots taken here, after the whole command: a message tells the booking as
+ * it was committed, queue place included.
+ */
+
+/** The fields of a booking its log entries show. */
+export const bookingState = (r: RecordRow): AuditValues => ({
+  state: r.state,
+  people_count: r.people_count,
+  ...(r.cancel_reason !== null && { cancel_reason: r.cancel_reason }),
+});
+
+export async function recordPayload(trx: Executor, r: RecordRow, schedule: RecordSchedule): Promise<RecordPayload> {
+  const position = r.state === 'QUEUED' ? await queuePosition(trx, r) : null;
+  return { schedule: scheduleSnapshot(schedule), record: recordSnapshot(r, position) };
+}
+
+const recordAudit = (e: RecordEvent, action: string, before: AuditValues | null, after: AuditValues | null) => ({
+  actor: e.actor,
+  entity: 'record',
+  entity_id: e.record.id,
+  action,
+  before,
+  after,
+});
+
+async function publishRecordEvent(trx: Executor, e: RecordEvent): Promise<void> {
+  const { record: r, before: b } = e;
+  const payload = () => recordPayload(trx, r, e.schedule);
+  switch (e.type) {
+    case 'record.created': {
+      await writeAudit(
+        trx,
+        recordAudit(e, 'created', null, { ...bookingState(r), schedule_id: r.schedule_id, name: r.name }),
+      );
+      const p = await payload();
+      await notifyCustomer(trx, r, { kind: r.state === 'ACTIVE' ? 'record.booked' : 'record.queued', payload: p });
+      await notifyStaff(trx, { kind: 'staff.new_record', payload: p });
+      return;
+    }
+    case 'record.people_changed':
+      await writeAudit(trx, recordAudit(e, 'people_changed', bookingState(b!), bookingState(r)));
+      await notifyCustomer(trx, r, {
+        kind: 'record.people_changed',
+        payload: { ...(await payload()), previous_people_count: b!.people_count },
+      });
+      return;
+    case 'record.cancelled': {
+      await writeAudit(trx, recordAudit(e, 'cancelled', bookingState(b!), bookingState(r)));
+      const p = await payload();
+      await notifyCustomer(trx, r, { kind: 'record.cancelled', payload: p });
+      await notifyStaff(trx, { kind: 'staff.cancelled', payload: p });
+      return;
+    }
+    case 'record.restored':
+      await writeAudit(trx, recordAudit(e, 'restored', bookingState(b!), bookingState(r)));
+      await notifyCustomer(trx, r, { kind: 'record.restored', payload: await payload() });
+      return;
+    case 'record.promoted':
+      // Promotion is the engine's own doing, whoever freed the seats.
+      await writeAudit(trx, { ...recordAudit(e, 'promoted', bookingState(b!), bookingState(r)), actor: SYSTEM });
+      if (!e.silent) await notifyCustomer(trx, r, { kind: 'record.promoted', payload: await payload() });
+      return;
+    case 'record.transferred': {
+      await writeAudit(
+        trx,
+        recordAudit(
+          e,
+          'transferred',
+          { telegram_id: b!.telegram_id, name: b!.name },
+          { telegram_id: r.telegram_id, name: r.name },
+        ),
+      );
+      const p = { ...(await payload()), giver_name: fullName(b!), receiver_name: fullName(r) };
+      await notifyCustomer(trx, b!, { kind: 'record.given_away', payload: p });
+      await notifyCustomer(trx, r, { kind: 'record.received', payload: p });
+      await notifyStaff(trx, { kind: 'staff.transferred', payload: p });
+      return;
+    }
+    case 'record.confirmed':
+      await writeAudit(trx, recordAudit(e, 'confirmed', null, { confirmed_at: r.confirmed_at }));
+      return;
+    case 'record.attendance':
+      await writeAudit(trx, recordAudit(e, 'attendance', { attendance: b!.attendance }, { attendance: r.attendance }));
+      return;
+  }
+}
+
+async function publishOne(trx: Executor, e: DomainEvent): Promise<void> {
+  switch (e.type) {
+    case 'schedule.created':
+      await writeAudit(trx, {
+        actor: e.actor,
+        entity: 'schedule',
+        entity_id: e.schedule_id,
+        action: 'created',
+        after: e.after,
+      });
+      return;
+    case 'schedule.updated':
+      await auditUpdate(trx, e.actor, 'schedule', e.schedule.id, e.before, e.after);
+      for (const r of e.told)
+        await notifyCustomer(trx, r, {
+          kind: 'schedule.changed',
+          payload: { ...(await recordPayload(trx, r, e.schedule)), changed: e.changed },
+        });
+      return;
+    case 'schedule.deleted':
+      for (const r of e.told)
+        await notifyCustomer(trx, r, { kind: 'schedule.deleted', payload: await recordPayload(trx, r, e.schedule) });
+      await writeAudit(trx, {
+        actor: e.actor,
+        entity: 'schedule',
+        entity_id: e.schedule.id,
+        action: 'deleted',
+        before: e.before,
+      });
+      return;
+    case 'entity.updated':
+      await auditUpdate(trx, e.actor, e.entity, e.entity_id, e.before ?? {}, e.after ?? {});
+      return;
+    case 'entity.created':
+    case 'entity.deleted':
+    case 'entity.erased':
+      await writeAudit(trx, {
+        // An erasure says who asked, never whose: a customer's own is logged without their id.
+        anonymous: e.type === 'entity.erased',
+        actor: e.actor,
+        entity: e.entity,
+        entity_id: e.entity_id,
+        action: e.type.slice('entity.'.length),
+        before: e.before,
+        after: e.after,
+      });
+      return;
+    case 'message':
+      if (e.dedupe_key) await notifyOnce(trx, e.chat_id, e.notification, e.dedupe_key);
+      else await notifyChat(trx, e.chat_id, e.notification);
+      return;
+    default:
+      await publishRecordEvent(trx, e);
+  }
+}
+
+/** Writes every event's audit row and messages, in order, in the command's transaction. */
+export async function publish(trx: Executor, events: readonly DomainEvent[]): Promise<void> {
+  for (const e of events) await publishOne(trx, e);
+}
