@@ -11,8 +11,15 @@ export const PageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(PAGE_MAX).default(PAGE_DEFAULT),
 });
 
-/** A day ('2026-11-01') or an instant with its offset. */
-const Bound = z.union([z.iso.date(), z.iso.datetime({ offset: true })], { error: 'Укажите дату: ГГГГ-ММ-ДД' });
+/** The years a date filter may name: no booking lies outside them, and the zone conversion misreads years beyond them. */
+export const FILTER_YEARS = { min: 1900, max: 2999 } as const;
+
+/** A day ('2026-11-01') or an instant with its offset, in FILTER_YEARS. */
+const Bound = z
+  .union([z.iso.date(), z.iso.datetime({ offset: true })], { error: 'Укажите дату: ГГГГ-ММ-ДД' })
+  .refine((s) => Number(s.slice(0, 4)) >= FILTER_YEARS.min && Number(s.slice(0, 4)) <= FILTER_YEARS.max, {
+    message: `Укажите дату с ${FILTER_YEARS.min} по ${FILTER_YEARS.max} год`,
+  });
 
 /** `from` is inclusive; `to` is exclusive, except a bare day, which includes that whole day in the business time zone. */
 export const DateRange = z.object({ from: Bound.optional(), to: Bound.optional() });

@@ -204,3 +204,36 @@ describe('ids that cannot exist', () => {
     }
   });
 });
+
+describe('date filters', () => {
+  const FILTERS = ['/schedule/', '/schedule/past', '/records/export.csv', '/stats/', '/audit/'];
+
+  it('refuse years outside 1900–2999 with a Russian 422 on every list that takes dates', async () => {
+    const failures: string[] = [];
+    for (const path of FILTERS)
+      for (const [param, value] of [
+        ['from', '0001-01-01'],
+        ['from', '0099-12-31'],
+        ['to', '9999-12-31'],
+        ['from', '1899-12-31'],
+        ['to', '3000-01-01'],
+        ['from', '0050-06-01T10:00:00Z'],
+        ['to', '9999-12-31T23:59:59+01:00'],
+      ]) {
+        const url = `/api/v1${path}?${param}=${encodeURIComponent(value)}`;
+        const res = await t.app.inject({ method: 'GET', url, headers: staff });
+        const expected = `${param}: Укажите дату с 1900 по 2999 год`;
+        if (res.statusCode !== 422 || res.json().detail !== expected)
+          failures.push(`${url} → ${res.statusCode} ${res.body.slice(0, 120)}`);
+      }
+    expect(failures).toEqual([]);
+  });
+
+  it('accept the first and the last day of that span', async () => {
+    for (const path of FILTERS) {
+      const url = `/api/v1${path}?from=1900-01-01&to=${path.includes('export') ? '1901-01-01' : '2999-12-31'}`;
+      const res = await t.app.inject({ method: 'GET', url, headers: staff });
+      expect(res.statusCode, `${url}: ${res.body.slice(0, 200)}`).toBe(200);
+    }
+  });
+});
