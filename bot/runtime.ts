@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import { Api, BotError, type Bot } from 'grammy';
 import type { Update, UserFromGetMe } from 'grammy/types';
-import type { Database } from '../db/database';
+import { nowIso, type Database } from '../db/database';
+import { takeUpdate } from '../db/repositories/telegram-updates';
 import { createOutbox, DEFAULT_OUTBOX_OPTIONS, type Outbox, type OutboxDeps, type OutboxOptions } from './outbox';
 import { createBot } from './createBot';
 import { renderContext, type BotConfig, type BotContext, type Log } from './context';
@@ -27,7 +28,7 @@ export interface Telegram {
   outbox: Outbox;
   /** Timing-safe check of the X-Telegram-Bot-Api-Secret-Token header. */
   verifySecret(header: unknown): boolean;
-  /** Handles one update (webhook); errors are logged, never thrown. */
+  /** Handles one update (webhook) once, whatever the instance; the bot's errors are logged, never thrown. */
   handleUpdate(update: Update): Promise<void>;
   /** The bot's @username (getMe once). */
   username(): Promise<string>;
@@ -148,6 +149,10 @@ export function createTelegram(deps: {
       return given.length === secret.length && crypto.timingSafeEqual(given, secret);
     },
     async handleUpdate(update) {
+      // Telegram sends an update again when it thinks the first try failed, to whichever instance
+      // answers: the first to take its id handles it. A database that cannot tell throws, and the
+      // webhook's error makes Telegram try again later.
+      if (!(await takeUpdate(database.db, update.update_id, nowIso()))) return;
       try {
         await init();
         await bot.handleUpdate(update);

@@ -25,11 +25,15 @@ export function createDb(url: string, opts: { poolSize?: number } = {}): Databas
     // pg is loaded by the first query, so a server on SQLite never loads it (a faster start).
     const pool = async () => {
       const { default: pg } = await import('pg');
-      return new pg.Pool({
+      const p = new pg.Pool({
         connectionString: url,
         max: opts.poolSize ?? 10,
         types: { getTypeParser: pgTypeParser(pg.types) },
       });
+      // An idle connection that breaks (the database restarted, the network dropped) leaves the pool and
+      // the next query opens a new one; unheard, pg's 'error' event would end the process.
+      p.on('error', () => {});
+      return p;
     };
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', file: null, writes: 0, close: () => db.destroy() };

@@ -12,10 +12,13 @@ import { clientErrorHandler, frameworkError, registerErrorHandling } from './plu
 import { registerAuth } from './plugins/auth';
 import { registerJsonBody } from './plugins/json-body';
 import { CUSTOMER_WRITES_PER_MINUTE, registerCustomerWriteLimit } from './plugins/customer-writes';
+import { databaseRateLimitStore } from './plugins/rate-limit-store';
 import { registerStatic } from './plugins/static';
 import { registerSwagger } from './plugins/swagger';
 import { createMailer, type Mailer } from './email';
-import type { RouteDeps, TelegramGateway } from './routes/deps';
+import type { Lifecycle, RouteDeps, TelegramGateway } from './routes/deps';
+import type { Metrics } from './metrics';
+import metricsRoutes from './routes/metrics';
 import utilsRoutes from './routes/utils';
 import loginRoutes from './routes/login';
 import usersRoutes from './routes/users';
@@ -45,6 +48,10 @@ export interface AppDeps {
   timeouts?: Partial<typeof TIMEOUTS>;
   /** The bot behind the webhook and the account link; none (no BOT_TOKEN): the webhook does not exist and linking answers 503. */
   telegram?: TelegramGateway | null;
+  /** Prometheus metrics, served at GET /metrics with METRICS_TOKEN; none: no metrics. */
+  metrics?: Metrics | null;
+  /** Whether the instance drains (readiness answers 503); main.ts sets it on SIGTERM. */
+  lifecycle?: Lifecycle;
 }
 
 export const API_PREFIX = '/api/v1';
@@ -124,7 +131,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Not strict: an OPTIONS without Origin is no preflight and answers 204 like any other OPTIONS, not a text/plain 400.
   await app.register(cors, { origin: [config.publicUrl], strictPreflight: false });
   await app.register(formbody);
-  await app.register(rateLimit, { global: false });
+  // On PostgreSQL (several instances) counted in the database, so a limit holds whichever instance
+  // answers; SQLite serves one instance, whose own counters are exact and cost its one writer nothing.
+  await app.register(rateLimit, {
+    global: false,
+    ...(database.dialect === 'postgres' && { store: databaseRateLimitStore(database) }),
+  });
   const rateLimits = {
     login: 20,
     passwordRecovery: 5,
@@ -141,7 +153,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mailer: deps.mailer ?? createMailer(config, app.log),
     log: app.log,
     rateLimits,
+    lifecycle: deps.lifecycle ?? { draining: false },
   };
+  if (deps.metrics && config.metricsToken) await metricsRoutes(app, deps.metrics, config.metricsToken);
   const telegram = deps.telegram ?? null;
   await app.register(
     async (api) => {

@@ -75,6 +75,11 @@ const Env = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SCHEDULER_TICK_S: z.coerce.number().int().min(1).max(3600).default(60),
   BACKUP_KEEP_DAYS: z.coerce.number().int().min(1).max(3650).default(35),
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^[\w.~+/=-]{16,256}$/)
+    .optional(),
+  SHUTDOWN_DRAIN_S: z.coerce.number().min(0).max(300).default(0),
 });
 
 export interface Config {
@@ -103,6 +108,10 @@ export interface Config {
   schedulerTickMs: number;
   /** `npm run backup` deletes its backups older than this: erased personal data leaves the backups too. */
   backupKeepDays: number;
+  /** Bearer token of GET /metrics; none: the route does not exist. */
+  metricsToken: string | undefined;
+  /** On SIGTERM, how long the server keeps answering (readiness 503) before it stops accepting connections. */
+  shutdownDrainMs: number;
 }
 
 /** What each variable must look like, for the error lines. */
@@ -126,10 +135,19 @@ const EXPECTED: Partial<Record<keyof z.infer<typeof Env>, string>> = {
   LOG_LEVEL: 'one of fatal, error, warn, info, debug, trace, silent',
   SCHEDULER_TICK_S: 'a whole number of seconds from 1 to 3600',
   BACKUP_KEEP_DAYS: 'a whole number of days from 1 to 3650',
+  METRICS_TOKEN: '16 to 256 letters, digits or -._~+/= (e.g. from `openssl rand -hex 32`)',
+  SHUTDOWN_DRAIN_S: 'a number of seconds from 0 to 300',
 };
 
 /** Never printed, only their length. */
-const SECRETS = new Set(['SECRET_KEY', 'FIRST_SUPERUSER_PASSWORD', 'BOT_TOKEN', 'WEBHOOK_SECRET', 'SMTP_PASSWORD']);
+const SECRETS = new Set([
+  'SECRET_KEY',
+  'FIRST_SUPERUSER_PASSWORD',
+  'BOT_TOKEN',
+  'WEBHOOK_SECRET',
+  'SMTP_PASSWORD',
+  'METRICS_TOKEN',
+]);
 
 /** The password of a URL (user:password@host) replaced by ****, also in strings that do not parse as URLs. */
 export const maskUrl = (value: string) => value.replace(/^([a-z][\w+.-]*:\/\/[^/:@]*:)[^/]*@/i, '$1****@');
@@ -199,6 +217,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, opts: { dote
     logLevel: e.LOG_LEVEL,
     schedulerTickMs: e.SCHEDULER_TICK_S * 1000,
     backupKeepDays: e.BACKUP_KEEP_DAYS,
+    metricsToken: e.METRICS_TOKEN,
+    shutdownDrainMs: Math.round(e.SHUTDOWN_DRAIN_S * 1000),
   };
 }
 

@@ -1,6 +1,7 @@
 import { createLogger, listen, loadConfigOrExit, openDatabase } from './startup';
 import { API_PREFIX, buildApp } from './app';
 import { WEBHOOK_PATH } from './routes/telegram';
+import type { Lifecycle } from './routes/deps';
 import { ensureFirstSuperuser } from '../core/staff/users';
 import { createScheduler, jobs } from '../core/jobs/scheduler';
 
@@ -10,23 +11,33 @@ const config = loadConfigOrExit();
 const log = await createLogger(config);
 const database = await openDatabase(config);
 
+// Prometheus metrics only with METRICS_TOKEN (prom-client is then not even loaded: a faster start).
+const metrics = config.metricsToken ? (await import('./metrics')).createMetrics(database) : null;
 // The bot (webhook or polling) and the outbox worker that delivers notifications; none without BOT_TOKEN
 // (grammY is then not even loaded: a faster start).
 const telegram = config.botToken
-  ? (await import('../bot/runtime')).createTelegram({ config, database, log, webhookPath: API_PREFIX + WEBHOOK_PATH })
+  ? (await import('../bot/runtime')).createTelegram({
+      config,
+      database,
+      log,
+      webhookPath: API_PREFIX + WEBHOOK_PATH,
+      options: { onSend: metrics?.onSend },
+    })
   : null;
 // The periodic jobs (the day-before digest, …): they only write rows, so they run with or without a bot.
 const scheduler = createScheduler({
   jobs: jobs(database, { timezone: config.businessTimezone }),
   log,
   tickMs: config.schedulerTickMs,
+  onJob: metrics?.onJob,
 });
 // Started before the app is built: on a new database the password hash runs on another thread meanwhile.
 const firstUser = ensureFirstSuperuser(database, {
   email: config.firstSuperuser,
   password: config.firstSuperuserPassword,
 });
-const app = await buildApp({ config, database, logger: log, telegram });
+const lifecycle: Lifecycle = { draining: false };
+const app = await buildApp({ config, database, logger: log, telegram, metrics, lifecycle });
 
 const first = await firstUser;
 if (first) {
@@ -36,15 +47,19 @@ if (first) {
   console.log(`\nFirst superuser created: ${first.email}\n${pw}\n`);
 }
 
-// Graceful shutdown: stop the jobs and the bot (the outbox finishes its batch), stop accepting,
-// let in-flight requests finish, then close the database (onClose).
+// Graceful shutdown. At once: readiness answers 503 (a load balancer sends new requests elsewhere),
+// the jobs stop and the outbox finishes its sends in flight and gives its other claims back. The
+// server keeps answering for SHUTDOWN_DRAIN_S (until the load balancer has noticed), then stops
+// accepting, lets in-flight requests finish, and closes the database (onClose).
 let closing = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
-    Promise.all([scheduler.stop(), telegram?.stop()])
+    lifecycle.draining = true;
+    app.log.info({ signal, drain_ms: config.shutdownDrainMs }, 'shutting down');
+    const drained = new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
+    Promise.all([scheduler.stop(), telegram?.stop(), drained])
       .then(() => app.close())
       .then(
         () => process.exit(0),

@@ -6,6 +6,7 @@ import { enqueueAfterClassThanks } from '../journey/after-class';
 /** The business's zone when none is given (BUSINESS_TIMEZONE's default). */
 const DEFAULT_TIMEZONE = 'Europe/Belgrade';
 import { runRetention } from '../privacy/personal-data';
+import { pruneSharedState } from './shared-state';
 import type { Log } from '../kernel/log';
 
 /**
@@ -38,9 +39,16 @@ export const jobs = (database: Database, opts: { timezone?: string } = {}): Job[
     run: (now) => enqueueAfterClassThanks(database, opts.timezone ?? DEFAULT_TIMEZONE, now),
   },
   { name: 'retention', run: (now) => runRetention(database, now) },
+  { name: 'shared-state', run: (now) => pruneSharedState(database, now) },
 ];
 
-export function createScheduler(deps: { jobs: Job[]; log: Log; tickMs?: number }): Scheduler {
+export function createScheduler(deps: {
+  jobs: Job[];
+  log: Log;
+  tickMs?: number;
+  /** Told each job run and whether it failed (metrics). */
+  onJob?: (job: string, ok: boolean) => void;
+}): Scheduler {
   const tickMs = deps.tickMs ?? DEFAULT_TICK_MS;
   let timer: NodeJS.Timeout | null = null;
   let current: Promise<unknown> = Promise.resolve();
@@ -51,8 +59,10 @@ export function createScheduler(deps: { jobs: Job[]; log: Log; tickMs?: number }
       try {
         done[job.name] = await job.run(now);
         if (done[job.name] > 0) deps.log.info({ job: job.name, done: done[job.name] }, 'scheduler: job done');
+        deps.onJob?.(job.name, true);
       } catch (err) {
         deps.log.error({ err, job: job.name }, 'scheduler: job failed');
+        deps.onJob?.(job.name, false);
       }
     }
     return done;

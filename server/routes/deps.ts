@@ -12,13 +12,20 @@ export interface RouteDeps {
   log: FastifyBaseLogger;
   /** Requests per window: login per client a minute, recovery per client per 15 minutes, customer writes per Telegram user a minute. */
   rateLimits: { login: number; passwordRecovery: number; customerWrites: number };
+  lifecycle: Lifecycle;
+}
+
+/** The instance's state that readiness reports. */
+export interface Lifecycle {
+  /** Stopping (SIGTERM): it finishes what it has and takes nothing new, so readiness answers 503. */
+  draining: boolean;
 }
 
 /** What the HTTP server needs of the Telegram bot; main.ts hands it the bot's runtime. */
 export interface TelegramGateway {
   /** Timing-safe check of the X-Telegram-Bot-Api-Secret-Token header. */
   verifySecret(header: unknown): boolean;
-  /** Handles one webhook update; never throws. */
+  /** Handles one webhook update once, whichever instance gets it; throws only when the database cannot say (Telegram retries). */
   handleUpdate(update: Update): Promise<void>;
   /** The bot's @username. */
   username(): Promise<string>;

@@ -15,6 +15,7 @@ import { freshDatabaseUrl } from './db';
 import { TEST_BOT_TOKEN } from './telegram';
 import { FAKE_BOT } from './fake-telegram';
 import { createTelegram, type Telegram } from '../../bot/runtime';
+import { createMetrics } from '../../server/metrics';
 
 const SILENT_LOG = { info() {}, warn() {}, error() {}, debug() {} };
 
@@ -65,6 +66,8 @@ export async function buildTestApp(
   const database = createDb(config.databaseUrl);
   await migrateToLatest(database.db);
   await ensureFirstSuperuser(database, { email: config.firstSuperuser, password: config.firstSuperuserPassword });
+  // As main.ts wires them: metrics only with METRICS_TOKEN.
+  const metrics = config.metricsToken ? createMetrics(database) : null;
   // The bot knows who it is (no getMe), and its Bot API is a local fake or, by default, a closed port: tests never reach Telegram.
   const telegram = config.botToken
     ? createTelegram({
@@ -74,7 +77,11 @@ export async function buildTestApp(
         webhookPath: API_PREFIX + WEBHOOK_PATH,
         // Feature tests do not wait out Telegram's per-chat pace (a second between two messages to one
         // chat); the outbox's own tests (tests/bot/outbox*.test.ts) run it at Telegram's pace.
-        options: { botInfo: FAKE_BOT, outbox: { privateChatIntervalMs: 0, groupChatIntervalMs: 0 } },
+        options: {
+          botInfo: FAKE_BOT,
+          outbox: { privateChatIntervalMs: 0, groupChatIntervalMs: 0 },
+          onSend: metrics?.onSend,
+        },
       })
     : null;
   const app = await buildApp({
@@ -84,6 +91,7 @@ export async function buildTestApp(
     rateLimits: { login: 10_000, passwordRecovery: 10_000, customerWrites: 10_000, ...opts.rateLimits },
     timeouts: opts.timeouts,
     telegram,
+    metrics,
   });
   await app.ready();
 
@@ -104,7 +112,11 @@ export async function buildTestApp(
     config,
     superuser: SUPERUSER,
     telegram,
-    scheduler: createScheduler({ jobs: jobs(database, { timezone: config.businessTimezone }), log: SILENT_LOG }),
+    scheduler: createScheduler({
+      jobs: jobs(database, { timezone: config.businessTimezone }),
+      log: SILENT_LOG,
+      onJob: metrics?.onJob,
+    }),
     auth,
     async close() {
       await telegram?.stop();
