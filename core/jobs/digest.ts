@@ -1,3 +1,5 @@
+import { fullName } from '../../contract/format';
+import { publish } from '../notify/publish';
 import type { Database } from '../../db/database';
 import { withWriteTransaction } from '../../db/lock';
 import { existingDedupeKeys } from '../../db/repositories/notifications';
@@ -5,13 +7,7 @@ import { listQueue, listRecordsOfSchedules, type RecordRow } from '../../db/repo
 import { getRecordSchedule, listSchedulesBetween } from '../../db/repositories/schedules';
 import { listAlertRecipients } from '../../db/repositories/users';
 import { bool } from '../../db/database';
-import {
-  digestDedupeKey,
-  enqueueDigest,
-  scheduleSnapshot,
-  type DigestPayload,
-  type DigestPerson,
-} from '../notify/notifications';
+import { digestDedupeKey, scheduleSnapshot, type DigestPayload, type DigestPerson } from '../notify/notifications';
 
 /*
  * The day-before digest (staff setting scheduled_1d): a scheduler job writes, for every schedule
@@ -27,6 +23,7 @@ export const DIGEST_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 const person = (r: RecordRow): DigestPerson => ({
   record_id: r.id,
+  telegram_id: r.telegram_id,
   name: r.name,
   last_name: r.last_name,
   telegram_login: r.telegram_login,
@@ -37,7 +34,8 @@ const person = (r: RecordRow): DigestPerson => ({
   is_first_time: bool(r.is_first_time),
 });
 
-const displayName = (r: RecordRow) => [r.name, r.last_name].filter(Boolean).join(' ');
+/** Whose a line about allergies or comments is (erasure finds it by the booking). */
+const whose = (r: RecordRow) => ({ record_id: r.id, telegram_id: r.telegram_id, name: fullName(r) });
 
 /** Writes the digests due at `now`; returns how many rows it wrote. */
 export async function enqueueDueDigests(database: Database, now = new Date()): Promise<number> {
@@ -70,13 +68,19 @@ export async function enqueueDueDigests(database: Database, now = new Date()): P
         total_people: active.reduce((n, r) => n + r.people_count, 0),
         allergies: active
           .filter((r) => bool(r.has_allergy))
-          .map((r) => ({ name: displayName(r), allergy: r.allergy_type || 'да' })),
-        comments: active
-          .filter((r) => r.comment?.trim())
-          .map((r) => ({ name: displayName(r), comment: r.comment!.trim() })),
+          .map((r) => ({ ...whose(r), allergy: r.allergy_type || 'да' })),
+        comments: active.filter((r) => r.comment?.trim()).map((r) => ({ ...whose(r), comment: r.comment!.trim() })),
         queue: (await listQueue(trx, s.id)).map(person),
       };
-      await enqueueDigest(trx, todo, payload);
+      await publish(
+        trx,
+        todo.map((r) => ({
+          type: 'message',
+          chat_id: r.chat_id,
+          notification: { kind: 'staff.digest', payload },
+          dedupe_key: digestDedupeKey(s.id, r.user_id),
+        })),
+      );
       return todo.length;
     });
   }

@@ -4,7 +4,9 @@ import { withScheduleLock } from '../../db/lock';
 import { existingDedupeKeys } from '../../db/repositories/notifications';
 import { listRecordsOfSchedules } from '../../db/repositories/records';
 import { getRecordSchedule, listSchedulesBetween } from '../../db/repositories/schedules';
-import { notifyOnce, recordSnapshot, scheduleSnapshot } from '../notify/notifications';
+import { recordSnapshot, scheduleSnapshot } from '../notify/notifications';
+import type { MessageEvent } from '../notify/events';
+import { publish } from '../notify/publish';
 
 /*
  * After the class: the next morning (THANKS_HOUR in the business's zone) every customer whose
@@ -48,11 +50,20 @@ export async function enqueueAfterClassThanks(database: Database, timeZone: stri
     written += await withScheduleLock(database, s.id, async (trx) => {
       const schedule = await getRecordSchedule(trx, s.id);
       if (!schedule) return 0;
-      for (const r of todo) {
-        await notifyOnce(
-          trx,
-          r.telegram_id!,
-          {
+      // Read again under the lock: a booking cancelled, given away or erased since is thanked as it is now.
+      const fresh = (await listRecordsOfSchedules(trx, [s.id])).filter(
+        (r) => r.state === 'ACTIVE' && r.telegram_id != null,
+      );
+      const sent = await existingDedupeKeys(
+        trx,
+        fresh.map((r) => thanksDedupeKey(r.id)),
+      );
+      const told: MessageEvent[] = fresh
+        .filter((r) => !sent.has(thanksDedupeKey(r.id)))
+        .map((r) => ({
+          type: 'message',
+          chat_id: r.telegram_id!,
+          notification: {
             kind: 'record.thanks',
             payload: {
               schedule: scheduleSnapshot(schedule),
@@ -60,10 +71,10 @@ export async function enqueueAfterClassThanks(database: Database, timeZone: stri
               workshop_id: schedule.workshop.id,
             },
           },
-          thanksDedupeKey(r.id),
-        );
-      }
-      return todo.length;
+          dedupe_key: thanksDedupeKey(r.id),
+        }));
+      await publish(trx, told);
+      return told.length;
     });
   }
   return written;

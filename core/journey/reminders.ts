@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database';
-import { nowIso } from '../../db/database';
+import { isPast } from '../../contract/format';
 import { withScheduleLock } from '../../db/lock';
 import { existingDedupeKeys } from '../../db/repositories/notifications';
 import { getRecord, listRecordsOfSchedules } from '../../db/repositories/records';
@@ -7,7 +7,9 @@ import { getRecordSchedule, listSchedulesBetween, setScheduleNotified } from '..
 import { getBusinessSettings } from '../staff/business-settings';
 import { MSG } from '../kernel/messages';
 import { Conflict, NotFound } from '../kernel/errors';
-import { notifyCustomer, notifyOnce, recordSnapshot, scheduleSnapshot } from '../notify/notifications';
+import { recordSnapshot, scheduleSnapshot } from '../notify/notifications';
+import type { MessageEvent } from '../notify/events';
+import { publish } from '../notify/publish';
 
 export const REMINDER_MSG = {
   sent: 'Нотификации отправлены',
@@ -23,19 +25,18 @@ export async function sendReminders(database: Database, scheduleId: number): Pro
   return withScheduleLock(database, scheduleId, async (trx) => {
     const schedule = await getRecordSchedule(trx, scheduleId);
     if (!schedule) throw new NotFound(MSG.scheduleNotFound);
-    if (schedule.date <= nowIso()) throw new Conflict(REMINDER_MSG.past);
+    if (isPast(schedule.date)) throw new Conflict(REMINDER_MSG.past);
     const snapshot = scheduleSnapshot(schedule);
-    let written = 0;
-    for (const r of await listRecordsOfSchedules(trx, [scheduleId])) {
-      if (r.state !== 'ACTIVE' || r.telegram_id == null) continue;
-      await notifyCustomer(trx, r, {
-        kind: 'schedule.reminder',
-        payload: { schedule: snapshot, record: recordSnapshot(r, null) },
-      });
-      written++;
-    }
+    const told: MessageEvent[] = (await listRecordsOfSchedules(trx, [scheduleId]))
+      .filter((r) => r.state === 'ACTIVE' && r.telegram_id != null)
+      .map((r) => ({
+        type: 'message',
+        chat_id: r.telegram_id!,
+        notification: { kind: 'schedule.reminder', payload: { schedule: snapshot, record: recordSnapshot(r, null) } },
+      }));
+    await publish(trx, told);
     await setScheduleNotified(trx, scheduleId);
-    return written;
+    return told.length;
   });
 }
 
@@ -97,23 +98,23 @@ export async function enqueueDueReminders(database: Database, now = new Date()):
               address: (schedule.address.description || schedule.address.title).slice(0, 200),
             }
           : undefined;
-      let n = 0;
+      const told: MessageEvent[] = [];
       for (const r of todo) {
         // Read again under the lock: cancelled meanwhile means no reminder.
         const fresh = await getRecord(trx, r.id);
         if (!fresh || fresh.state !== 'ACTIVE' || fresh.telegram_id == null) continue;
-        await notifyOnce(
-          trx,
-          fresh.telegram_id,
-          {
+        told.push({
+          type: 'message',
+          chat_id: fresh.telegram_id,
+          notification: {
             kind: 'schedule.reminder',
             payload: { schedule: snapshot, record: recordSnapshot(fresh, null), hours_before: h, venue },
           },
-          reminderDedupeKey(fresh.id, h),
-        );
-        n++;
+          dedupe_key: reminderDedupeKey(fresh.id, h),
+        });
       }
-      return n;
+      await publish(trx, told);
+      return told.length;
     });
   }
   return written;
