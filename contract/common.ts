@@ -7,6 +7,9 @@ export type HTTPError = z.infer<typeof HTTPError>;
 export const Message = z.object({ message: z.string() });
 export type Message = z.infer<typeof Message>;
 
+/** The answer of the health and readiness checks. */
+export const HealthCheck = z.boolean();
+
 /** Ids are 32-bit integer columns on both databases. */
 export const ID_MAX = 2_147_483_647;
 /** The id no row has. */

@@ -1,4 +1,5 @@
 import { navigate } from 'wouter/use-browser-location';
+import { createClient } from '../../contract/endpoints/client';
 import { errorMessage, parseBody } from '../../contract/http';
 
 export { errorMessage } from '../../contract/http';
@@ -51,28 +52,33 @@ export function logout() {
 }
 
 export interface RequestOptions {
-  /** form-encoded body (login) */
-  form?: Record<string, string>;
-  /** don't log out on 401 (login answers 400, but be safe) */
+  /** Send the body form-encoded (the login) instead of as JSON. */
+  form?: boolean;
+  /** A public endpoint: no token, and a 401 does not log out. */
   public?: boolean;
-  signal?: AbortSignal;
 }
 
-export async function request<T>(method: string, path: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
+/** One request with the staff token; a failure throws ApiError, a 401 logs out. */
+export async function request(
+  method: string,
+  path: string,
+  body?: unknown,
+  opts: RequestOptions = {},
+): Promise<unknown> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   const token = getToken();
   if (token && !opts.public) headers.Authorization = `Bearer ${token}`;
   let payload: BodyInit | undefined;
-  if (opts.form) {
+  if (opts.form && body !== undefined) {
     headers['Content-Type'] = 'application/x-www-form-urlencoded';
-    payload = new URLSearchParams(opts.form).toString();
+    payload = new URLSearchParams(body as Record<string, string>).toString();
   } else if (body !== undefined) {
     headers['Content-Type'] = 'application/json';
     payload = JSON.stringify(body);
   }
   let res: Response;
   try {
-    res = await fetch(`${API_BASE}${path}`, { method, headers, body: payload, signal: opts.signal });
+    res = await fetch(`${API_BASE}${path}`, { method, headers, body: payload });
   } catch (err) {
     throw new ApiError(0, `Сеть недоступна: ${messageOf(err)}`, null);
   }
@@ -81,26 +87,13 @@ export async function request<T>(method: string, path: string, body?: unknown, o
     if (res.status === 401 && !opts.public) logout();
     throw new ApiError(res.status, errorMessage(res.status, res.statusText, data), data);
   }
-  return data as T;
+  return data;
 }
 
-export const api = {
-  get: <T>(path: string) => request<T>('GET', path),
-  post: <T>(path: string, body?: unknown) => request<T>('POST', path, body),
-  put: <T>(path: string, body?: unknown) => request<T>('PUT', path, body),
-  patch: <T>(path: string, body?: unknown) => request<T>('PATCH', path, body),
-  delete: <T>(path: string) => request<T>('DELETE', path),
-};
+/** Calls an endpoint described in contract/endpoints: `call(workshopsApi.update, { params: { id }, body })`. */
+export const call = createClient(({ method, url, body, form, access }) =>
+  request(method, url, body, { form, public: access === 'public' }),
+);
 
-/** SWR keys: the API path, except the current user which the spec caches as 'currentUser'. */
+/** The SWR key of the current user (the spec's name for it), so logging in can clear it. */
 export const CURRENT_USER_KEY = 'currentUser';
-export const keys = {
-  workshops: '/workshops/',
-  addresses: '/address/',
-  schedule: '/schedule/',
-  past: '/schedule/past',
-  users: '/users/?skip=0&limit=100',
-  settings: '/settings/',
-} as const;
-
-export const fetcher = <T>(key: string): Promise<T> => api.get<T>(key === CURRENT_USER_KEY ? '/users/me' : key);

@@ -5,9 +5,9 @@ import { API_BASE, ApiError, getToken, logout } from './api';
  * Downloads a file the API serves to staff only: a plain link cannot send the Bearer token, so
  * the file is fetched, then saved from a blob under the name the server gives it.
  */
-export async function downloadFile(path: string, fallbackName: string): Promise<void> {
+export async function downloadFile(apiUrl: string, fallbackName: string): Promise<void> {
   const token = getToken();
-  const res = await fetch(`${API_BASE}${path}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  const res = await fetch(`${API_BASE}${apiUrl}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
   if (!res.ok) {
     if (res.status === 401) logout();
     throw new ApiError(res.status, errorMessage(res.status, res.statusText, parseBody(await res.text())), null);

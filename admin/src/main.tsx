@@ -29,7 +29,6 @@ import { createRoot } from 'react-dom/client';
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { SWRConfig } from 'swr';
-import { fetcher } from './api';
 import { App } from './App';
 import { cssVariables, theme } from './theme';
 
@@ -37,7 +36,7 @@ createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={cssVariables}>
       <Notifications position="bottom-right" limit={5} />
-      <SWRConfig value={{ fetcher, shouldRetryOnError: false, revalidateOnFocus: true }}>
+      <SWRConfig value={{ shouldRetryOnError: false, revalidateOnFocus: true }}>
         <App />
       </SWRConfig>
     </MantineProvider>

@@ -1,4 +1,6 @@
-import { api } from './api';
+import type { ArgList } from '../../contract/endpoints/client';
+import type { Endpoint } from '../../contract/endpoints/endpoint';
+import { call } from './api';
 import { MESSAGES, TITLES, refetchAll, toastError, toastSuccess } from './notify';
 
 /**
@@ -22,5 +24,6 @@ export async function runChange(
   }
 }
 
-/** Delete something (after the confirmation dialog). */
-export const deleteObject = (path: string) => runChange(() => api.delete(path), MESSAGES.deleted, TITLES.deleteFailed);
+/** Delete something (after the confirmation dialog): `deleteObject(workshopsApi.delete, { params: { id } })`. */
+export const deleteObject = <E extends Endpoint & { method: 'DELETE' }>(endpoint: E, ...args: ArgList<E>) =>
+  runChange(() => call(endpoint, ...args), MESSAGES.deleted, TITLES.deleteFailed);

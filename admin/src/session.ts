@@ -1,8 +1,8 @@
 import useSWR from 'swr';
-import type { UserPublic } from '../../contract/users';
-import { CURRENT_USER_KEY, fetcher, isLoggedIn } from './api';
+import { usersApi } from '../../contract/endpoints/users';
+import { CURRENT_USER_KEY, call, isLoggedIn } from './api';
 
 /** The current user, fetched only when a token is stored, cached as 'currentUser'. */
 export function useCurrentUser() {
-  return useSWR<UserPublic>(isLoggedIn() ? CURRENT_USER_KEY : null, fetcher);
+  return useSWR(isLoggedIn() ? CURRENT_USER_KEY : null, () => call(usersApi.me));
 }

@@ -1,16 +1,5 @@
-/** All calls the mini-app makes. Types come from the shared contract only. */
-import type {
-  ForgetResult,
-  PersonalDataExport,
-  PrivacyPublic,
-  RecordCreate,
-  RecordView,
-  SchedulesOpen,
-  SeatGiftAccept,
-  SeatGiftLink,
-  SeatGiftView,
-  DateOffers,
-} from '../../contract';
+/** The mini-app's one way to the API: `call(endpoint, args)` with the endpoint's types from the contract. */
+import { createClient } from '../../contract/endpoints/client';
 import { errorMessage, parseBody } from '../../contract/http';
 import { rawInitData } from './tg';
 
@@ -38,7 +27,8 @@ function authHeader(): string | undefined {
   return undefined;
 }
 
-export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+/** One request with the customer's credentials (Telegram init data, else a staff token); a failure throws ApiError. */
+export async function request(method: string, path: string, body?: unknown): Promise<unknown> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   const auth = authHeader();
   if (auth) headers.Authorization = auth;
@@ -55,26 +45,11 @@ export async function request<T>(method: string, path: string, body?: unknown): 
   }
   const data = parseBody(await res.text());
   if (!res.ok) throw new ApiError(res.status, errorMessage(res.status, res.statusText, data));
-  return data as T;
+  return data;
 }
 
-export const api = {
-  publicSchedule: () => request<SchedulesOpen>('GET', '/schedule/public'),
-  createRecord: (body: RecordCreate) => request<RecordView>('POST', '/records/', body),
-  record: (id: number | string) => request<RecordView>('GET', `/records/${id}`),
-  updatePeople: (id: number, people_count: number) => request<RecordView>('PUT', `/records/${id}`, { people_count }),
-  cancel: (id: number, cancel_reason: string) => request<RecordView>('PUT', `/records/cancel/${id}`, { cancel_reason }),
-  restore: (id: number) => request<RecordView>('PUT', `/records/restore/${id}`),
-  privacy: () => request<PrivacyPublic>('GET', '/privacy'),
-  myData: () => request<PersonalDataExport>('GET', '/me/data'),
-  forgetMe: () => request<ForgetResult>('DELETE', '/me/data'),
-  gift: (id: number) => request<SeatGiftLink>('POST', `/records/${id}/gift`),
-  giftView: (token: string) => request<SeatGiftView>('GET', `/gifts/${encodeURIComponent(token)}`),
-  acceptGift: (token: string, body: SeatGiftAccept) =>
-    request<RecordView>('POST', `/gifts/${encodeURIComponent(token)}/accept`, body),
-  dateOffers: () => request<DateOffers>('GET', '/date-subscriptions/'),
-  subscribeDates: (workshopId: number) => request<{ subscribed: boolean }>('PUT', `/date-subscriptions/${workshopId}`),
-};
+/** Calls an endpoint described in contract/endpoints: `call(recordsApi.get, { params: { id } })`. */
+export const call = createClient(({ method, url, body }) => request(method, url, body));
 
 export const errorText = (err: unknown) =>
   err instanceof ApiError ? err.detail : err instanceof Error ? err.message : String(err);

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { ActionIcon, Anchor, Button, Card, Group, Skeleton, Stack, Text, Title, Tooltip } from '@mantine/core';
-import useSWR from 'swr';
-import type { AddressesPublic, AddressPublic } from '../../../contract/addresses';
-import { keys } from '../api';
+import type { AddressPublic } from '../../../contract/addresses';
+import { addressesApi } from '../../../contract/endpoints/addresses';
+import { useApi } from '../query';
 import { AddressForm } from '../forms/AddressForm';
 import { deleteObject } from '../mutations';
 import { TITLES, toastError } from '../notify';
@@ -11,9 +11,13 @@ import { EmptyState } from './EmptyState';
 import { IconEdit, IconMapPin, IconPlus, IconTrash } from './icons';
 
 export function AddressList() {
-  const { data, isLoading } = useSWR<AddressesPublic>(keys.addresses, {
-    onError: (err) => toastError(TITLES.general, err),
-  });
+  const { data, isLoading } = useApi(
+    addressesApi.list,
+    {},
+    {
+      onError: (err) => toastError(TITLES.general, err),
+    },
+  );
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<AddressPublic | null>(null);
   const [deleting, setDeleting] = useState<AddressPublic | null>(null);
@@ -93,7 +97,7 @@ export function AddressList() {
         opened={deleting !== null}
         onClose={() => setDeleting(null)}
         what={deleting?.title}
-        onConfirm={() => deleteObject(`/address/${deleting!.id}`)}
+        onConfirm={() => deleteObject(addressesApi.delete, { params: { id: deleting!.id } })}
       />
     </>
   );

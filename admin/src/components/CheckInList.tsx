@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Badge, Group, SegmentedControl, Stack, Text } from '@mantine/core';
 import type { AttendanceValue } from '../../../contract/records';
 import type { SchedulePublic } from '../../../contract/schedule';
-import { api } from '../api';
+import { recordsApi } from '../../../contract/endpoints/records';
+import { call } from '../api';
 import { TITLES, refetchAll, toastError } from '../notify';
 
 /** Check-in opens an hour before the start (the server holds the same rule). */
@@ -26,8 +27,9 @@ function CheckInRow({ r }: { r: Row }) {
     const before = value;
     setValue(next);
     try {
-      await api.put(`/records/${r.id}/attendance`, {
-        attendance: next === NONE ? null : (next as AttendanceValue),
+      await call(recordsApi.attendance, {
+        params: { id: r.id },
+        body: { attendance: next === NONE ? null : (next as AttendanceValue) },
       });
     } catch (err) {
       setValue(before);

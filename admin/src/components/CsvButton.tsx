@@ -4,18 +4,18 @@ import { downloadFile } from '../download';
 import { TITLES, toastError } from '../notify';
 import { IconDownload } from './action-icons';
 
-/** Downloads a CSV export of the API (with the staff token). */
+/** Downloads a CSV export of the API (with the staff token); `url` from urlOf. */
 export function CsvButton({
-  path,
+  url,
   fileName,
   label,
   ...props
-}: { path: string; fileName: string; label: string } & ButtonProps) {
+}: { url: string; fileName: string; label: string } & ButtonProps) {
   const [busy, setBusy] = useState(false);
   const run = async () => {
     setBusy(true);
     try {
-      await downloadFile(path, fileName);
+      await downloadFile(url, fileName);
     } catch (err) {
       toastError(TITLES.general, err);
     } finally {

@@ -14,12 +14,12 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import useSWR from 'swr';
-import type { Stats } from '../../../contract/stats';
+import { statsApi } from '../../../contract/endpoints/stats';
 import { RECORD_SOURCES } from '../../../contract/records';
 import { formatDateTime, formatPrice } from '../../../contract/format';
 import { config } from '../config';
 import { TITLES, toastError } from '../notify';
+import { useApi } from '../query';
 
 const PERIODS = [
   { value: '7', label: '7 дней' },
@@ -70,13 +70,17 @@ function Section({ title, children }: { title: string; children: React.ReactNode
 /** Главная: how sessions fill, who comes and from where, for a chosen period, and the coming week. */
 export default function DashboardStats() {
   const [days, setDays] = useState('30');
-  // One period per choice: the key must not change on every render.
-  const key = useMemo(() => {
+  // One period per choice: the query (the cache key) must not change on every render.
+  const query = useMemo(() => {
     const to = new Date();
     const from = new Date(to.getTime() - Number(days) * DAY_MS);
-    return `/stats/?from=${encodeURIComponent(from.toISOString())}&to=${encodeURIComponent(to.toISOString())}`;
+    return { from: from.toISOString(), to: to.toISOString() };
   }, [days]);
-  const { data } = useSWR<Stats>(key, { onError: (err) => toastError(TITLES.general, err), keepPreviousData: true });
+  const { data } = useApi(
+    statsApi.dashboard,
+    { query },
+    { onError: (err) => toastError(TITLES.general, err), keepPreviousData: true },
+  );
 
   return (
     <Stack gap="lg" data-testid="dashboard-stats">

@@ -1,14 +1,18 @@
 import { Loader, Modal, Text } from '@mantine/core';
-import useSWR from 'swr';
-import type { AuditPage } from '../../../contract/audit';
+import { recordsApi } from '../../../contract/endpoints/records';
+import { useApi } from '../query';
 import { TITLES, toastError } from '../notify';
 import { AuditList } from './AuditList';
 
 /** "История изменений" of one booking: who changed what and when. */
 export function RecordHistory({ recordId, name, onClose }: { recordId: number; name: string; onClose: () => void }) {
-  const { data, isLoading } = useSWR<AuditPage>(`/records/${recordId}/history?limit=100`, {
-    onError: (err) => toastError(TITLES.general, err),
-  });
+  const { data, isLoading } = useApi(
+    recordsApi.history,
+    { params: { id: recordId }, query: { limit: 100 } },
+    {
+      onError: (err) => toastError(TITLES.general, err),
+    },
+  );
   return (
     <Modal opened onClose={onClose} title={`История записи: ${name}`} size="lg">
       {isLoading || !data ? (

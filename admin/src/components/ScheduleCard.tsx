@@ -8,6 +8,8 @@ import { IconBell, IconEdit, IconMapPin, IconTrash } from './icons';
 import { IconChecklist } from './action-icons';
 import { CheckInList, checkInOpen } from './CheckInList';
 import { CsvButton } from './CsvButton';
+import { urlOf } from '../../../contract/endpoints/client';
+import { scheduleApi } from '../../../contract/endpoints/schedule';
 import { RecordsTable } from './RecordsTable';
 
 /** People per state: the sum of people_count (default 1) per booking. */
@@ -97,7 +99,7 @@ export function ScheduleCard({ schedule, onNotify, onEdit, onDelete }: ScheduleC
         <Group gap="xs">
           <CsvButton
             size="xs"
-            path={`/schedule/${schedule.id}/participants.csv`}
+            url={urlOf(scheduleApi.participantsCsv, { params: { id: schedule.id } })}
             fileName={`participants-${schedule.id}.csv`}
             label="Список участников (CSV)"
           />

@@ -1,10 +1,12 @@
 import { startTransition, useEffect, useState } from 'react';
 import { Button, Group, NativeSelect, Skeleton, Stack, Text, TextInput } from '@mantine/core';
-import useSWR from 'swr';
-import type { AddressesPublic } from '../../../contract/addresses';
+import { urlOf } from '../../../contract/endpoints/client';
+import { addressesApi } from '../../../contract/endpoints/addresses';
+import { recordsApi } from '../../../contract/endpoints/records';
+import { scheduleApi } from '../../../contract/endpoints/schedule';
+import { workshopsApi } from '../../../contract/endpoints/workshops';
 import type { SchedulePublic, SchedulesPublic } from '../../../contract/schedule';
-import type { WorkshopsPublic } from '../../../contract/workshops';
-import { api, keys } from '../api';
+import { call } from '../api';
 import { ScheduleForm } from '../forms/ScheduleForm';
 import { deleteObject, runChange } from '../mutations';
 import { MESSAGES, TITLES, toastError } from '../notify';
@@ -13,7 +15,7 @@ import { ConfirmDelete, ConfirmDialog } from './ConfirmDialog';
 import { EmptyState } from './EmptyState';
 import { IconPlus } from './icons';
 import { PageHeader } from './PageHeader';
-import { query } from '../query';
+import { useApi } from '../query';
 import { Pager } from './Pager';
 import { CsvButton } from './CsvButton';
 import { ScheduleCard } from './ScheduleCard';
@@ -22,8 +24,8 @@ export const NOTIFIED_BEFORE = 'Уведомления уже были отпр�
 
 /** The add/edit dialog waits for the workshop and address lists it offers. */
 function ScheduleDialog({ schedule, onClose }: { schedule?: SchedulePublic; onClose: () => void }) {
-  const workshops = useSWR<WorkshopsPublic>(keys.workshops, { onError: (err) => toastError(TITLES.workshops, err) });
-  const addresses = useSWR<AddressesPublic>(keys.addresses, { onError: (err) => toastError(TITLES.general, err) });
+  const workshops = useApi(workshopsApi.list, {}, { onError: (err) => toastError(TITLES.workshops, err) });
+  const addresses = useApi(addressesApi.list, {}, { onError: (err) => toastError(TITLES.general, err) });
   if (!workshops.data || !addresses.data) return null;
   return (
     <ScheduleForm
@@ -47,14 +49,17 @@ interface Filter {
 const NO_FILTER: Filter = { from: '', to: '', workshopId: '' };
 
 /** The list's page of the API: `skip`/`limit`, and the dates and workshop chosen. */
-export function listKey(base: string, page: number, f: Filter) {
-  return `${base}?${query({ skip: String((page - 1) * PAGE_SIZE), limit: String(PAGE_SIZE), from: f.from, to: f.to, workshop_id: f.workshopId })}`;
-}
+const listQuery = (page: number, f: Filter) => ({
+  skip: (page - 1) * PAGE_SIZE,
+  limit: PAGE_SIZE,
+  from: f.from,
+  to: f.to,
+  workshop_id: f.workshopId ? Number(f.workshopId) : null,
+});
 
 /** Dates (a day each, both included) and a workshop; a period can be exported as CSV. */
 function FilterBar({ filter, onChange }: { filter: Filter; onChange: (f: Filter) => void }) {
-  const workshops = useSWR<WorkshopsPublic>(keys.workshops, { onError: (err) => toastError(TITLES.workshops, err) });
-  const range = query({ from: filter.from, to: filter.to });
+  const workshops = useApi(workshopsApi.list, {}, { onError: (err) => toastError(TITLES.workshops, err) });
   return (
     <Group gap="sm" mb="lg" align="flex-end" wrap="wrap" data-testid="list-filter">
       <TextInput
@@ -81,7 +86,11 @@ function FilterBar({ filter, onChange }: { filter: Filter; onChange: (f: Filter)
         ]}
         w={220}
       />
-      <CsvButton path={`/records/export.csv?${range}`} fileName="bookings.csv" label="Записи за период (CSV)" />
+      <CsvButton
+        url={urlOf(recordsApi.exportCsv, { query: { from: filter.from, to: filter.to } })}
+        fileName="bookings.csv"
+        label="Записи за период (CSV)"
+      />
     </Group>
   );
 }
@@ -91,17 +100,21 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
   const upcoming = kind === 'upcoming';
   const [page, setPage] = useState(1);
   const [filter, setFilter] = useState<Filter>(NO_FILTER);
-  const { data, isLoading } = useSWR<SchedulesPublic>(listKey(upcoming ? keys.schedule : keys.past, page, filter), {
-    onError: (err) => toastError(TITLES.en, err),
-    keepPreviousData: true,
-  });
+  const { data, isLoading } = useApi(
+    upcoming ? scheduleApi.list : scheduleApi.past,
+    { query: listQuery(page, filter) },
+    {
+      onError: (err) => toastError(TITLES.en, err),
+      keepPreviousData: true,
+    },
+  );
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<SchedulePublic | null>(null);
   const [deleting, setDeleting] = useState<SchedulePublic | null>(null);
   const [notifying, setNotifying] = useState<SchedulePublic | null>(null);
 
   const notify = async (s: SchedulePublic) => {
-    await runChange(() => api.post(`/schedule/notify/${s.id}`), MESSAGES.notified);
+    await runChange(() => call(scheduleApi.notify, { params: { id: s.id } }), MESSAGES.notified);
   };
 
   // A page's first cards render at once, the rest right after without blocking: a History page of
@@ -159,7 +172,7 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
         opened={deleting !== null}
         onClose={() => setDeleting(null)}
         what={deleting?.workshop.title}
-        onConfirm={() => deleteObject(`/schedule/${deleting!.id}`)}
+        onConfirm={() => deleteObject(scheduleApi.delete, { params: { id: deleting!.id } })}
       />
       <ConfirmDialog
         opened={notifying !== null}

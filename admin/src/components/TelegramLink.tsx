@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
 import type { TelegramLink as TelegramLinkResponse } from '../../../contract/users';
-import { api } from '../api';
+import { usersApi } from '../../../contract/endpoints/users';
+import { call } from '../api';
 import { formatTime } from '../../../contract/format';
 import { config } from '../config';
 import { TITLES, toastError } from '../notify';
@@ -14,7 +15,7 @@ export function TelegramLink({ linked }: { linked: boolean }) {
   const request = async () => {
     setBusy(true);
     try {
-      setLink(await api.post<TelegramLinkResponse>('/users/me/telegram-link'));
+      setLink(await call(usersApi.telegramLink));
     } catch (err) {
       toastError(TITLES.general, err);
     } finally {

@@ -4,7 +4,8 @@ import { Controller, useForm } from 'react-hook-form';
 import { coordinatesFromMapLink } from '../../../contract/map-coordinates';
 import type { z } from 'zod';
 import { AddressCreate, type AddressPublic } from '../../../contract/addresses';
-import { api } from '../api';
+import { addressesApi } from '../../../contract/endpoints/addresses';
+import { call } from '../api';
 import { FormModal } from '../components/FormModal';
 import { MESSAGES } from '../notify';
 import { runChange } from '../mutations';
@@ -55,7 +56,8 @@ export function AddressForm({
       description: v.description?.trim() || null,
       ...(pinChanged && { latitude: latitude ?? null, longitude: longitude ?? null }),
     };
-    const save = () => (address ? api.put(`/address/${address.id}`, body) : api.post('/address/', body));
+    const save = () =>
+      address ? call(addressesApi.update, { params: { id: address.id }, body }) : call(addressesApi.create, { body });
     if (await runChange(save, address ? MESSAGES.addressUpdated : MESSAGES.addressAdded)) onClose();
   };
 

@@ -3,7 +3,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { BusinessSettings } from '../../../contract/business-settings';
-import { api } from '../api';
+import { businessSettingsApi } from '../../../contract/endpoints/business-settings';
+import { call } from '../api';
 import { MESSAGES } from '../notify';
 import { runChange } from '../mutations';
 import { numberValue, onNumberChange } from './numberField';
@@ -68,7 +69,7 @@ export function BusinessSettingsForm({ settings, editable }: { settings: Busines
   });
 
   const onSubmit = async (body: BusinessSettings) => {
-    await runChange(() => api.put('/business-settings/', body), MESSAGES.settingsSaved);
+    await runChange(() => call(businessSettingsApi.update, { body }), MESSAGES.settingsSaved);
   };
 
   return (

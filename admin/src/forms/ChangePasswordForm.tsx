@@ -3,9 +3,9 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { UpdatePasswordFields } from '../../../contract/forms';
-import type { Token } from '../../../contract/auth';
-import type { UpdatePassword } from '../../../contract/users';
-import { api, request, setToken } from '../api';
+import { loginApi } from '../../../contract/endpoints/login';
+import { usersApi } from '../../../contract/endpoints/users';
+import { call, setToken } from '../api';
 import { MESSAGES, TITLES, toastError, toastSuccess } from '../notify';
 
 type PasswordValues = z.output<typeof UpdatePasswordFields>;
@@ -24,14 +24,12 @@ export function ChangePasswordForm({ email }: { email: string }) {
   });
 
   const onSubmit = async (v: PasswordValues) => {
-    const body: UpdatePassword = { current_password: v.current_password, new_password: v.new_password };
     try {
-      await api.patch('/users/me/password', body);
-      // The change ended every session signed before it, this one too: this tab signs in again.
-      const token = await request<Token>('POST', '/login/access-token', undefined, {
-        form: { username: email, password: v.new_password },
-        public: true,
+      await call(usersApi.updatePassword, {
+        body: { current_password: v.current_password, new_password: v.new_password },
       });
+      // The change ended every session signed before it, this one too: this tab signs in again.
+      const token = await call(loginApi.accessToken, { body: { username: email, password: v.new_password } });
       setToken(token.access_token);
       toastSuccess(MESSAGES.passwordUpdated);
       reset();

@@ -2,7 +2,8 @@ import { Button, Stack, Switch } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import { Notifications, type Settings } from '../../../contract/settings';
-import { api } from '../api';
+import { settingsApi } from '../../../contract/endpoints/settings';
+import { call } from '../api';
 import { MESSAGES } from '../notify';
 import { runChange } from '../mutations';
 
@@ -20,7 +21,7 @@ export function NotificationSettingsForm({ settings }: { settings: Settings }) {
   } = useForm<Notifications>({ resolver: zodResolver(Notifications), values: settings.notifications });
 
   const onSubmit = async (notifications: Notifications) => {
-    await runChange(() => api.post('/settings/', { notifications } satisfies Settings), MESSAGES.settingsSaved);
+    await runChange(() => call(settingsApi.save, { body: { notifications } }), MESSAGES.settingsSaved);
   };
 
   return (

@@ -4,7 +4,8 @@ import { Controller, useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { UserUpdateMeFields } from '../../../contract/forms';
 import type { UserPublic, UserUpdateMe } from '../../../contract/users';
-import { api } from '../api';
+import { usersApi } from '../../../contract/endpoints/users';
+import { call } from '../api';
 import { MESSAGES, TITLES } from '../notify';
 import { runChange } from '../mutations';
 
@@ -29,7 +30,7 @@ export function ProfileForm({ user }: { user: UserPublic }) {
   const onSubmit = async (v: ProfileValues) => {
     const body: UserUpdateMe = { full_name: v.full_name || null, email: v.email };
     if (user.telegram_id !== null && !v.telegram) body.telegram_id = null;
-    await runChange(() => api.patch('/users/me', body), MESSAGES.userUpdated, TITLES.en);
+    await runChange(() => call(usersApi.updateMe, { body }), MESSAGES.userUpdated, TITLES.en);
   };
 
   return (

@@ -11,7 +11,8 @@ import { DEFAULT_CAPACITY } from '../../../contract/common';
 import { fromZonedInput, toZonedInput, type Instant } from '../../../contract/format';
 import { ScheduleCreate, type SchedulePublic } from '../../../contract/schedule';
 import type { WorkshopPublic } from '../../../contract/workshops';
-import { api } from '../api';
+import { scheduleApi } from '../../../contract/endpoints/schedule';
+import { call } from '../api';
 import { FormModal } from '../components/FormModal';
 import { config } from '../config';
 import { MESSAGES } from '../notify';
@@ -68,7 +69,8 @@ export function ScheduleForm({ schedule, workshops, addresses, opened, onClose, 
   });
 
   const onSubmit = async (body: ScheduleCreate) => {
-    const save = () => (schedule ? api.put(`/schedule/${schedule.id}`, body) : api.post('/schedule/', body));
+    const save = () =>
+      schedule ? call(scheduleApi.update, { params: { id: schedule.id }, body }) : call(scheduleApi.create, { body });
     if (await runChange(save, schedule ? MESSAGES.scheduleUpdated : MESSAGES.scheduleCreated)) onClose();
   };
 

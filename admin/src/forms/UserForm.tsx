@@ -3,8 +3,9 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { UserCreateFields, UserUpdateFields } from '../../../contract/forms';
-import type { UserCreate, UserPublic, UserUpdate } from '../../../contract/users';
-import { api } from '../api';
+import type { UserPublic } from '../../../contract/users';
+import { usersApi } from '../../../contract/endpoints/users';
+import { call } from '../api';
 import { FormModal } from '../components/FormModal';
 import { MESSAGES, TITLES } from '../notify';
 import { runChange } from '../mutations';
@@ -40,14 +41,10 @@ export function UserForm({ user, opened, onClose }: { user?: UserPublic; opened:
     const withPassword = { ...base, password, confirm_password };
     const ok = user
       ? await runChange(
-          () => api.patch(`/users/${user.id}`, (password ? withPassword : base) satisfies UserUpdate),
+          () => call(usersApi.update, { params: { user_id: user.id }, body: password ? withPassword : base }),
           MESSAGES.userUpdated,
         )
-      : await runChange(
-          () => api.post('/users/', withPassword satisfies UserCreate),
-          MESSAGES.userCreated,
-          TITLES.userCreate,
-        );
+      : await runChange(() => call(usersApi.create, { body: withPassword }), MESSAGES.userCreated, TITLES.userCreate);
     if (ok) onClose();
   };
 

@@ -4,7 +4,8 @@ import { Controller, useForm } from 'react-hook-form';
 import { DEFAULT_PRICE } from '../../../contract/common';
 import { DEFAULT_DURATION_MINUTES, WorkshopCreate, type WorkshopPublic } from '../../../contract/workshops';
 import type { z } from 'zod';
-import { api } from '../api';
+import { workshopsApi } from '../../../contract/endpoints/workshops';
+import { call } from '../api';
 import { FormModal } from '../components/FormModal';
 import { MESSAGES } from '../notify';
 import { runChange } from '../mutations';
@@ -40,7 +41,8 @@ export function WorkshopForm({
     // The duration is sent when it differs from what is stored (the server's default for a new workshop).
     const { duration_minutes, ...rest } = values;
     const body = duration_minutes !== (workshop?.duration_minutes ?? DEFAULT_DURATION_MINUTES) ? values : rest;
-    const save = () => (workshop ? api.put(`/workshops/${workshop.id}`, body) : api.post('/workshops/', body));
+    const save = () =>
+      workshop ? call(workshopsApi.update, { params: { id: workshop.id }, body }) : call(workshopsApi.create, { body });
     if (await runChange(save, workshop ? MESSAGES.workshopUpdated : MESSAGES.workshopCreated)) onClose();
   };
 

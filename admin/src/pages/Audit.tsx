@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { Group, NativeSelect, Paper, Skeleton, TextInput } from '@mantine/core';
-import useSWR from 'swr';
-import { AUDIT_ENTITIES, AUDIT_ENTITY_LABELS, type AuditPage } from '../../../contract/audit';
+import { AUDIT_ENTITIES, AUDIT_ENTITY_LABELS } from '../../../contract/audit';
+import { auditApi } from '../../../contract/endpoints/audit';
 import { TITLES, toastError } from '../notify';
 import { AuditList } from '../components/AuditList';
 import { EmptyState } from '../components/EmptyState';
 import { PageHeader } from '../components/PageHeader';
 import { Pager } from '../components/Pager';
-import { query } from '../query';
+import { useApi } from '../query';
 import '../pageStyles';
 
 const PAGE_SIZE = 20;
@@ -18,11 +18,14 @@ export default function AuditLogPage() {
   const [entity, setEntity] = useState('');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
-  const params = query({ skip: String((page - 1) * PAGE_SIZE), limit: String(PAGE_SIZE), entity, from, to });
-  const { data, isLoading } = useSWR<AuditPage>(`/audit/?${params}`, {
-    onError: (err) => toastError(TITLES.general, err),
-    keepPreviousData: true,
-  });
+  const { data, isLoading } = useApi(
+    auditApi.list,
+    { query: { skip: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE, entity, from, to } },
+    {
+      onError: (err) => toastError(TITLES.general, err),
+      keepPreviousData: true,
+    },
+  );
   const set = (fn: (v: string) => void) => (v: string) => {
     fn(v);
     setPage(1);

@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { Anchor, Badge, Group, Modal, ScrollArea, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import useSWR from 'swr';
-import type { CustomerDetail, CustomerSummary, CustomersPage } from '../../../contract/customers';
+import type { CustomerSummary } from '../../../contract/customers';
+import { customersApi } from '../../../contract/endpoints/customers';
 import { ATTENDANCE_LABELS } from '../../../contract/records';
 import { formatDateTime } from '../../../contract/format';
 import { config } from '../config';
 import { TITLES, toastError } from '../notify';
+import { useApi } from '../query';
 import { EmptyState } from '../components/EmptyState';
 import { PageHeader } from '../components/PageHeader';
 import { Pager } from '../components/Pager';
@@ -19,9 +20,13 @@ const fullName = (c: Pick<CustomerSummary, 'name' | 'last_name'>) => [c.name, c.
 
 /** One customer's bookings, latest session first. */
 function CustomerHistory({ telegramId, onClose }: { telegramId: number; onClose: () => void }) {
-  const { data } = useSWR<CustomerDetail>(`/customers/${telegramId}`, {
-    onError: (err) => toastError(TITLES.general, err),
-  });
+  const { data } = useApi(
+    customersApi.get,
+    { params: { telegram_id: telegramId } },
+    {
+      onError: (err) => toastError(TITLES.general, err),
+    },
+  );
   return (
     <Modal opened onClose={onClose} title={data ? `Клиент: ${fullName(data)}` : 'Клиент'} size="xl">
       {!data ? (
@@ -82,12 +87,14 @@ export default function CustomersListPage() {
   const [query] = useDebouncedValue(q.trim(), 300);
   const [page, setPage] = useState(1);
   const [open, setOpen] = useState<number | null>(null);
-  const params = new URLSearchParams({ skip: String((page - 1) * PAGE_SIZE), limit: String(PAGE_SIZE) });
-  if (query) params.set('q', query);
-  const { data, isLoading } = useSWR<CustomersPage>(`/customers/?${params.toString()}`, {
-    onError: (err) => toastError(TITLES.general, err),
-    keepPreviousData: true,
-  });
+  const { data, isLoading } = useApi(
+    customersApi.list,
+    { query: { skip: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE, q: query } },
+    {
+      onError: (err) => toastError(TITLES.general, err),
+      keepPreviousData: true,
+    },
+  );
   return (
     <>
       <PageHeader title="Клиенты" />

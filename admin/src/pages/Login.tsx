@@ -5,9 +5,9 @@ import { useForm } from 'react-hook-form';
 import { mutate } from 'swr';
 import { Link, useLocation } from 'wouter';
 import type { z } from 'zod';
-import type { Token } from '../../../contract/auth';
+import { loginApi } from '../../../contract/endpoints/login';
 import { LoginFields } from '../../../contract/forms';
-import { CURRENT_USER_KEY, messageOf, request, setToken } from '../api';
+import { CURRENT_USER_KEY, call, messageOf, setToken } from '../api';
 import { AuthCard } from '../components/AuthCard';
 
 type LoginValues = z.output<typeof LoginFields>;
@@ -27,10 +27,7 @@ export function LoginForm({ onLoggedIn }: { onLoggedIn: () => void }) {
 
   const onSubmit = async (values: LoginValues) => {
     try {
-      const token = await request<Token>('POST', '/login/access-token', undefined, {
-        form: values,
-        public: true,
-      });
+      const token = await call(loginApi.accessToken, { body: values });
       setToken(token.access_token);
       await mutate(CURRENT_USER_KEY, undefined, { revalidate: false });
       onLoggedIn();

@@ -3,7 +3,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { Link } from 'wouter';
 import { EmailParam } from '../../../contract/auth';
-import { request } from '../api';
+import { loginApi } from '../../../contract/endpoints/login';
+import { call } from '../api';
 import { AuthCard } from '../components/AuthCard';
 import { MESSAGES, TITLES, toastError, toastSuccess } from '../notify';
 
@@ -17,7 +18,7 @@ export function RecoverPasswordForm() {
 
   const onSubmit = async ({ email }: EmailParam) => {
     try {
-      await request('POST', `/password-recovery/${encodeURIComponent(email)}`, undefined, { public: true });
+      await call(loginApi.passwordRecovery, { params: { email } });
       toastSuccess('We sent an email with a link to get back into your account.', MESSAGES.emailSent);
       reset();
     } catch (err) {

@@ -3,9 +3,9 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { useLocation, useSearchParams } from 'wouter';
 import type { z } from 'zod';
-import type { NewPassword } from '../../../contract/auth';
+import { loginApi } from '../../../contract/endpoints/login';
 import { NewPasswordFields } from '../../../contract/forms';
-import { request } from '../api';
+import { call } from '../api';
 import { AuthCard } from '../components/AuthCard';
 import { MESSAGES, TITLES, toastError, toastSuccess } from '../notify';
 
@@ -24,9 +24,7 @@ export function ResetPasswordForm({ token, onDone }: { token: string; onDone: ()
 
   const onSubmit = async (values: ResetValues) => {
     try {
-      await request('POST', '/reset-password/', { token, new_password: values.new_password } satisfies NewPassword, {
-        public: true,
-      });
+      await call(loginApi.resetPassword, { body: { token, new_password: values.new_password } });
       toastSuccess(MESSAGES.passwordUpdatedEn);
       onDone();
     } catch (err) {

@@ -1,7 +1,6 @@
 import { Divider, Paper, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
-import useSWR from 'swr';
-import type { Settings as SettingsT } from '../../../contract/settings';
-import { keys } from '../api';
+import { businessSettingsApi } from '../../../contract/endpoints/business-settings';
+import { settingsApi } from '../../../contract/endpoints/settings';
 import { AddressList } from '../components/AddressList';
 import { PageHeader } from '../components/PageHeader';
 import { TelegramLink } from '../components/TelegramLink';
@@ -9,9 +8,9 @@ import { config } from '../config';
 import { ChangePasswordForm } from '../forms/ChangePasswordForm';
 import { NotificationSettingsForm } from '../forms/NotificationSettingsForm';
 import { BusinessSettingsForm } from '../forms/BusinessSettingsForm';
-import type { BusinessSettings as BusinessSettingsT } from '../../../contract/business-settings';
 import { ProfileForm } from '../forms/ProfileForm';
 import { TITLES, toastError } from '../notify';
+import { useApi } from '../query';
 import '../pageStyles';
 import { useCurrentUser } from '../session';
 
@@ -48,7 +47,7 @@ function Profile() {
 }
 
 function NotificationSettings() {
-  const { data } = useSWR<SettingsT>(keys.settings, { onError: (err) => toastError(TITLES.general, err) });
+  const { data } = useApi(settingsApi.get, {}, { onError: (err) => toastError(TITLES.general, err) });
   return (
     <section>
       <Title order={3} mb="xs">
@@ -64,9 +63,13 @@ function NotificationSettings() {
 
 function BusinessSettings() {
   const { data: user } = useCurrentUser();
-  const { data } = useSWR<BusinessSettingsT>('/business-settings/', {
-    onError: (err) => toastError(TITLES.general, err),
-  });
+  const { data } = useApi(
+    businessSettingsApi.get,
+    {},
+    {
+      onError: (err) => toastError(TITLES.general, err),
+    },
+  );
   const editable = Boolean(user?.is_superuser);
   return (
     <section>

@@ -14,15 +14,15 @@ import {
   Text,
   Tooltip,
 } from '@mantine/core';
-import useSWR from 'swr';
-import type { UserPublic, UsersPublic } from '../../../contract/users';
-import { keys } from '../api';
+import type { UserPublic } from '../../../contract/users';
+import { usersApi } from '../../../contract/endpoints/users';
 import { ConfirmDelete } from '../components/ConfirmDialog';
 import { IconEdit, IconPlus, IconTrash } from '../components/icons';
 import { PageHeader } from '../components/PageHeader';
 import { UserForm } from '../forms/UserForm';
 import { deleteObject } from '../mutations';
 import { TITLES, toastError } from '../notify';
+import { useApi } from '../query';
 import '../pageStyles';
 import { useCurrentUser } from '../session';
 
@@ -123,7 +123,7 @@ export function UsersTable({
 export default function Users() {
   const { data: me, isLoading: meLoading } = useCurrentUser();
   const allowed = Boolean(me?.is_superuser);
-  const { data, isLoading } = useSWR<UsersPublic>(allowed ? keys.users : null, {
+  const { data, isLoading } = useApi(usersApi.list, allowed ? { query: { skip: 0, limit: 100 } } : null, {
     onError: (err) => toastError(TITLES.en, err),
   });
   const [adding, setAdding] = useState(false);
@@ -166,7 +166,7 @@ export default function Users() {
         opened={deleting !== null}
         onClose={() => setDeleting(null)}
         what={deleting?.email}
-        onConfirm={() => deleteObject(`/users/${deleting!.id}`)}
+        onConfirm={() => deleteObject(usersApi.delete, { params: { user_id: deleting!.id } })}
       />
     </>
   );

@@ -12,9 +12,8 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import useSWR from 'swr';
-import type { WorkshopPublic, WorkshopsPublic } from '../../../contract/workshops';
-import { keys } from '../api';
+import type { WorkshopPublic } from '../../../contract/workshops';
+import { workshopsApi } from '../../../contract/endpoints/workshops';
 import { ConfirmDelete } from '../components/ConfirmDialog';
 import { EmptyState } from '../components/EmptyState';
 import { IconEdit, IconPlus, IconTrash } from '../components/icons';
@@ -23,6 +22,7 @@ import { WorkshopForm } from '../forms/WorkshopForm';
 import { formatPrice } from '../../../contract/format';
 import { deleteObject } from '../mutations';
 import { TITLES, toastError } from '../notify';
+import { useApi } from '../query';
 import '../pageStyles';
 
 function WorkshopCard({
@@ -68,9 +68,13 @@ function WorkshopCard({
 }
 
 export default function Workshops() {
-  const { data, isLoading } = useSWR<WorkshopsPublic>(keys.workshops, {
-    onError: (err) => toastError(TITLES.workshops, err),
-  });
+  const { data, isLoading } = useApi(
+    workshopsApi.list,
+    {},
+    {
+      onError: (err) => toastError(TITLES.workshops, err),
+    },
+  );
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<WorkshopPublic | null>(null);
   const [deleting, setDeleting] = useState<WorkshopPublic | null>(null);
@@ -104,7 +108,7 @@ export default function Workshops() {
         opened={deleting !== null}
         onClose={() => setDeleting(null)}
         what={deleting?.title}
-        onConfirm={() => deleteObject(`/workshops/${deleting!.id}`)}
+        onConfirm={() => deleteObject(workshopsApi.delete, { params: { id: deleting!.id } })}
       />
     </>
   );

@@ -2,7 +2,9 @@ import { Suspense, lazy, useCallback, useEffect, useState } from 'react';
 import useSWR from 'swr';
 import { Spinner, Steps } from '@telegram-apps/telegram-ui';
 import type { RecordView, ScheduleOpen } from '../../../contract';
-import { api } from '../api';
+import { recordsApi } from '../../../contract/endpoints/records';
+import { scheduleApi } from '../../../contract/endpoints/schedule';
+import { call } from '../api';
 import { haptic, hasNativeBackButton, inTelegram, setBackButton } from '../tg';
 import { launchIntent, type LaunchIntent } from './launch-intent';
 import { ScheduleStep } from './ScheduleStep';
@@ -30,12 +32,18 @@ function Wizard({ intent }: { intent: LaunchIntent }) {
   const [step, setStep] = useState<1 | 2 | 3>(1);
   const [session, setSession] = useState<ScheduleOpen | null>(null);
   const [result, setResult] = useState<RecordView | null>(null);
-  const { data, error, isLoading, mutate } = useSWR(SCHEDULE_KEY, api.publicSchedule, { revalidateOnFocus: false });
-  // "Записаться снова": the last booking (the customer's own) gives the workshop, party size and allergy.
-  const { data: again } = useSWR(intent.again ? ['again', intent.again] : null, () => api.record(intent.again!), {
-    shouldRetryOnError: false,
+  const { data, error, isLoading, mutate } = useSWR(SCHEDULE_KEY, () => call(scheduleApi.public), {
     revalidateOnFocus: false,
   });
+  // "Записаться снова": the last booking (the customer's own) gives the workshop, party size and allergy.
+  const { data: again } = useSWR(
+    intent.again ? ['again', intent.again] : null,
+    () => call(recordsApi.get, { params: { id: intent.again! } }),
+    {
+      shouldRetryOnError: false,
+      revalidateOnFocus: false,
+    },
+  );
   const [showAll, setShowAll] = useState(false);
   const workshopFilter = showAll ? null : (intent.workshop ?? again?.record.schedule.workshop.id ?? null);
   const sessions = workshopFilter === null ? data?.data : data?.data.filter((s) => s.workshop.id === workshopFilter);

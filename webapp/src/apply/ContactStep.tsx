@@ -13,7 +13,8 @@ import {
 } from '../../../contract';
 import { RecordCreateFields } from '../../../contract/forms';
 import { formatDate, formatPrice, formatTime } from '../../../contract/format';
-import { ApiError, api } from '../api';
+import { recordsApi } from '../../../contract/endpoints/records';
+import { ApiError, call } from '../api';
 import { config } from '../config';
 import { haptic, hasTelegramClient, setClosingConfirmation, telegramUser, uiPlatform } from '../tg';
 import { useMainButton } from '../ui/useMainButton';
@@ -79,7 +80,7 @@ export default function ContactStep({
       setSubmitting(true);
       try {
         // Submitting under the consent line is the customer's consent (the server refuses a booking without it).
-        const view = await api.createRecord({ schedule_id: session.id, ...values, consent: true });
+        const view = await call(recordsApi.create, { body: { schedule_id: session.id, ...values, consent: true } });
         haptic('success');
         onDone(view);
       } catch (err) {

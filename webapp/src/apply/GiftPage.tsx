@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import useSWR from 'swr';
 import { useLocation } from 'wouter';
 import { Button, Cell, Input, Placeholder, Section, Switch } from '@telegram-apps/telegram-ui';
-import { api, errorText } from '../api';
+import { giftsApi } from '../../../contract/endpoints/gifts';
+import { call, errorText } from '../api';
 import { haptic, hasTelegramClient, setClosingConfirmation, telegramUser, uiPlatform } from '../tg';
 import { useMainButton } from '../ui/useMainButton';
 import { Notice } from '../ui/Notice';
@@ -16,7 +17,7 @@ import { CenteredSpinner } from './ApplyPage';
 export default function GiftPage({ token }: { token: string }) {
   const [, navigate] = useLocation();
   const user = telegramUser();
-  const { data, error } = useSWR(['gift', token], () => api.giftView(token), {
+  const { data, error } = useSWR(['gift', token], () => call(giftsApi.view, { params: { token } }), {
     shouldRetryOnError: false,
     revalidateOnFocus: false,
   });
@@ -65,12 +66,15 @@ export default function GiftPage({ token }: { token: string }) {
     }
     setBusy(true);
     try {
-      const view = await api.acceptGift(token, {
-        name: name.trim(),
-        last_name: lastName.trim() || null,
-        has_allergy: hasAllergy,
-        allergy_type: hasAllergy ? allergy.trim() || null : null,
-        consent: true,
+      const view = await call(giftsApi.accept, {
+        params: { token },
+        body: {
+          name: name.trim(),
+          last_name: lastName.trim() || null,
+          has_allergy: hasAllergy,
+          allergy_type: hasAllergy ? allergy.trim() || null : null,
+          consent: true,
+        },
       });
       haptic('success');
       toast({ kind: 'success', title: 'Место ваше!' });

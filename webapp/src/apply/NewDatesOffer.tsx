@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import useSWR from 'swr';
 import { Button, Cell, Section } from '@telegram-apps/telegram-ui';
-import { api, errorText } from '../api';
+import { dateSubscriptionsApi } from '../../../contract/endpoints/date-subscriptions';
+import { call, errorText } from '../api';
 import { haptic } from '../tg';
 import { toast } from '../ui/toast';
 
 /** "Сообщить о новых датах" for workshops without free upcoming dates (a Telegram customer only). */
 export default function NewDatesOffer() {
-  const { data, mutate } = useSWR('date-offers', api.dateOffers, {
+  const { data, mutate } = useSWR('date-offers', () => call(dateSubscriptionsApi.offers), {
     revalidateOnFocus: false,
     shouldRetryOnError: false,
   });
@@ -17,7 +18,7 @@ export default function NewDatesOffer() {
   async function subscribe(workshopId: number) {
     setBusy(workshopId);
     try {
-      await api.subscribeDates(workshopId);
+      await call(dateSubscriptionsApi.subscribe, { params: { id: workshopId } });
       haptic('success');
       toast({ kind: 'success', title: 'Готово! Напишем в Telegram, когда появятся новые даты' });
       await mutate();

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Button } from '@telegram-apps/telegram-ui';
 import type { RecordView, SeatGiftLink } from '../../../contract';
 import { formatDate, formatTime } from '../../../contract/format';
-import { api, errorText } from '../api';
+import { recordsApi } from '../../../contract/endpoints/records';
+import { call, errorText } from '../api';
 import { config } from '../config';
 import { haptic, openLink, openTelegramLink } from '../tg';
 import { Notice } from '../ui/Notice';
@@ -56,7 +57,7 @@ export function GiftSeat({ view }: { view: RecordView }) {
   async function create() {
     setBusy(true);
     try {
-      setLink(await api.gift(view.record.id));
+      setLink(await call(recordsApi.gift, { params: { id: view.record.id } }));
       haptic('success');
     } catch (err) {
       haptic('error');
@@ -102,7 +103,12 @@ export function LeaveQueue({ view, onDone }: { view: RecordView; onDone: (v: Rec
   async function leave() {
     setBusy(true);
     try {
-      onDone(await api.cancel(view.record.id, 'Вышел(а) из очереди'));
+      onDone(
+        await call(recordsApi.cancel, {
+          params: { id: view.record.id },
+          body: { cancel_reason: 'Вышел(а) из очереди' },
+        }),
+      );
       haptic('success');
       toast({ kind: 'success', title: 'Вы вышли из очереди' });
     } catch (err) {

@@ -3,7 +3,8 @@ import { useLocation } from 'wouter';
 import { Button } from '@telegram-apps/telegram-ui';
 import type { PersonalDataExport } from '../../../contract';
 import { formatDate, formatTime } from '../../../contract/format';
-import { api, errorText } from '../api';
+import { personalDataApi } from '../../../contract/endpoints/personal-data';
+import { call, errorText } from '../api';
 import { config } from '../config';
 import { haptic } from '../tg';
 import { toast } from '../ui/toast';
@@ -23,7 +24,7 @@ export function MyDataSection() {
     if (panel === 'show') return setPanel('none');
     setBusy(true);
     try {
-      setData(await api.myData());
+      setData(await call(personalDataApi.myData));
       setPanel('show');
     } catch (err) {
       toast({ kind: 'error', title: 'Не удалось загрузить данные', description: errorText(err) });
@@ -35,7 +36,7 @@ export function MyDataSection() {
   async function forget() {
     setBusy(true);
     try {
-      const r = await api.forgetMe();
+      const r = await call(personalDataApi.forgetMe);
       haptic('success');
       toast({
         kind: 'success',

@@ -3,7 +3,8 @@ import useSWR from 'swr';
 import { useLocation } from 'wouter';
 import { Button, Cell, Section, Spinner, Textarea, Title, Caption } from '@telegram-apps/telegram-ui';
 import { PEOPLE_MAX, PEOPLE_MIN, type RecordView } from '../../../contract';
-import { api, errorText } from '../api';
+import { recordsApi } from '../../../contract/endpoints/records';
+import { call, errorText } from '../api';
 import { config } from '../config';
 import { formatPrice, isPast } from '../../../contract/format';
 import { closeApp, haptic, setBackButton } from '../tg';
@@ -36,7 +37,7 @@ const STATE_LABEL = { ACTIVE: 'Активна', QUEUED: 'В очереди', CAN
 
 export default function RecordPage({ id }: { id: string }) {
   const [, navigate] = useLocation();
-  const { data, error, mutate } = useSWR(['record', id], () => api.record(id), {
+  const { data, error, mutate } = useSWR(['record', id], () => call(recordsApi.get, { params: { id: Number(id) } }), {
     shouldRetryOnError: false,
     revalidateOnFocus: false,
     revalidateOnReconnect: false,
@@ -213,7 +214,7 @@ export default function RecordPage({ id }: { id: string }) {
                 onClick={() =>
                   void run(
                     'people',
-                    () => api.updatePeople(record.id, count),
+                    () => call(recordsApi.updatePeople, { params: { id: record.id }, body: { people_count: count } }),
                     (v) => `Количество человек изменено: ${v.record.people_count}.${stateAfter(v)}`,
                   )
                 }
@@ -257,7 +258,8 @@ export default function RecordPage({ id }: { id: string }) {
                 onClick={() =>
                   void run(
                     'cancel',
-                    () => api.cancel(record.id, reason.trim()),
+                    () =>
+                      call(recordsApi.cancel, { params: { id: record.id }, body: { cancel_reason: reason.trim() } }),
                     () => 'Запись отменена',
                   )
                 }
@@ -276,7 +278,7 @@ export default function RecordPage({ id }: { id: string }) {
             onClick={() =>
               void run(
                 'restore',
-                () => api.restore(record.id),
+                () => call(recordsApi.restore, { params: { id: record.id } }),
                 (v) => `Запись восстановлена.${stateAfter(v)}`,
               )
             }

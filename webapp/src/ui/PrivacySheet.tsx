@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, Spinner } from '@telegram-apps/telegram-ui';
-import { api, errorText } from '../api';
+import { personalDataApi } from '../../../contract/endpoints/personal-data';
+import { call, errorText } from '../api';
 import './personal-data.css';
 
 /** The studio's privacy text (Настройки → Бизнес), loaded when opened: the booking page's first load does not carry it. */
@@ -11,7 +12,7 @@ export function PrivacySheet({ onClose }: { onClose: () => void }) {
 
   useEffect(() => {
     let live = true;
-    api.privacy().then(
+    call(personalDataApi.privacy).then(
       (p) => live && setText(p.text),
       (err: unknown) => live && setError(errorText(err)),
     );

@@ -1,0 +1,24 @@
+import type { Endpoints } from './endpoint';
+
+const tag = 'business-settings';
+
+/** The studio's settings: one set for the whole studio. */
+export const businessSettingsApi = {
+  get: {
+    method: 'GET',
+    path: '/business-settings/',
+    access: 'user',
+    tag,
+    summary: "The studio's settings (any staff member)",
+    response: 'BusinessSettings',
+  },
+  update: {
+    method: 'PUT',
+    path: '/business-settings/',
+    access: 'superuser',
+    tag,
+    summary: "Change the studio's settings (superuser); fields left out keep their values",
+    body: 'BusinessSettingsUpdate',
+    response: 'BusinessSettings',
+  },
+} as const satisfies Endpoints;

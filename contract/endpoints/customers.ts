@@ -1,0 +1,41 @@
+import type { Endpoints } from './endpoint';
+
+/** Telegram users who booked, as staff see them; a superuser answers their access and erasure requests. */
+export const customersApi = {
+  list: {
+    method: 'GET',
+    path: '/customers/',
+    access: 'user',
+    tag: 'customers',
+    summary: 'Telegram users who booked, newest first, searchable by name or login',
+    query: 'CustomersQuery',
+    response: 'CustomersPage',
+  },
+  get: {
+    method: 'GET',
+    path: '/customers/:telegram_id',
+    access: 'user',
+    tag: 'customers',
+    summary: 'A customer with every booking, latest session first',
+    params: 'TelegramIdParam',
+    response: 'CustomerDetail',
+  },
+  data: {
+    method: 'GET',
+    path: '/customers/:telegram_id/data',
+    access: 'superuser',
+    tag: 'personal data',
+    summary: 'Everything stored about a Telegram user, for their access request',
+    params: 'TelegramIdParam',
+    response: 'PersonalDataExport',
+  },
+  erase: {
+    method: 'DELETE',
+    path: '/customers/:telegram_id/data',
+    access: 'superuser',
+    tag: 'personal data',
+    summary: 'Erase a Telegram user’s personal data at their request',
+    params: 'TelegramIdParam',
+    response: 'ForgetResult',
+  },
+} as const satisfies Endpoints;

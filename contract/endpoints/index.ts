@@ -1,0 +1,42 @@
+import { addressesApi } from './addresses';
+import { auditApi } from './audit';
+import { businessSettingsApi } from './business-settings';
+import { customersApi } from './customers';
+import { dateSubscriptionsApi } from './date-subscriptions';
+import { giftsApi } from './gifts';
+import { loginApi } from './login';
+import { personalDataApi } from './personal-data';
+import { recordsApi } from './records';
+import { scheduleApi } from './schedule';
+import { settingsApi } from './settings';
+import { statsApi } from './stats';
+import { usersApi } from './users';
+import { utilsApi } from './utils';
+import { workshopsApi } from './workshops';
+import type { Endpoint } from './endpoint';
+
+export type * from './endpoint';
+
+/**
+ * Every endpoint of the JSON API by group (the server's list; a front end imports only the groups
+ * it calls, from their own files, to keep its bundle small).
+ */
+export const endpointGroups = {
+  utils: utilsApi,
+  login: loginApi,
+  users: usersApi,
+  workshops: workshopsApi,
+  addresses: addressesApi,
+  schedule: scheduleApi,
+  dateSubscriptions: dateSubscriptionsApi,
+  records: recordsApi,
+  gifts: giftsApi,
+  settings: settingsApi,
+  businessSettings: businessSettingsApi,
+  personalData: personalDataApi,
+  customers: customersApi,
+  audit: auditApi,
+  stats: statsApi,
+};
+
+export const allEndpoints: Endpoint[] = Object.values(endpointGroups).flatMap((group) => Object.values(group));

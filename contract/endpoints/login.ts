@@ -1,0 +1,54 @@
+import type { Endpoints } from './endpoint';
+
+const tag = 'login';
+
+/** Logging in and recovering a password. */
+export const loginApi = {
+  accessToken: {
+    method: 'POST',
+    path: '/login/access-token',
+    access: 'public',
+    tag,
+    summary: 'Log in: an access token for staff',
+    errors: [400, 429],
+    form: true,
+    body: 'LoginForm',
+    response: 'Token',
+  },
+  testToken: {
+    method: 'POST',
+    path: '/login/test-token',
+    access: 'user',
+    tag,
+    summary: 'Check the access token',
+    response: 'UserPublic',
+  },
+  passwordRecovery: {
+    method: 'POST',
+    path: '/password-recovery/:email',
+    access: 'public',
+    tag,
+    summary: 'Email a password reset link',
+    errors: [429],
+    params: 'EmailParam',
+    response: 'Message',
+  },
+  resetPassword: {
+    method: 'POST',
+    path: '/reset-password/',
+    access: 'public',
+    tag,
+    summary: 'Reset the password',
+    errors: [400],
+    body: 'NewPassword',
+    response: 'Message',
+  },
+  passwordRecoveryEmail: {
+    method: 'POST',
+    path: '/password-recovery-html-content/:email',
+    access: 'superuser',
+    tag,
+    summary: 'Preview the password reset email (HTML)',
+    params: 'EmailParam',
+  },
+} as const satisfies Endpoints;

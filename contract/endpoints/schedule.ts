@@ -1,0 +1,91 @@
+import type { Endpoints } from './endpoint';
+
+const tag = 'schedule';
+
+/** Sessions: a workshop on a date at an address. */
+export const scheduleApi = {
+  list: {
+    method: 'GET',
+    path: '/schedule/',
+    access: 'user',
+    tag,
+    summary: 'Upcoming sessions with their bookings, soonest first; a page (count = total)',
+    query: 'ScheduleListQuery',
+    response: 'SchedulesPublic',
+  },
+  past: {
+    method: 'GET',
+    path: '/schedule/past',
+    access: 'user',
+    tag,
+    summary: 'Past sessions with their bookings, latest first; a page (count = total)',
+    query: 'ScheduleListQuery',
+    response: 'SchedulesPublic',
+  },
+  /** The mini-app's first step, anonymous: free seats only, nothing about who booked. */
+  public: {
+    method: 'GET',
+    path: '/schedule/public',
+    access: 'public',
+    tag,
+    summary: 'Upcoming sessions, free seats only',
+    response: 'SchedulesOpen',
+  },
+  create: {
+    method: 'POST',
+    path: '/schedule/',
+    access: 'user',
+    tag,
+    summary: 'Create a session',
+    errors: [404],
+    body: 'ScheduleCreate',
+    response: 'SchedulePublic',
+    status: 201,
+  },
+  get: {
+    method: 'GET',
+    path: '/schedule/:id',
+    access: 'user',
+    tag,
+    summary: 'A session with its bookings',
+    params: 'IdParam',
+    response: 'SchedulePublic',
+  },
+  update: {
+    method: 'PUT',
+    path: '/schedule/:id',
+    access: 'user',
+    tag,
+    summary: 'Update a session',
+    params: 'IdParam',
+    body: 'ScheduleUpdate',
+    response: 'SchedulePublic',
+  },
+  notify: {
+    method: 'POST',
+    path: '/schedule/notify/:id',
+    access: 'user',
+    tag,
+    summary: 'Remind the participants in Telegram',
+    errors: [409],
+    params: 'IdParam',
+    response: 'Message',
+  },
+  delete: {
+    method: 'DELETE',
+    path: '/schedule/:id',
+    access: 'user',
+    tag,
+    summary: 'Delete a session with its bookings',
+    params: 'IdParam',
+    response: 'Message',
+  },
+  participantsCsv: {
+    method: 'GET',
+    path: '/schedule/:id/participants.csv',
+    access: 'user',
+    tag,
+    summary: "The chef's list of a session as CSV (UTF-8 with BOM, ';'): ACTIVE, then the queue",
+    params: 'IdParam',
+  },
+} as const satisfies Endpoints;

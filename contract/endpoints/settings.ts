@@ -1,0 +1,24 @@
+import type { Endpoints } from './endpoint';
+
+const tag = 'settings';
+
+/** A staff member's own notification settings. */
+export const settingsApi = {
+  get: {
+    method: 'GET',
+    path: '/settings/',
+    access: 'user',
+    tag,
+    summary: 'Own notification settings',
+    response: 'Settings',
+  },
+  save: {
+    method: 'POST',
+    path: '/settings/',
+    access: 'user',
+    tag,
+    summary: 'Save own notification settings',
+    body: 'Settings',
+    response: 'Settings',
+  },
+} as const satisfies Endpoints;
