@@ -2,6 +2,7 @@ import { nowIso, type Database, type Executor } from '../../db/database';
 import { withWriteTransaction } from '../../db/lock';
 import {
   listSubscribedWorkshopIds,
+  hasFreeDate,
   listWorkshopsWithoutFreeDates,
   subscribeToDates,
   takeDateSubscribers,
@@ -10,7 +11,7 @@ import {
 import { getRecordSchedule } from '../../db/repositories/schedules';
 import { getWorkshop } from '../../db/repositories/workshops';
 import { MSG } from '../kernel/messages';
-import { NotFound } from '../kernel/errors';
+import { Conflict, NotFound } from '../kernel/errors';
 import { scheduleSnapshot } from '../notify/notifications';
 import type { MessageEvent } from '../notify/events';
 
@@ -33,10 +34,20 @@ export async function dateOffers(db: Executor, telegramId: number | null): Promi
   return workshops.map((w) => ({ workshop_id: w.id, title: w.title, subscribed: mine.has(w.id) }));
 }
 
+/**
+ * Subscribes to a workshop that is offered, and only to one: a workshop with a free upcoming date is
+ * booked instead, and one never scheduled is shown nowhere, so the customer could neither see nor remove
+ * such a subscription.
+ */
 export async function subscribe(database: Database, workshopId: number, telegramId: number): Promise<void> {
   await withWriteTransaction(database, async (trx) => {
     if (!(await getWorkshop(trx, workshopId))) throw new NotFound(MSG.workshopNotFound);
-    await subscribeToDates(trx, workshopId, telegramId, nowIso());
+    const now = nowIso();
+    if (!(await listWorkshopsWithoutFreeDates(trx, now)).some((w) => w.id === workshopId))
+      throw (await hasFreeDate(trx, workshopId, now))
+        ? new Conflict(MSG.hasFreeDates)
+        : new NotFound(MSG.workshopNotFound);
+    await subscribeToDates(trx, workshopId, telegramId, now);
   });
 }
 

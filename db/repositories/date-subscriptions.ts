@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type Expression } from 'kysely';
 import type { Executor } from '../database';
 
 export const subscribeToDates = (db: Executor, workshopId: number, telegramId: number, at: string) =>
@@ -30,6 +30,17 @@ export const listSubscribedWorkshopIds = async (db: Executor, telegramId: number
     (r) => r.workshop_id,
   );
 
+/** A workshop's upcoming sessions with a free seat. */
+const freeDates = (db: Executor, workshopId: number | Expression<number>, now: string) =>
+  db
+    .selectFrom('schedules as s')
+    .select('s.id')
+    .where('s.workshop_id', '=', workshopId)
+    .where('s.date', '>', now)
+    .where(
+      sql<boolean>`s.capacity > coalesce((select sum(r.people_count) from records r where r.schedule_id = s.id and r.state = 'ACTIVE'), 0)`,
+    );
+
 /**
  * Workshops that have been scheduled at least once but have no upcoming session with a free seat:
  * the ones a customer can ask to be told about.
@@ -39,19 +50,9 @@ export const listWorkshopsWithoutFreeDates = (db: Executor, now: string) =>
     .selectFrom('workshops as w')
     .select(['w.id', 'w.title'])
     .where((eb) => eb.exists(eb.selectFrom('schedules as s').select('s.id').whereRef('s.workshop_id', '=', 'w.id')))
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('schedules as s')
-            .select('s.id')
-            .whereRef('s.workshop_id', '=', 'w.id')
-            .where('s.date', '>', now)
-            .where(
-              sql<boolean>`s.capacity > coalesce((select sum(r.people_count) from records r where r.schedule_id = s.id and r.state = 'ACTIVE'), 0)`,
-            ),
-        ),
-      ),
-    )
+    .where((eb) => eb.not(eb.exists(freeDates(db, eb.ref('w.id'), now))))
     .orderBy('w.title')
     .execute();
+
+export const hasFreeDate = async (db: Executor, workshopId: number, now: string) =>
+  (await freeDates(db, workshopId, now).executeTakeFirst()) !== undefined;

@@ -237,3 +237,57 @@ describe('date filters', () => {
     }
   });
 });
+
+describe('subscriptions to new dates follow the offer', () => {
+  const FREE_DATES = 'На этот мастер-класс есть свободные даты: запишитесь на одну из них в приложении';
+
+  it('refuse a workshop with a free date (409) or never scheduled (404), by API and by a forged button; an offered one works', async () => {
+    const customer = telegramUser();
+    const headers = tma(customer);
+    const { workshop: open } = await createSession(t.app, staff, { capacity: 8 });
+    const { workshop: full } = await createSession(t.app, staff, { capacity: 0 });
+    const never = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/workshops/',
+        headers: staff,
+        payload: { title: 'Никогда', description: 'Без дат', price: 100 },
+      })
+    ).json().id as number;
+    const subscriptions = () =>
+      t.database.db
+        .selectFrom('date_subscriptions')
+        .select('workshop_id')
+        .where('telegram_id', '=', customer.id)
+        .execute();
+
+    const put = (id: number) => t.app.inject({ method: 'PUT', url: `/api/v1/date-subscriptions/${id}`, headers });
+    expect((await put(open.id)).json()).toEqual({ detail: FREE_DATES });
+    expect((await put(open.id)).statusCode).toBe(409);
+    expect((await put(never)).statusCode).toBe(404);
+    expect(await subscriptions()).toEqual([]);
+
+    const press = async (workshopId: number) => {
+      fake.reset();
+      const res = await postUpdate(
+        t.app,
+        t.config.webhookSecret,
+        callbackUpdate(tgUser(customer.id), `sub:${workshopId}`),
+      );
+      expect(res.statusCode).toBe(200);
+      return { answer: fake.ok('answerCallbackQuery')[0].params, replies: fake.messages(customer.id) };
+    };
+    expect(await press(open.id)).toEqual({ answer: expect.objectContaining({ text: FREE_DATES }), replies: [] });
+    expect((await press(never)).answer).toMatchObject({ text: 'Мастер-класс с таким id не найден', show_alert: true });
+    expect(await subscriptions()).toEqual([]);
+
+    // The offered one: subscribed, named in the reply, and listed so it can be removed.
+    const ok = await press(full.id);
+    expect(ok.answer.text).toBe('Готово! Напишу о новых датах');
+    expect(ok.replies.map((m) => m.params.text).join()).toContain('Паста');
+    expect(await subscriptions()).toEqual([{ workshop_id: full.id }]);
+    const offers = (await t.app.inject({ method: 'GET', url: '/api/v1/date-subscriptions/', headers })).json().data;
+    expect(offers).toContainEqual({ workshop_id: full.id, title: 'Паста', subscribed: true });
+    expect((await put(full.id)).json()).toEqual({ subscribed: true });
+  });
+});
