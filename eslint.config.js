@@ -27,29 +27,39 @@ const FOLDER_GRAPH = [
   { files: ['webapp/**', 'admin/**'], folders: ['db', 'core', 'server', 'bot'], packages: [] },
 ];
 
-const folderRules = FOLDER_GRAPH.map(({ files, ignores, folders, packages }) => ({
-  files,
-  ...(ignores && { ignores }),
-  rules: {
-    'no-restricted-imports': [
-      'error',
-      {
-        patterns: [
-          ...folders.map((f) => ({
-            // A relative path that climbs to the top-level folder: `../core/x`, `../../server`.
-            regex: `^(\\.\\./)+${f}(/|$)`,
-            message: `The folder graph is contract ← db ← core ← {server, bot} ← main; this folder must not import ${f}/.`,
-          })),
-          ...packages.map((p) => ({
-            group: [p, `${p}/**`],
-            allowTypeImports: p === 'grammy' && files[0] === 'server/**',
-            message: `This layer must not depend on ${p}.`,
-          })),
-        ],
-      },
-    ],
-  },
-}));
+/*
+ * Route handlers and bot handlers translate to and from core commands: they may read repositories for
+ * views, never call one that writes (a write is a function named for it: insert…, update…, delete…, …).
+ */
+const ADAPTER_HANDLERS = ['server/routes/**', 'bot/features/**', 'bot/conversations/**'];
+const WRITE_IMPORT = {
+  group: ['**/db/repositories/*'],
+  importNamePattern:
+    '^(insert|update|delete|set|save|upsert|enqueue|write|record|consume|claim|extend|release|take|close|mark|anonymi[sz]e|erase|clear|prune|purge|add|remove|subscribe|unsubscribe|unlink|bump|revoke)',
+  message: 'Handlers call core commands for changes; only reads of db/repositories may be imported here.',
+};
+
+const folderRules = FOLDER_GRAPH.flatMap(({ files, ignores, folders, packages }) => {
+  const patterns = [
+    ...folders.map((f) => ({
+      // A relative path that climbs to the top-level folder: `../core/x`, `../../server`.
+      regex: `^(\\.\\./)+${f}(/|$)`,
+      message: `The folder graph is contract ← db ← core ← {server, bot} ← main; this folder must not import ${f}/.`,
+    })),
+    ...packages.map((p) => ({
+      group: [p, `${p}/**`],
+      allowTypeImports: p === 'grammy' && files[0] === 'server/**',
+      message: `This layer must not depend on ${p}.`,
+    })),
+  ];
+  const rule = (extra) => ({ rules: { 'no-restricted-imports': ['error', { patterns: [...patterns, ...extra] }] } });
+  const handlers = ADAPTER_HANDLERS.filter((h) => h.startsWith(files[0].split('/')[0] + '/'));
+  // A later entry wins for the files it matches, so the handlers' entry repeats the folder's patterns.
+  return [
+    { files, ...(ignores && { ignores }), ...rule([]) },
+    ...(handlers.length > 0 ? [{ files: handlers, ...rule([WRITE_IMPORT]) }] : []),
+  ];
+});
 
 export default tseslint.config(
   { ignores: ['dist/**', 'dist-*/**', 'node_modules/**', 'data/**', 'test-results/**', 'coverage/**'] },
