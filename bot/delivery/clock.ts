@@ -7,6 +7,11 @@ export interface Clock {
   now(): number;
   /** Resolves after `ms`, or at once when `signal` aborts (never rejects). */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * A virtual clock stands still until `work` settles (a send and the write that records it take no
+   * virtual time); the system clock has no need of it.
+   */
+  hold?<T>(work: Promise<T>): Promise<T>;
 }
 
 export const systemClock: Clock = {

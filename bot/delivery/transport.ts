@@ -6,7 +6,7 @@ import type { InlineKeyboardMarkup } from 'grammy/types';
  * for the row (delivered, rate limited, never deliverable, or worth a retry).
  */
 
-export type OutboxMethod = 'sendMessage' | 'sendVenue' | 'sendLocation' | 'sendDocument' | 'sendPhoto';
+export type OutboxMethod = 'sendMessage' | 'sendVenue' | 'sendLocation' | 'sendDocument' | 'sendPhoto' | 'sendInvoice';
 
 /** A Bot API call of a notification; `chat_id` comes from the row. */
 export type OutboxCall = {
@@ -77,6 +77,8 @@ function call(api: OutboxApi, chat_id: number, c: OutboxCall): Promise<unknown> 
       return api.sendDocument({ chat_id, ...c.params });
     case 'sendPhoto':
       return api.sendPhoto({ chat_id, ...c.params });
+    case 'sendInvoice':
+      return api.sendInvoice({ chat_id, ...c.params });
   }
 }
 

@@ -260,7 +260,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
   /** Starts the chat's first held row; its lane is busy until the outcome is recorded. */
   function startSend(chatId: number, now: number) {
     const { item, previousStart } = pacer.start(chatId, now);
-    const p = (async () => {
+    const work = (async () => {
       let outcome: Outcome = 'finished';
       try {
         outcome = await deliver(item.row, previousStart);
@@ -270,7 +270,8 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       pacer.finish(chatId);
       // A retry or a 429 keeps the row pending in the database: the chat's later rows wait behind it.
       if (outcome === 'retry' || outcome === 'limited') await claims.release(idsOf(pacer.takeWaiting(chatId)));
-    })().finally(() => {
+    })();
+    const p = (clock.hold ? clock.hold(work) : work).finally(() => {
       sending.delete(p);
       wake();
     });

@@ -93,6 +93,7 @@ export interface FakeTelegram {
   /** Updates handed out by getUpdates (long polling). */
   pushUpdate(update: { update_id: number }): void;
   waitFor(pred: (calls: FakeCall[]) => boolean, timeoutMs?: number): Promise<void>;
+  /** Forgets the calls, the rules, the blocked chats and what the flood limits counted. */
   reset(): void;
   close(): Promise<void>;
 }
@@ -133,7 +134,6 @@ function floodControl(limits: FloodLimits) {
   };
 }
 
-/** `limits`: answer 429s as Telegram does when a flood limit is exceeded (the delivery benchmark and pace tests). */
 /** A file uploaded with a call (multipart/form-data, as grammY sends an InputFile). */
 export interface UploadedFile {
   filename: string;
@@ -174,8 +174,15 @@ function multipartParams(raw: Buffer, contentType: string): CallParams {
   return params;
 }
 
-export async function startFakeTelegram(opts: { limits?: FloodLimits } = {}): Promise<FakeTelegram> {
-  const flood = opts.limits ? floodControl(opts.limits) : null;
+/**
+ * `limits`: answer 429s as Telegram does when a flood limit is exceeded; `clock`: whose time the limits
+ * and the calls' `at` are in (a virtual clock shared with the outbox worker; the real one by default).
+ */
+export async function startFakeTelegram(
+  opts: { limits?: FloodLimits; clock?: { now(): number } } = {},
+): Promise<FakeTelegram> {
+  let flood = opts.limits ? floodControl(opts.limits) : null;
+  const now = () => opts.clock?.now() ?? Date.now();
   const calls: FakeCall[] = [];
   let rules: Rule[] = [];
   const blocked = new Set<number>();
@@ -262,6 +269,7 @@ export async function startFakeTelegram(opts: { limits?: FloodLimits } = {}): Pr
     },
     reset() {
       calls.length = 0;
+      if (opts.limits) flood = floodControl(opts.limits);
       rules = [];
       blocked.clear();
       updates.length = 0;
@@ -317,10 +325,10 @@ export async function startFakeTelegram(opts: { limits?: FloodLimits } = {}): Pr
       } else if (method === 'sendMessage' && chatId !== undefined && blocked.has(chatId)) {
         error = BLOCKED;
       } else if (flood && chatId !== undefined && isSend(method)) {
-        error = flood(chatId, Date.now()) ?? undefined;
+        error = flood(chatId, now()) ?? undefined;
         if (error) fake.floodErrors++;
       }
-      calls.push({ method, token, params, at: Date.now(), ok: !error, error });
+      calls.push({ method, token, params, at: now(), ok: !error, error });
       if (error) return answer(error.error_code, { ok: false, ...error });
       return answer(200, { ok: true, result: result(method, params) });
     }
