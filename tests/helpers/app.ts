@@ -15,7 +15,7 @@ import { freshDatabaseUrl } from './db';
 import { TEST_BOT_TOKEN } from './telegram';
 import { FAKE_BOT } from './fake-telegram';
 import { createTelegram, type Telegram } from '../../bot/runtime';
-import { createMetrics } from '../../server/metrics';
+import { createMetrics, type Metrics } from '../../server/metrics';
 
 const SILENT_LOG = { info() {}, warn() {}, error() {}, debug() {} };
 
@@ -28,6 +28,8 @@ export interface TestApp {
   superuser: typeof SUPERUSER;
   /** The bot and its outbox worker, as main.ts wires them (null without BOT_TOKEN). */
   telegram: Telegram | null;
+  /** Prometheus metrics (null without METRICS_TOKEN). */
+  metrics: Metrics | null;
   /** The periodic jobs, run by hand with runOnce(). */
   scheduler: Scheduler;
   /** Bearer header of a logged-in user. */
@@ -112,6 +114,7 @@ export async function buildTestApp(
     config,
     superuser: SUPERUSER,
     telegram,
+    metrics,
     scheduler: createScheduler({
       jobs: jobs(database, { timezone: config.businessTimezone }),
       log: SILENT_LOG,
