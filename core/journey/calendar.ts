@@ -23,8 +23,23 @@ export function verifyCalendarSignature(secretKey: string, recordId: number, sig
 export const calendarPath = (secretKey: string, recordId: number) =>
   `/api/v1/records/${recordId}/calendar.ics?sig=${calendarSignature(secretKey, recordId)}`;
 
-/** TEXT values: backslash, semicolon, comma and newlines escaped. */
-const text = (s: string) => s.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
+/**
+ * A TEXT value (RFC 5545 §3.3.11): backslash, semicolon and comma escaped; every line break (CRLF,
+ * LF or a bare CR, which calendar apps would read as the end of the line) becomes `\n`; other control
+ * characters, which TEXT cannot hold, are dropped (tab stays).
+ */
+const text = (s: string) =>
+  s
+    .replace(/\\/g, '\\\\')
+    .replace(/;/g, '\\;')
+    .replace(/,/g, '\\,')
+    .replace(/\r\n|\r|\n/g, '\\n')
+    // eslint-disable-next-line no-control-regex -- removing control characters is the point
+    .replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, '');
+
+/** A value that must stay on its one line (the map link as URL): line breaks and control characters dropped. */
+// eslint-disable-next-line no-control-regex -- removing control characters is the point
+const oneLine = (s: string) => s.replace(/[\u0000-\u0008\u000A-\u001F\u007F]/g, '');
 
 const utc = (d: Date) =>
   d
@@ -88,7 +103,7 @@ export function bookingCalendar(e: CalendarEvent): string {
     `SUMMARY:${text(`${s.workshop.title} — ${e.businessName}`)}`,
     `LOCATION:${text(location)}`,
     `DESCRIPTION:${text(description)}`,
-    ...(/^https?:\/\//i.test(s.address.map_link) ? [`URL:${s.address.map_link.replace(/[\r\n]/g, '')}`] : []),
+    ...(/^https?:\/\//i.test(s.address.map_link) ? [`URL:${oneLine(s.address.map_link)}`] : []),
     ...(s.address.latitude != null && s.address.longitude != null
       ? [`GEO:${s.address.latitude};${s.address.longitude}`]
       : []),

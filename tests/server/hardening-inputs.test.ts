@@ -1,3 +1,4 @@
+import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
@@ -289,5 +290,47 @@ describe('subscriptions to new dates follow the offer', () => {
     const offers = (await t.app.inject({ method: 'GET', url: '/api/v1/date-subscriptions/', headers })).json().data;
     expect(offers).toContainEqual({ workshop_id: full.id, title: 'Паста', subscribed: true });
     expect((await put(full.id)).json()).toEqual({ subscribed: true });
+  });
+});
+
+describe('the calendar file', () => {
+  it('escapes a bare CR, LF and CRLF in staff texts and folds long lines: ical.js reads the same text and no extra property', async () => {
+    const title = 'Паста\rDTSTART:20000101T000000Z\nATTENDEE:mailto:x@example.com\r\nЕщё; строка, с \\ знаками';
+    const longPlace = `Кухня ${'очень длинное описание входа '.repeat(12)}`;
+    const { schedule, workshop, address } = await createSession(t.app, staff, { date: '2030-12-05T11:00:00.000Z' });
+    for (const [url, payload] of [
+      [`/api/v1/workshops/${workshop.id}`, { title }],
+      [`/api/v1/address/${address.id}`, { description: `${longPlace}\rTRIGGER:PT0S` }],
+    ] as const)
+      expect((await t.app.inject({ method: 'PUT', url, headers: staff, payload })).statusCode).toBe(200);
+    const created = (await book(t.app, telegramUser(), bookingPayload(schedule.id))).json();
+
+    const res = await t.app.inject({ method: 'GET', url: created.calendar_url });
+    expect(res.statusCode).toBe(200);
+    // Lines end with CRLF only, at most 75 octets each; no CR or LF stands alone.
+    expect(res.body.endsWith('\r\n')).toBe(true);
+    const lines = res.body.slice(0, -2).split('\r\n');
+    expect(lines.every((line) => Buffer.byteLength(line) <= 75 && !/[\r\n]/.test(line))).toBe(true);
+    expect(lines.some((line) => line.startsWith(' '))).toBe(true);
+
+    const cal = new ICAL.Component(ICAL.parse(res.body));
+    const vevent = cal.getFirstSubcomponent('vevent')!;
+    expect(vevent.getAllProperties().map((p) => p.name)).toEqual([
+      'uid',
+      'dtstamp',
+      'dtstart',
+      'dtend',
+      'summary',
+      'location',
+      'description',
+      'url',
+    ]);
+    expect(vevent.getAllSubcomponents().map((c) => c.name)).toEqual(['valarm']);
+    const lineBreaks = (s: string) => s.replace(/\r\n|\r/g, '\n');
+    const event = new ICAL.Event(vevent);
+    expect(event.summary).toBe(`${lineBreaks(title)} — Кулинарная студия`);
+    expect(event.startDate.toJSDate().toISOString()).toBe('2030-12-05T11:00:00.000Z');
+    expect(event.location).toBe(`Улица Кнеза Милоша 1, ${longPlace}\nTRIGGER:PT0S`);
+    expect(vevent.getFirstSubcomponent('valarm')!.getFirstPropertyValue('trigger')!.toString()).toBe('-PT2H');
   });
 });
