@@ -119,6 +119,19 @@ export function toZonedInput(when: Instant, timeZone: string): string {
   return `${w.year}-${pad(w.month)}-${pad(w.day)} ${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}`;
 }
 
+/**
+ * The studio's day: `day` ('2026-11-01', or the day of an instant on the studio's clock) moved by
+ * `plusDays`, from its midnight in the zone (a DST day has 23 or 25 hours), at `hour` o'clock if given.
+ * The one definition of "a day" for filters, /today and the morning after a class.
+ */
+export function startOfStudioDay(day: string | Instant, timeZone: string, plusDays = 0, hour = 0): string {
+  const date =
+    typeof day === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(day) ? day : toZonedInput(day, timeZone).slice(0, 10);
+  const d = new Date(`${date}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + plusDays);
+  return new Date(fromZonedInput(`${d.toISOString().slice(0, 10)} ${pad(hour)}:00:00`, timeZone)).toISOString();
+}
+
 /** Milliseconds the zone's wall clock is ahead of UTC at an instant. */
 function zoneOffset(instant: number, timeZone: string): number {
   const w = wallClock(instant, timeZone);

@@ -1,5 +1,5 @@
 import { z } from './zod';
-import { fromZonedInput } from './format';
+import { startOfStudioDay } from './format';
 import { idParam } from './common';
 
 /** A page of a long list: `count` in the answer is the total, `skip`/`limit` pick the page. */
@@ -27,17 +27,10 @@ export type DateRange = z.infer<typeof DateRange>;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-/** Midnight at the start of `day` (+ `plusDays`) in the zone, as a UTC instant. */
-function startOfDay(day: string, timeZone: string, plusDays = 0): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + plusDays);
-  return new Date(fromZonedInput(`${d.toISOString().slice(0, 10)} 00:00:00`, timeZone)).toISOString();
-}
-
 /** A range's bounds as ISO instants for comparing with stored UTC timestamps; a bare day is the studio's day. */
 export function rangeBounds(r: DateRange, timeZone: string): { from?: string; to?: string } {
   const bound = (b: string | undefined, plusDays: number) =>
-    b && (DAY.test(b) ? startOfDay(b, timeZone, plusDays) : new Date(b).toISOString());
+    b && (DAY.test(b) ? startOfStudioDay(b, timeZone, plusDays) : new Date(b).toISOString());
   return { from: bound(r.from, 0), to: bound(r.to, 1) };
 }
 

@@ -1,6 +1,6 @@
 import { Composer } from 'grammy';
 import type { InlineKeyboardButton } from 'grammy/types';
-import { fromZonedInput, toZonedInput } from '../../contract/format';
+import { startOfStudioDay } from '../../contract/format';
 import { ATTENDANCE_MSG, setAttendance } from '../../core/booking/attendance';
 import { staffActor } from '../../core/kernel/actor';
 import { DomainError, NotFound } from '../../core/kernel/errors';
@@ -74,10 +74,7 @@ export function todayFeature(deps: BotDeps) {
   composer.command('today', async (ctx) => {
     if (!(await staffOf(ctx.from!.id))) return void (await ctx.reply(TODAY.notStaff));
     // The business day: from midnight to midnight on the studio's clock.
-    const day = toZonedInput(Date.now(), tz).slice(0, 10);
-    const next = new Date(Date.parse(`${day}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-    const start = new Date(Date.parse(fromZonedInput(`${day} 00:00:00`, tz)) - 1).toISOString();
-    const end = new Date(Date.parse(fromZonedInput(`${next} 00:00:00`, tz)) - 1).toISOString();
+    const [start, end] = [0, 1].map((d) => new Date(Date.parse(startOfStudioDay(new Date(), tz, d)) - 1).toISOString());
     const schedules = await listSchedulesBetween(db, start, end);
     if (schedules.length === 0) return void (await ctx.reply(TODAY.none));
     for (const { id } of schedules) {

@@ -1,4 +1,4 @@
-import { fromZonedInput, toZonedInput } from '../../contract/format';
+import { startOfStudioDay } from '../../contract/format';
 import type { Database } from '../../db/database';
 import { withScheduleLock } from '../../db/lock';
 import { existingDedupeKeys } from '../../db/repositories/notifications';
@@ -21,21 +21,13 @@ const THANKS_UNTIL_HOUR = 22;
 
 export const thanksDedupeKey = (recordId: number) => `thanks:${recordId}`;
 
-/** The next day's `hour`:00 in the zone, as an ISO instant. */
-function nextDayAt(sessionIso: string, hour: number, timeZone: string): string {
-  const [y, m, d] = toZonedInput(sessionIso, timeZone).split(/\D+/).map(Number);
-  const next = new Date(Date.UTC(y, m - 1, d + 1));
-  const day = next.toISOString().slice(0, 10);
-  return new Date(fromZonedInput(`${day} ${String(hour).padStart(2, '0')}:00:00`, timeZone)).toISOString();
-}
-
 export async function enqueueAfterClassThanks(database: Database, timeZone: string, now = new Date()): Promise<number> {
   const since = new Date(now.getTime() - 2 * 86_400_000).toISOString();
   const schedules = await listSchedulesBetween(database.db, since, now.toISOString());
   let written = 0;
   for (const s of schedules) {
-    const from = nextDayAt(s.date, THANKS_HOUR, timeZone);
-    const until = nextDayAt(s.date, THANKS_UNTIL_HOUR, timeZone);
+    const from = startOfStudioDay(s.date, timeZone, 1, THANKS_HOUR);
+    const until = startOfStudioDay(s.date, timeZone, 1, THANKS_UNTIL_HOUR);
     const at = now.toISOString();
     if (at < from || at >= until) continue;
     const due = (await listRecordsOfSchedules(database.db, [s.id])).filter(

@@ -359,7 +359,13 @@ describe('mini-app /record/{id}', () => {
       const { page, errors, context } = await phone(theme);
       await page.goto(`${server.url}/record/${ids.pastRecord}${launchHash(signedInitData(customer), theme)}`);
       await page.getByText('Запись неактивна').waitFor();
-      for (const name of ['Изменить количество человек', 'Отменить запись', 'Восстановить запись']) {
+      for (const name of [
+        'Изменить количество человек',
+        'Отменить запись',
+        'Восстановить запись',
+        'Передать место другу',
+        'Выйти из очереди',
+      ]) {
         expect(await page.getByRole('button', { name }).count()).toBe(0);
       }
       await shot(page, `record-past-${theme}`);
