@@ -1,4 +1,4 @@
-import { ATTENDANCE_LABELS, RECORD_SOURCES } from '../../contract';
+import { ATTENDANCE_LABELS, PARTICIPANT_STATE_LABELS, RECORD_SOURCES } from '../../contract';
 import { formatDateTime } from '../../contract/format';
 import { bool } from '../../db/database';
 import type { ExportRow } from '../../db/repositories/exports';
@@ -18,7 +18,6 @@ export const PARTICIPANT_COLUMNS = [
   'Посещение',
 ] as const;
 
-const STATE_LABELS = { ACTIVE: 'Участник', QUEUED: 'В очереди', CANCELLED: 'Отменена' } as const;
 
 export function participantCells(r: ExportRow, timeZone: string): (string | number | null)[] {
   return [
@@ -27,7 +26,7 @@ export function participantCells(r: ExportRow, timeZone: string): (string | numb
     // A link, not '@login': a leading @ starts a formula in Excel.
     r.telegram_login ? `https://t.me/${r.telegram_login}` : r.telegram_id !== null ? String(r.telegram_id) : null,
     r.people_count,
-    STATE_LABELS[r.state],
+    PARTICIPANT_STATE_LABELS[r.state],
     bool(r.has_allergy) ? r.allergy_type || 'Да' : 'Нет',
     r.comment,
     bool(r.is_first_time) ? 'Да' : 'Нет',

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { isPast } from '../../contract/format';
 import type { RecordSchedule } from '../../contract';
 import { nowIso, type Database } from '../../db/database';
 import { withLocks } from '../../db/lock';
@@ -70,7 +71,7 @@ async function liveGift(db: Parameters<typeof getSeatGift>[0], token: string): P
   const record = await getRecord(db, gift.record_id);
   if (!record || record.state === 'CANCELLED') throw new NotFound(GIFT_MSG.invalid);
   const schedule = await getRecordSchedule(db, record.schedule_id);
-  if (!schedule || schedule.date <= nowIso()) throw new NotFound(GIFT_MSG.invalid);
+  if (!schedule || isPast(schedule.date)) throw new NotFound(GIFT_MSG.invalid);
   return { record, schedule };
 }
 
