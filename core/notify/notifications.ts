@@ -4,12 +4,15 @@ import { bool, type Executor } from '../../db/database';
 import { enqueueNotifications, existingDedupeKeys } from '../../db/repositories/notifications';
 import type { RecordRow } from '../../db/repositories/records';
 import { listAlertRecipients } from '../../db/repositories/users';
+import { bookingOwner, erasePersonal, personal, subject, type ErasureScope } from './personal';
 
 /*
  * What the outbox carries: one union of kinds and their payloads, written here in the transaction
  * of each change and rendered by the bot at delivery time. A payload is a snapshot taken in that
  * transaction, so the message tells what happened then. The schemas also check every row the bot
  * reads back, so a row of an unknown or older shape fails for good instead of sending nonsense.
+ * Personal values are marked (personal(), core/notify/personal.ts), each with the booking and the
+ * owner it belongs to, so erasure finds them by the schema.
  */
 
 const ScheduleSnapshot = z.object({
@@ -22,22 +25,26 @@ const ScheduleSnapshot = z.object({
 });
 export type ScheduleSnapshot = z.infer<typeof ScheduleSnapshot>;
 
-const RecordSnapshot = z.object({
-  record_id: z.number(),
-  state: z.enum(['ACTIVE', 'QUEUED', 'CANCELLED']),
-  name: z.string(),
-  last_name: z.string().nullable(),
-  people_count: z.number(),
-  telegram_login: z.string().nullable(),
-  comment: z.string().nullable(),
-  has_allergy: z.boolean(),
-  allergy_type: z.string().nullable(),
-  source: z.string().nullable(),
-  is_first_time: z.boolean(),
-  cancel_reason: z.string().nullable(),
-  /** Place in the queue when QUEUED, else null. */
-  queue_position: z.number().nullable(),
-});
+const RecordSnapshot = subject(
+  z.object({
+    record_id: z.number(),
+    state: z.enum(['ACTIVE', 'QUEUED', 'CANCELLED']),
+    /** Whose the booking was when this was written (absent in rows of older versions). */
+    telegram_id: personal(z.number().nullable()).optional(),
+    name: personal(z.string()),
+    last_name: personal(z.string().nullable()),
+    people_count: z.number(),
+    telegram_login: personal(z.string().nullable()),
+    comment: personal(z.string().nullable(), 'health'),
+    has_allergy: personal(z.boolean(), 'health'),
+    allergy_type: personal(z.string().nullable(), 'health'),
+    source: z.string().nullable(),
+    is_first_time: z.boolean(),
+    cancel_reason: z.string().nullable(),
+    /** Place in the queue when QUEUED, else null. */
+    queue_position: z.number().nullable(),
+  }),
+);
 export type RecordSnapshot = z.infer<typeof RecordSnapshot>;
 
 const RecordPayload = z.object({ schedule: ScheduleSnapshot, record: RecordSnapshot });
@@ -62,22 +69,57 @@ const NewDatesPayload = z.object({
 });
 export type NewDatesPayload = z.infer<typeof NewDatesPayload>;
 
+type GiftJson = { record: { record_id: number; telegram_id?: number | null }; giver_telegram_id?: number | null };
+/** The giver: the booking's owner before the friend (their Telegram id is absent in rows of older versions). */
+const giver = (_: unknown, p: Record<string, unknown>) => {
+  const g = p as unknown as GiftJson;
+  return { record_id: g.record.record_id, telegram_id: g.giver_telegram_id };
+};
+/** The friend: the booking's owner now. */
+const receiver = (_: unknown, p: Record<string, unknown>) => bookingOwner((p as unknown as GiftJson).record);
+
 /** A booking handed to a friend: the giver's and the staff's message. */
-const GiftPayload = RecordPayload.extend({ giver_name: z.string(), receiver_name: z.string() });
+const GiftPayload = RecordPayload.extend({
+  giver_name: personal(z.string(), 'identity', giver),
+  giver_telegram_id: personal(z.number().nullable(), 'identity', giver).optional(),
+  receiver_name: personal(z.string(), 'identity', receiver),
+});
 export type GiftPayload = z.infer<typeof GiftPayload>;
 
-const DigestPerson = z.object({
-  record_id: z.number(),
-  name: z.string(),
-  last_name: z.string().nullable(),
-  telegram_login: z.string().nullable(),
-  people_count: z.number(),
-  has_allergy: z.boolean(),
-  allergy_type: z.string().nullable(),
-  comment: z.string().nullable(),
-  is_first_time: z.boolean(),
-});
+const DigestPerson = subject(
+  z.object({
+    record_id: z.number(),
+    telegram_id: personal(z.number().nullable()).optional(),
+    name: personal(z.string()),
+    last_name: personal(z.string().nullable()),
+    telegram_login: personal(z.string().nullable()),
+    people_count: z.number(),
+    has_allergy: personal(z.boolean(), 'health'),
+    allergy_type: personal(z.string().nullable(), 'health'),
+    comment: personal(z.string().nullable(), 'health'),
+    is_first_time: z.boolean(),
+  }),
+);
 export type DigestPerson = z.infer<typeof DigestPerson>;
+
+/**
+ * A line of the digest's allergies or comments: the participant's booking (absent in rows of older
+ * versions, whose lines are matched to the participant with that name in the same digest).
+ */
+const DigestNote = <T extends z.ZodRawShape>(line: z.ZodObject<T>) =>
+  subject(
+    line.extend({
+      record_id: z.number().optional(),
+      telegram_id: personal(z.number().nullable()).optional(),
+      name: personal(z.string()),
+    }),
+    (note, payload) => {
+      if (typeof note.record_id === 'number') return bookingOwner(note);
+      const people = (payload.participants ?? []) as DigestPerson[];
+      const same = people.find((x) => [x.name, x.last_name].filter(Boolean).join(' ') === note.name);
+      return same && bookingOwner(same);
+    },
+  );
 
 const DigestPayload = z.object({
   schedule: ScheduleSnapshot,
@@ -86,8 +128,8 @@ const DigestPayload = z.object({
   participants: z.array(DigestPerson),
   /** People on ACTIVE bookings. */
   total_people: z.number(),
-  allergies: z.array(z.object({ name: z.string(), allergy: z.string() })),
-  comments: z.array(z.object({ name: z.string(), comment: z.string() })),
+  allergies: z.array(DigestNote(z.object({ allergy: personal(z.string(), 'health') }))),
+  comments: z.array(DigestNote(z.object({ comment: personal(z.string(), 'health') }))),
   /** QUEUED bookings in the order they are served. */
   queue: z.array(DigestPerson),
 });
@@ -120,6 +162,14 @@ export const Notification = z.discriminatedUnion('kind', [
 ]);
 export type Notification = z.infer<typeof Notification>;
 export type NotificationKind = Notification['kind'];
+
+const PAYLOADS = new Map<string, z.ZodType>(Notification.options.map((o) => [o.shape.kind.value, o.shape.payload]));
+
+/** A stored payload with the personal values `scope` owns erased, as its kind declares them; an unknown kind as it was. */
+export function erasePersonalInPayload(kind: string, payload: unknown, scope: ErasureScope): unknown {
+  const schema = PAYLOADS.get(kind);
+  return schema ? erasePersonal(schema, payload, scope) : payload;
+}
 export type StaffNotification = Extract<
   Notification,
   { kind: 'staff.new_record' | 'staff.cancelled' | 'staff.transferred' }
@@ -152,6 +202,7 @@ export const scheduleSnapshot = (s: RecordSchedule): ScheduleSnapshot => ({
 export const recordSnapshot = (r: RecordRow, queuePosition: number | null): RecordSnapshot => ({
   record_id: r.id,
   state: r.state,
+  telegram_id: r.telegram_id,
   name: r.name,
   last_name: r.last_name,
   people_count: r.people_count,

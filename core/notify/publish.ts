@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { RecordSchedule } from '../../contract';
 import { fullName } from '../../contract/format';
 import type { Executor } from '../../db/database';
@@ -5,6 +6,7 @@ import { queuePosition, type RecordRow } from '../../db/repositories/records';
 import { SYSTEM } from '../kernel/actor';
 import { auditUpdate, writeAudit, type AuditValues } from './audit';
 import type { DomainEvent, RecordEvent } from './events';
+import { personal } from './personal';
 import {
   notifyChat,
   notifyCustomer,
@@ -27,6 +29,17 @@ export const bookingState = (r: RecordRow): AuditValues => ({
   state: r.state,
   people_count: r.people_count,
   ...(r.cancel_reason !== null && { cancel_reason: r.cancel_reason }),
+});
+
+/** The personal fields a booking's log entries may hold (of its owner at the time): erasure clears them there. */
+export const BookingLogValues = z.object({
+  telegram_id: personal(z.number().nullable()),
+  name: personal(z.string()),
+  last_name: personal(z.string().nullable()),
+  telegram_login: personal(z.string().nullable()),
+  comment: personal(z.string().nullable(), 'health'),
+  has_allergy: personal(z.boolean(), 'health'),
+  allergy_type: personal(z.string().nullable(), 'health'),
 });
 
 export async function recordPayload(trx: Executor, r: RecordRow, schedule: RecordSchedule): Promise<RecordPayload> {
@@ -90,7 +103,12 @@ async function publishRecordEvent(trx: Executor, e: RecordEvent): Promise<void> 
           { telegram_id: r.telegram_id, name: r.name },
         ),
       );
-      const p = { ...(await payload()), giver_name: fullName(b!), receiver_name: fullName(r) };
+      const p = {
+        ...(await payload()),
+        giver_name: fullName(b!),
+        giver_telegram_id: b!.telegram_id,
+        receiver_name: fullName(r),
+      };
       await notifyCustomer(trx, b!, { kind: 'record.given_away', payload: p });
       await notifyCustomer(trx, r, { kind: 'record.received', payload: p });
       await notifyStaff(trx, { kind: 'staff.transferred', payload: p });

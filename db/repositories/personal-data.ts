@@ -85,7 +85,7 @@ const contains = (dialect: Dialect, column: string, needle: string): Expression<
 export const listNotificationPayloads = (db: Executor, afterId: number, limit: number) =>
   db
     .selectFrom('notifications')
-    .select(['id', 'payload'])
+    .select(['id', 'kind', 'payload'])
     .where('id', '>', afterId)
     .orderBy('id')
     .limit(limit)
@@ -103,7 +103,7 @@ export const listAuditMentioning = (
   if (m.recordIds.length === 0 && m.telegramId === null && m.fragments.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('audit_log')
-    .select(['id', 'entity', 'entity_id', 'actor_telegram_id', 'before', 'after'])
+    .select(['id', 'entity', 'entity_id', 'action', 'actor_telegram_id', 'before', 'after'])
     .where((eb) =>
       eb.or([
         ...(m.recordIds.length > 0 ? [eb.and([eb('entity', '=', 'record'), eb('entity_id', 'in', m.recordIds)])] : []),
@@ -124,6 +124,10 @@ export const setAuditValues = (
 /** A staff account linked to this Telegram account, if any. */
 export const getStaffOfTelegram = (db: Executor, telegramId: number) =>
   db.selectFrom('users').select(['id', 'email', 'full_name']).where('telegram_id', '=', telegramId).executeTakeFirst();
+
+/** The request counters kept for this Telegram user (a key ends in `customer-writes:<id>`): they name them too. */
+export const deleteRateLimitsOf = (db: Executor, telegramId: number) =>
+  db.deleteFrom('rate_limits').where('key', 'like', `%customer-writes:${telegramId}`).execute();
 
 /** Forgets the Telegram account on staff accounts (their alerts stop until they link again). */
 export const unlinkStaffTelegram = (db: Executor, telegramId: number) =>

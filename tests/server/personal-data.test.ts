@@ -2,12 +2,17 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSENT_REQUIRED, DEFAULT_PRIVACY_TEXT, ERASED_NAME, type PersonalDataExport } from '../../contract';
 import { privacyVersion } from '../../core/booking/consent';
-import { scrubJson, type ErasureTarget } from '../../core/privacy/personal-data';
+import { Notification, erasePersonalInPayload } from '../../core/notify/notifications';
+import { personalPaths } from '../../core/notify/personal';
+import { bookingsErasure, personErasure } from '../../core/privacy/erasure';
+import { encodeCallbackData } from '../../bot/callback-data';
 import { consumeLinkToken, createLinkToken } from '../../core/staff/telegram-link';
 import type { Database } from '../../db/database';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { book, bookingPayload, createSession, inDays, telegramUser } from '../helpers/factories';
 import { tma } from '../helpers/telegram';
+import { callbackUpdate, postUpdate, startFakeTelegram, textUpdate, tgUser } from '../helpers/fake-telegram';
+import { botTestApp } from '../bot/setup';
 
 let t: TestApp;
 let staff: { authorization: string };
@@ -405,61 +410,280 @@ describe('a request that reached the studio another way', () => {
   });
 });
 
-describe('what erasure removes from a stored JSON value', () => {
-  const target: ErasureTarget = {
-    recordIds: new Set([7]),
-    names: new Set(['Зиновия Квасникова', 'zinovia_kv', '@zinovia_kv']),
-    telegramId: 777_000_123,
-    stage: 'all',
+describe('the personal fields each kind declares', () => {
+  // A digest written the day before, listing her (booking 7) and someone else (booking 8).
+  const her = { record_id: 7, telegram_id: 777_000_123, name: 'Зиновия', last_name: 'Квасникова' };
+  const digest = {
+    schedule: {
+      schedule_id: 3,
+      date: '2030-12-05T11:00:00.000Z',
+      workshop_title: 'Паста',
+      address_title: 'Улица',
+      address_description: null,
+      map_link: 'x',
+    },
+    capacity: 8,
+    participants: [
+      {
+        ...her,
+        telegram_login: 'zinovia_kv',
+        people_count: 2,
+        has_allergy: true,
+        allergy_type: 'кешью',
+        comment: 'Окно',
+        is_first_time: true,
+      },
+      {
+        record_id: 8,
+        telegram_id: 5,
+        name: 'Борислав',
+        last_name: null,
+        telegram_login: null,
+        people_count: 1,
+        has_allergy: true,
+        allergy_type: 'мёд',
+        comment: null,
+        is_first_time: false,
+      },
+    ],
+    total_people: 3,
+    allergies: [
+      { record_id: 7, telegram_id: her.telegram_id, name: 'Зиновия Квасникова', allergy: 'кешью' },
+      { record_id: 8, telegram_id: 5, name: 'Борислав', allergy: 'мёд' },
+    ],
+    // A line written before lines named their booking: found by her name among the participants.
+    comments: [{ name: 'Зиновия Квасникова', comment: 'Окно' }],
+    queue: [],
   };
 
-  it('her booking by id, her name anywhere, and anything carrying her Telegram id; others untouched', () => {
-    const payload = {
-      schedule: { schedule_id: 3, workshop_title: 'Паста' },
-      record: { record_id: 7, name: 'Зиновия', last_name: 'Квасникова', telegram_login: 'zinovia_kv', comment: 'x' },
-      participants: [
-        { record_id: 8, name: 'Борислав', last_name: null, comment: 'Без лука', has_allergy: true },
-        { record_id: 7, name: 'Зиновия', allergy_type: 'кешью', has_allergy: true },
-      ],
-      allergies: [
-        { name: 'Зиновия Квасникова', allergy: 'кешью' },
-        { name: 'Борислав', allergy: 'мёд' },
-      ],
-      giver_name: 'Зиновия Квасникова',
-      receiver_name: 'Борислав',
-    };
-    expect(scrubJson(payload, target)).toEqual({
-      schedule: { schedule_id: 3, workshop_title: 'Паста' },
-      record: { record_id: 7, name: ERASED_NAME, last_name: null, telegram_login: null, comment: ERASED_NAME },
-      participants: [
-        { record_id: 8, name: 'Борислав', last_name: null, comment: 'Без лука', has_allergy: true },
-        { record_id: 7, name: ERASED_NAME, allergy_type: ERASED_NAME, has_allergy: false },
-      ],
-      allergies: [
-        { name: ERASED_NAME, allergy: ERASED_NAME },
-        { name: 'Борислав', allergy: 'мёд' },
-      ],
-      giver_name: ERASED_NAME,
-      receiver_name: 'Борислав',
-    });
-    // A booking she handed to a friend: the entry names her by Telegram id and first name only.
-    expect(scrubJson({ telegram_id: 777_000_123, name: 'Зиновия' }, target)).toEqual({
-      telegram_id: null,
-      name: ERASED_NAME,
-    });
-    expect(scrubJson({ telegram_id: 5, name: 'Зиновия' }, target)).toEqual({ telegram_id: 5, name: 'Зиновия' });
+  it('every personal field of every notification kind has an owner, and names, logins, allergies and comments are among them', () => {
+    const paths = personalPaths(Notification);
+    expect(paths.filter((p) => !p.owned)).toEqual([]);
+    const names = new Set(paths.map((p) => p.path));
+    for (const p of [
+      'payload.record.name',
+      'payload.record.last_name',
+      'payload.record.telegram_id',
+      'payload.record.telegram_login',
+      'payload.record.comment',
+      'payload.record.has_allergy',
+      'payload.record.allergy_type',
+      'payload.giver_name',
+      'payload.giver_telegram_id',
+      'payload.receiver_name',
+      'payload.participants[].name',
+      'payload.allergies[].allergy',
+      'payload.comments[].name',
+      'payload.queue[].last_name',
+    ])
+      expect(names).toContain(p);
   });
 
-  it('at the first retention step only allergies and comments go', () => {
-    const health: ErasureTarget = { ...target, names: new Set(), telegramId: null, stage: 'health' };
-    expect(
-      scrubJson(
-        { record: { record_id: 7, name: 'Зиновия', comment: 'x', allergy_type: 'y', has_allergy: true } },
-        health,
-      ),
-    ).toEqual({
-      record: { record_id: 7, name: 'Зиновия', comment: ERASED_NAME, allergy_type: ERASED_NAME, has_allergy: false },
+  it('erases her values by the schema, wherever they are her booking’s, and nobody else’s', () => {
+    expect(erasePersonalInPayload('staff.digest', digest, personErasure(her.telegram_id, [7], []))).toEqual({
+      ...digest,
+      participants: [
+        {
+          record_id: 7,
+          telegram_id: null,
+          name: ERASED_NAME,
+          last_name: null,
+          telegram_login: null,
+          people_count: 2,
+          has_allergy: false,
+          allergy_type: null,
+          comment: null,
+          is_first_time: true,
+        },
+        digest.participants[1],
+      ],
+      allergies: [{ record_id: 7, telegram_id: null, name: ERASED_NAME, allergy: ERASED_NAME }, digest.allergies[1]],
+      comments: [{ name: ERASED_NAME, comment: ERASED_NAME }],
     });
+    // A seat she gave away: her name as the giver goes, the friend's booking stays the friend's.
+    const gift = {
+      schedule: digest.schedule,
+      record: { ...digest.participants[1], state: 'ACTIVE', source: null, cancel_reason: null, queue_position: null },
+      giver_name: 'Зиновия Квасникова',
+      giver_telegram_id: her.telegram_id,
+      receiver_name: 'Борислав',
+    };
+    expect(erasePersonalInPayload('staff.transferred', gift, personErasure(her.telegram_id, [], [8]))).toEqual({
+      ...gift,
+      giver_name: ERASED_NAME,
+      giver_telegram_id: null,
+    });
+    // The friend's erasure leaves the giver's name to the giver.
+    expect(erasePersonalInPayload('staff.transferred', gift, personErasure(5, [8], []))).toMatchObject({
+      giver_name: 'Зиновия Квасникова',
+      receiver_name: ERASED_NAME,
+      record: { name: ERASED_NAME, telegram_id: null },
+    });
+  });
+
+  it('at the first retention step only allergies and comments go, of every owner of the booking', () => {
+    const erased = erasePersonalInPayload('staff.digest', digest, bookingsErasure([7], 'health')) as typeof digest;
+    expect(erased.participants[0]).toMatchObject({
+      name: 'Зиновия',
+      has_allergy: false,
+      allergy_type: null,
+      comment: null,
+    });
+    expect(erased.allergies[0]).toEqual({ ...digest.allergies[0], allergy: ERASED_NAME });
+    expect(erased.participants[1]).toEqual(digest.participants[1]);
+  });
+});
+
+describe('erasure of a customer who gave their seat to a friend', () => {
+  // Values nobody else in this file uses.
+  const GIVER = {
+    name: 'Евпраксия',
+    last_name: 'Гостомыслова',
+    comment: 'Сяду поближе к плите',
+    allergy: 'фундук и кунжут',
+  };
+  const FRIEND = { name: 'Ярослава', last_name: 'Подаренная' };
+  const giverValues = (u: { id: number; username: string }) => [
+    GIVER.name,
+    GIVER.last_name,
+    GIVER.comment,
+    GIVER.allergy,
+    u.username,
+    String(u.id),
+  ];
+
+  /** The giver books (staff get a new-booking alert, still waiting to be sent), gives the seat, the friend accepts. */
+  async function giveSeat(
+    app: TestApp,
+    giver: { id: number; username: string },
+    friend: { id: number; username: string },
+  ) {
+    const admin = await app.auth();
+    const me = (await app.app.inject({ method: 'GET', url: '/api/v1/users/me', headers: admin })).json();
+    const { token } = await createLinkToken(app.database, me.id);
+    await consumeLinkToken(app.database, token, { id: 880_077, username: 'chef_gift' });
+    const { schedule } = await createSession(app.app, admin);
+    const booked = await book(
+      app.app,
+      giver,
+      bookingPayload(schedule.id, {
+        name: GIVER.name,
+        last_name: GIVER.last_name,
+        comment: GIVER.comment,
+        has_allergy: true,
+        allergy_type: GIVER.allergy,
+        people_count: 2,
+      }),
+    );
+    const id: number = booked.json().record.id;
+    const link = await app.app.inject({ method: 'POST', url: `/api/v1/records/${id}/gift`, headers: tma(giver) });
+    expect(link.statusCode).toBe(200);
+    const accepted = await app.app.inject({
+      method: 'POST',
+      url: `/api/v1/gifts/${/start=gift_([\w-]+)$/.exec(link.json().url)![1]}/accept`,
+      headers: tma(friend),
+      payload: { ...FRIEND, has_allergy: false, consent: true },
+    });
+    expect(accepted.statusCode).toBe(200);
+    const pending = await app.database.db
+      .selectFrom('notifications')
+      .select(['kind', 'status', 'payload'])
+      .where('chat_id', '=', 880_077)
+      .execute();
+    expect(pending.map((n) => [n.kind, n.status])).toEqual([
+      ['staff.new_record', 'pending'],
+      ['staff.transferred', 'pending'],
+    ]);
+    // Before: the search finds the giver's values (it finds what it looks for).
+    expect((await findEverywhere(app.database, giverValues(giver))).length).toBeGreaterThanOrEqual(6);
+    return id;
+  }
+
+  /** Nothing of the giver anywhere; the friend's booking, messages and history intact; the staff alert waits without the giver. */
+  async function expectOnlyTheFriendLeft(
+    app: TestApp,
+    id: number,
+    giver: { id: number; username: string },
+    friend: { id: number; username: string },
+  ) {
+    expect(await findEverywhere(app.database, giverValues(giver))).toEqual([]);
+    const admin = await app.auth();
+    const view = await app.app.inject({ method: 'GET', url: `/api/v1/records/${id}`, headers: admin });
+    expect(view.json().record).toMatchObject({
+      ...FRIEND,
+      telegram_id: friend.id,
+      telegram_login: friend.username,
+      people_count: 2,
+    });
+    const rows = await app.database.db
+      .selectFrom('notifications')
+      .select(['kind', 'status', 'payload', 'chat_id'])
+      .where('chat_id', 'in', [880_077, friend.id])
+      .orderBy('id')
+      .execute();
+    const staffNew = JSON.parse(rows.find((n) => n.kind === 'staff.new_record')!.payload);
+    expect(rows.find((n) => n.kind === 'staff.new_record')!.status).toBe('pending');
+    expect(staffNew.record).toMatchObject({
+      record_id: id,
+      name: ERASED_NAME,
+      last_name: null,
+      telegram_login: null,
+      comment: null,
+      has_allergy: false,
+      allergy_type: null,
+      people_count: 2,
+    });
+    for (const kind of ['staff.transferred', 'record.received']) {
+      const p = JSON.parse(rows.find((n) => n.kind === kind)!.payload);
+      expect(p).toMatchObject({ giver_name: ERASED_NAME, receiver_name: `${FRIEND.name} ${FRIEND.last_name}` });
+      expect(p.record).toMatchObject({
+        name: FRIEND.name,
+        last_name: FRIEND.last_name,
+        telegram_login: friend.username,
+      });
+    }
+    const history = await app.app.inject({ method: 'GET', url: `/api/v1/records/${id}/history`, headers: admin });
+    const entries: { action: string; before: Record<string, unknown> | null; after: Record<string, unknown> | null }[] =
+      history.json().data;
+    expect(entries.find((h) => h.action === 'created')!.after).toMatchObject({ name: ERASED_NAME, people_count: 2 });
+    expect(entries.find((h) => h.action === 'transferred')).toMatchObject({
+      before: { telegram_id: null, name: ERASED_NAME },
+      after: { telegram_id: friend.id, name: FRIEND.name },
+    });
+  }
+
+  it('DELETE /me/data: the giver’s name, last name, allergy and comment leave the staff alert, the friend’s messages and the history', async () => {
+    const giver = { id: 778_100_201, username: 'evpraksia_api', first_name: 'Евпраксия' };
+    const friend = { id: 778_200_301, username: 'yaroslava_api', first_name: 'Ярослава' };
+    const id = await giveSeat(t, giver, friend);
+    const res = await t.app.inject({ method: 'DELETE', url: '/api/v1/me/data', headers: tma(giver) });
+    expect(res.statusCode).toBe(200);
+    // Nothing to cancel (the booking is the friend's); one booking whose values of hers were erased.
+    expect(res.json()).toEqual({ cancelled: 0, anonymised: 1 });
+    await expectOnlyTheFriendLeft(t, id, giver, friend);
+    const again = await t.app.inject({ method: 'DELETE', url: '/api/v1/me/data', headers: tma(giver) });
+    expect(again.json()).toEqual({ cancelled: 0, anonymised: 0 });
+  });
+
+  it('/forget in the bot does the same', async () => {
+    const fake = await startFakeTelegram();
+    const app = await botTestApp(fake);
+    try {
+      const giver = { id: 778_100_202, username: 'evpraksia_bot', first_name: 'Евпраксия' };
+      const friend = { id: 778_200_302, username: 'yaroslava_bot', first_name: 'Ярослава' };
+      const id = await giveSeat(app, giver, friend);
+      const u = tgUser(giver.id, giver.username);
+      for (const update of [
+        textUpdate(u, '/forget'),
+        callbackUpdate(u, encodeCallbackData({ kind: 'forget', yes: true })),
+      ])
+        expect((await postUpdate(app.app, app.config.webhookSecret, update)).statusCode).toBe(200);
+      expect(fake.ok('answerCallbackQuery').at(-1)!.params.text).toBe('Данные удалены');
+      await expectOnlyTheFriendLeft(app, id, giver, friend);
+    } finally {
+      await app.close();
+      await fake.close();
+    }
   });
 });
 
