@@ -61,7 +61,7 @@ export type PersonalDataExport = z.infer<typeof PersonalDataExport>;
 export const ForgetResult = z.object({
   /** Upcoming bookings cancelled (their seats went to the queue). */
   cancelled: z.number().int(),
-  /** Bookings whose personal values were erased (counts and statistics keep them). */
+  /** Bookings whose personal values of theirs were erased: their own (counts and statistics keep them) and those they gave to a friend. */
   anonymised: z.number().int(),
 });
 export type ForgetResult = z.infer<typeof ForgetResult>;
