@@ -5,8 +5,9 @@
  *  2. The booking storm: 1,000 concurrent POST /api/v1/records/ on one 8-seat session.
  *  3. Cold start: `npm start`'s command (`node scripts/start.js`: the compiled server, built assets,
  *     NODE_ENV=production) on a fresh SQLite file until the first health-check answer; median of 5.
- *  4. Telegram delivery (bench/delivery.ts): a 300-chat broadcast and a 60-message flood against a
- *     fake Bot API that enforces Telegram's limits with 429s.
+ *  4. Telegram delivery (bench/delivery.ts): real server instances (three on PostgreSQL, one on SQLite)
+ *     send a 600-chat broadcast, a flood in one chat and an unrelated confirmation through a fake Bot
+ *     API that enforces Telegram's limits with 429s; on PostgreSQL, then kill -9 of the sender midway.
  *  5. History that scales (bench/history.ts): 1,500 past sessions and 12,000 bookings; each staff list's
  *     default page under 100 KB and 50 ms.
  *  6. The front-end budgets (bench/web.ts) unless BENCH_SKIP_WEB=1.
