@@ -34,6 +34,22 @@ export function rangeBounds(r: DateRange, timeZone: string): { from?: string; to
   return { from: bound(r.from, 0), to: bound(r.to, 1) };
 }
 
+/** The longest period one bookings export covers; without dates it ends a month from now. */
+export const EXPORT_MAX_DAYS = 400;
+export const EXPORT_TOO_LONG = `Выгрузка — не больше ${EXPORT_MAX_DAYS} дней: выберите период короче`;
+
+/** An export's bounds: a missing end is EXPORT_MAX_DAYS after the start (and the reverse); null when longer. */
+export function exportBounds(r: DateRange, timeZone: string, now = Date.now()): { from: string; to: string } | null {
+  const DAY_MS = 86_400_000;
+  const span = EXPORT_MAX_DAYS * DAY_MS;
+  const b = rangeBounds(r, timeZone);
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const to = b.to ?? iso(b.from ? Date.parse(b.from) + span : now + 30 * DAY_MS);
+  const from = b.from ?? iso(Date.parse(to) - span);
+  // Whole days, so a daylight-saving hour does not count.
+  return Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS) <= EXPORT_MAX_DAYS ? { from, to } : null;
+}
+
 /** Session lists (upcoming and past): a page, a date range and one workshop. */
 export const ScheduleListQuery = PageQuery.extend(DateRange.shape).extend({
   workshop_id: idParam.optional(),

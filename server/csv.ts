@@ -14,5 +14,15 @@ export function csvField(value: string | number | null | undefined): string {
   return /[;"\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-export const toCsv = (header: readonly string[], rows: readonly (readonly (string | number | null)[])[]) =>
-  BOM + [header, ...rows].map((row) => row.map(csvField).join(';')).join('\r\n') + '\r\n';
+type Row = readonly (string | number | null)[];
+
+/** One row, with its CRLF. */
+export const csvRow = (row: Row) => row.map(csvField).join(';') + '\r\n';
+
+export const toCsv = (header: readonly string[], rows: readonly Row[]) => BOM + [header, ...rows].map(csvRow).join('');
+
+/** A CSV written as its rows come: the header first, then each batch of rows as it is read. */
+export async function* csvStream<T>(header: readonly string[], batches: AsyncIterable<T[]>, cells: (item: T) => Row) {
+  yield BOM + csvRow(header);
+  for await (const batch of batches) if (batch.length > 0) yield batch.map((item) => csvRow(cells(item))).join('');
+}

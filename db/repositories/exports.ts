@@ -22,6 +22,7 @@ const exportRows = (db: Executor) =>
       'r.confirmed_at',
       'r.attendance',
       's.date',
+      's.id as schedule_id',
       'w.title as workshop_title',
     ]);
 
@@ -37,10 +38,32 @@ export const listParticipants = (db: Executor, scheduleId: number) =>
     .orderBy('r.id')
     .execute();
 
-/** Every booking of the sessions dated in [from, to), by session date. */
-export function listBookingsBetween(db: Executor, range: { from?: string; to?: string }) {
-  let q = exportRows(db);
-  if (range.from) q = q.where('s.date', '>=', range.from);
-  if (range.to) q = q.where('s.date', '<', range.to);
-  return q.orderBy('s.date').orderBy('s.id').orderBy('r.id').execute();
+/**
+ * A page of the bookings of the sessions dated in [from, to), by session date, then session and
+ * booking: the `limit` rows that follow `after` (the last row of the previous page), so a long export
+ * is read page by page without ever holding it whole.
+ */
+export function listBookingsPage(
+  db: Executor,
+  range: { from: string; to: string },
+  after: Pick<ExportRow, 'date' | 'schedule_id' | 'id'> | null,
+  limit: number,
+) {
+  let q = exportRows(db).where('s.date', '>=', range.from).where('s.date', '<', range.to);
+  if (after)
+    q = q.where((eb) =>
+      eb(eb.refTuple('s.date', 's.id', 'r.id'), '>', eb.tuple(after.date, after.schedule_id, after.id)),
+    );
+  return q.orderBy('s.date').orderBy('s.id').orderBy('r.id').limit(limit).execute();
+}
+
+/** Every booking of the sessions dated in [from, to), in pages of `size` rows, one query each. */
+export async function* bookingsInPages(db: Executor, range: { from: string; to: string }, size: number) {
+  let after: ExportRow | null = null;
+  for (;;) {
+    const page: ExportRow[] = await listBookingsPage(db, range, after, size);
+    yield page;
+    if (page.length < size) return;
+    after = page[page.length - 1];
+  }
 }

@@ -1,4 +1,5 @@
 import ICAL from 'ical.js';
+import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
@@ -332,5 +333,91 @@ describe('the calendar file', () => {
     expect(event.startDate.toJSDate().toISOString()).toBe('2030-12-05T11:00:00.000Z');
     expect(event.location).toBe(`Улица Кнеза Милоша 1, ${longPlace}\nTRIGGER:PT0S`);
     expect(vevent.getFirstSubcomponent('valarm')!.getFirstPropertyValue('trigger')!.toString()).toBe('-PT2H');
+  });
+});
+
+describe('the bookings export', () => {
+  const exportCsv = (query: string) =>
+    t.app.inject({ method: 'GET', url: `/api/v1/records/export.csv${query}`, headers: staff });
+  const parseCsv = (body: string): string[][] => parse(body, { delimiter: ';', bom: true, relax_column_count: false });
+
+  it('covers at most 400 days: longer is refused with a Russian 422; a missing bound is 400 days from the other', async () => {
+    const tooLong = 'Выгрузка — не больше 400 дней: выберите период короче';
+    for (const query of [
+      '?from=2026-01-01&to=2027-02-05',
+      '?from=2000-01-01&to=2999-12-31',
+      '?from=2026-01-01T00:00:00Z&to=2027-02-06T00:00:00Z',
+    ]) {
+      const res = await exportCsv(query);
+      expect(res.statusCode, query).toBe(422);
+      expect(res.json(), query).toEqual({ detail: tooLong });
+    }
+    for (const query of ['?from=2026-01-01&to=2027-02-04', '?from=2000-01-01', '?to=2999-12-31', ''])
+      expect((await exportCsv(query)).statusCode, query).toBe(200);
+  });
+
+  it('streams a large export page by page, complete and in order (sessions sharing a date too)', async () => {
+    const { workshop, address } = await createSession(t.app, staff);
+    const db = t.database.db;
+    // 150 sessions from 2031-01-10, two of every three at the same instant; 2,400 bookings between them.
+    const sessions = await db
+      .insertInto('schedules')
+      .values(
+        Array.from({ length: 150 }, (_, i) => ({
+          date: new Date(Date.UTC(2031, 0, 10 + Math.floor(i / 3) * 2, 9 + (i % 3 === 2 ? 3 : 0))).toISOString(),
+          capacity: 20,
+          workshop_id: workshop.id,
+          address_id: address.id,
+          is_notified: 0,
+          created_at: new Date().toISOString(),
+        })),
+      )
+      .returning(['id', 'date'])
+      .execute();
+    const names: string[] = [];
+    for (let batch = 0; batch < 6; batch++)
+      await db
+        .insertInto('records')
+        .values(
+          Array.from({ length: 400 }, (_, k) => {
+            const n = batch * 400 + k;
+            const name = n % 97 === 0 ? `Гость "${n}"; с переносом\r\nстроки` : `Гость ${n}`;
+            names.push(name);
+            return {
+              schedule_id: sessions[n % sessions.length].id,
+              state: 'ACTIVE' as const,
+              name,
+              last_name: null,
+              people_count: 1,
+              telegram_login: null,
+              telegram_id: null,
+              comment: null,
+              has_allergy: 0,
+              allergy_type: null,
+              source: null,
+              is_first_time: 1,
+              cancel_reason: null,
+              queued_at: null,
+              created_at: new Date().toISOString(),
+              updated_at: new Date().toISOString(),
+            };
+          }),
+        )
+        .execute();
+
+    const res = await exportCsv('?from=2031-01-01&to=2031-12-31');
+    expect(res.statusCode).toBe(200);
+    // Streamed: no length known in advance.
+    expect(res.headers['content-length']).toBeUndefined();
+    const rows = parseCsv(res.body);
+    expect(rows[0].slice(0, 3)).toEqual(['Дата', 'Мастер-класс', 'Имя']);
+    const body = rows.slice(1);
+    expect(body).toHaveLength(2400);
+    expect(body.map((r) => r[2]).sort()).toEqual([...names].sort());
+    // In the order of the sessions' dates, then sessions, then bookings: each session's rows together.
+    const order = [...sessions].sort((a, b) => a.date.localeCompare(b.date) || a.id - b.id).map((s) => s.id);
+    const sessionOfName = new Map(names.map((name, n) => [name, sessions[n % sessions.length].id]));
+    const seen = body.map((r) => sessionOfName.get(r[2])!);
+    expect(seen.filter((id, i) => id !== seen[i - 1])).toEqual(order);
   });
 });

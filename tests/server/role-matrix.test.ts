@@ -305,7 +305,10 @@ const rows: Row[] = [
   },
   {
     call: 'PUT /date-subscriptions/{id}',
-    request: async () => ({ url: `/date-subscriptions/${ctx.workshopId}` }),
+    // Only a workshop without a free upcoming date is offered (a full one here).
+    request: async () => ({
+      url: `/date-subscriptions/${(await createSession(t.app, staff, { capacity: 0 })).workshop.id}`,
+    }),
     expect: S(401, 200, 403, 403),
   },
   {
