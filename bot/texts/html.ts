@@ -1,3 +1,5 @@
+import { fullName as plainFullName } from '../../contract/format';
+
 /** The bot writes HTML (Telegram's parse mode): every value that comes from users or staff goes through this. */
 export const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -6,8 +8,7 @@ export const escapeHtml = (s: string) =>
 export const quoted = (title: string) => `«${escapeHtml(title)}»`;
 
 /** "Имя Фамилия" from a booking's name fields, escaped. */
-export const fullName = (p: { name: string; last_name: string | null }) =>
-  escapeHtml([p.name, p.last_name].filter(Boolean).join(' '));
+export const fullName = (p: { name: string; last_name: string | null }) => escapeHtml(plainFullName(p));
 
 /** " (@login)" after a name, when there is a login. */
 export const handle = (login: string | null) => (login ? ` (@${escapeHtml(login.replace(/^@/, ''))})` : '');

@@ -1,6 +1,6 @@
 import { Badge, Group, Stack, Text } from '@mantine/core';
 import { AUDIT_ACTION_LABELS, AUDIT_ENTITY_LABELS, type AuditEntry } from '../../../contract/audit';
-import { ATTENDANCE_LABELS } from '../../../contract/records';
+import { ATTENDANCE_LABELS, PARTICIPANT_STATE_LABELS } from '../../../contract/records';
 import { formatDateTime } from '../../../contract/format';
 import { config } from '../config';
 
@@ -35,11 +35,10 @@ const FIELD_LABELS: Record<string, string> = {
 };
 /** Not worth a line: the entry already names the object. */
 const HIDDEN = new Set(['id']);
-const STATE_LABELS: Record<string, string> = { ACTIVE: 'Участник', QUEUED: 'В очереди', CANCELLED: 'Отменена' };
 
 function show(field: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';
-  if (field === 'state') return STATE_LABELS[String(value)] ?? String(value);
+  if (field === 'state') return STATE_LABELS.get(String(value)) ?? String(value);
   if (field === 'attendance') return ATTENDANCE_LABELS[value as keyof typeof ATTENDANCE_LABELS] ?? String(value);
   if (field === 'date' && typeof value === 'string') return formatDateTime(value, config.businessTimezone);
   if (typeof value === 'boolean') return value ? 'да' : 'нет';
@@ -48,6 +47,8 @@ function show(field: string, value: unknown): string {
 }
 
 /** "Поле: было → стало" for each field an entry names. */
+const STATE_LABELS = new Map(Object.entries(PARTICIPANT_STATE_LABELS));
+
 export function changeLines(e: Pick<AuditEntry, 'before' | 'after'>): string[] {
   const fields = [...new Set([...Object.keys(e.before ?? {}), ...Object.keys(e.after ?? {})])].filter(
     (f) => !HIDDEN.has(f),

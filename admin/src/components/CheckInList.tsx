@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Badge, Group, SegmentedControl, Stack, Text } from '@mantine/core';
 import type { AttendanceValue } from '../../../contract/records';
+import { fullName } from '../../../contract/format';
 import type { SchedulePublic } from '../../../contract/schedule';
 import { recordsApi } from '../../../contract/endpoints/records';
 import { call } from '../api';
@@ -22,7 +23,7 @@ type Row = SchedulePublic['records'][number];
 function CheckInRow({ r }: { r: Row }) {
   // Shown at once; the server's answer (or the refetch after an error) settles it.
   const [value, setValue] = useState<string>(r.attendance ?? NONE);
-  const name = [r.name, r.last_name].filter(Boolean).join(' ');
+  const name = fullName(r);
   const change = async (next: string) => {
     const before = value;
     setValue(next);

@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { ActionIcon, Anchor, Badge, Group, ScrollArea, Table, Text, Tooltip } from '@mantine/core';
-import { ATTENDANCE_LABELS, type RecordPublic } from '../../../contract/records';
-import { plural } from '../../../contract/format';
+import { ATTENDANCE_LABELS, RECORD_STATE_LABELS, type RecordPublic } from '../../../contract/records';
+import { fullName, plural } from '../../../contract/format';
 import { IconCircleCheck, IconCircleDashed, IconCircleX, IconClock, IconListDetails } from './icons';
 import { RecordHistory } from './RecordHistory';
 
 const STATES: Record<string, { label: string; color: string; Icon: typeof IconCircleCheck }> = {
-  ACTIVE: { label: 'Активна', color: 'var(--mantine-color-teal-6)', Icon: IconCircleCheck },
-  QUEUED: { label: 'В очереди', color: '#f59f00', Icon: IconClock },
-  CANCELLED: { label: 'Отменена', color: 'var(--mantine-color-red-6)', Icon: IconCircleX },
+  ACTIVE: { label: RECORD_STATE_LABELS.ACTIVE, color: 'var(--mantine-color-teal-6)', Icon: IconCircleCheck },
+  QUEUED: { label: RECORD_STATE_LABELS.QUEUED, color: '#f59f00', Icon: IconClock },
+  CANCELLED: { label: RECORD_STATE_LABELS.CANCELLED, color: 'var(--mantine-color-red-6)', Icon: IconCircleX },
 };
 const FALLBACK = { label: 'Неизвестно', color: 'var(--mantine-color-gray-6)', Icon: IconCircleDashed };
 
@@ -137,7 +137,7 @@ export function RecordsTable({ records }: { records: StaffRecord[] }) {
                         c={cancelled ? 'gray.7' : undefined}
                         fz="sm"
                       >
-                        {[r.name, r.last_name].filter(Boolean).join(' ')}
+                        {fullName(r)}
                       </Anchor>
                       <RecordMarks r={r} onHistory={() => setHistory(r)} />
                     </Group>
@@ -167,13 +167,7 @@ export function RecordsTable({ records }: { records: StaffRecord[] }) {
           </Table.Tbody>
         </Table>
       </ScrollArea>
-      {history && (
-        <RecordHistory
-          recordId={history.id}
-          name={[history.name, history.last_name].filter(Boolean).join(' ')}
-          onClose={() => setHistory(null)}
-        />
-      )}
+      {history && <RecordHistory recordId={history.id} name={fullName(history)} onClose={() => setHistory(null)} />}
     </>
   );
 }

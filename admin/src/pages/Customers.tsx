@@ -3,8 +3,8 @@ import { Anchor, Badge, Group, Modal, ScrollArea, Skeleton, Stack, Table, Text, 
 import { useDebouncedValue } from '@mantine/hooks';
 import type { CustomerSummary } from '../../../contract/customers';
 import { customersApi } from '../../../contract/endpoints/customers';
-import { ATTENDANCE_LABELS } from '../../../contract/records';
-import { formatDateTime } from '../../../contract/format';
+import { ATTENDANCE_LABELS, PARTICIPANT_STATE_LABELS } from '../../../contract/records';
+import { formatDateTime, fullName } from '../../../contract/format';
 import { config } from '../config';
 import { TITLES, toastError } from '../notify';
 import { useApi } from '../query';
@@ -14,9 +14,7 @@ import { Pager } from '../components/Pager';
 import '../pageStyles';
 
 const PAGE_SIZE = 20;
-const STATE_LABELS = { ACTIVE: 'Участник', QUEUED: 'В очереди', CANCELLED: 'Отменена' } as const;
 const when = (iso: string | null) => (iso ? formatDateTime(iso, config.businessTimezone) : '—');
-const fullName = (c: Pick<CustomerSummary, 'name' | 'last_name'>) => [c.name, c.last_name].filter(Boolean).join(' ');
 
 /** One customer's bookings, latest session first. */
 function CustomerHistory({ telegramId, onClose }: { telegramId: number; onClose: () => void }) {
@@ -65,7 +63,7 @@ function CustomerHistory({ telegramId, onClose }: { telegramId: number; onClose:
                     <Table.Td>{when(r.date)}</Table.Td>
                     <Table.Td>{r.workshop_title}</Table.Td>
                     <Table.Td>
-                      {STATE_LABELS[r.state]}
+                      {PARTICIPANT_STATE_LABELS[r.state]}
                       {r.cancel_reason ? `: ${r.cancel_reason}` : ''}
                     </Table.Td>
                     <Table.Td>{r.people_count}</Table.Td>
