@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Anchor, Badge, Group, Modal, ScrollArea, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import type { CustomerSummary } from '../../../contract/customers';
 import { customersApi } from '../../../contract/endpoints/customers';
 import { ATTENDANCE_LABELS, PARTICIPANT_STATE_LABELS } from '../../../contract/records';
 import { formatDateTime, fullName } from '../../../contract/format';
