@@ -1,5 +1,5 @@
 import type { UserPublic } from '../../contract';
-import { bool, type Database } from '../../db/database';
+import { bool, integrityViolation, type Database } from '../../db/database';
 import { withWriteTransaction } from '../../db/lock';
 import { consumeToken, insertToken, revokeUserTokens } from '../../db/repositories/tokens';
 import { clearLoginFailures, countLoginFailures, recordLoginFailure } from '../../db/repositories/login-failures';
@@ -178,13 +178,19 @@ export async function ensureFirstSuperuser(
   if ((await countUsers(database.db)) > 0) return null;
   const generated = !first.password;
   const password = first.password ?? generatePassword();
-  await insertUser(database.db, {
-    email: first.email,
-    hashed_password: await hashPassword(password),
-    full_name: null,
-    is_active: true,
-    is_superuser: true,
-  });
+  try {
+    await insertUser(database.db, {
+      email: first.email,
+      hashed_password: await hashPassword(password),
+      full_name: null,
+      is_active: true,
+      is_superuser: true,
+    });
+  } catch (err) {
+    // Instances started together on a new database: another one created it (and prints its password).
+    if (integrityViolation(err) === 'unique') return null;
+    throw err;
+  }
   return { email: first.email, password, generated };
 }
 
