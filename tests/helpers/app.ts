@@ -44,6 +44,8 @@ export async function buildTestApp(
     mailer?: Mailer;
     rateLimits?: { login?: number; passwordRecovery?: number; customerWrites?: number };
     timeouts?: AppDeps['timeouts'];
+    /** Set `draining` to stop as on SIGTERM. */
+    lifecycle?: AppDeps['lifecycle'];
     /** Reuse this database (a "restart" on the same data); the caller drops it, close() does not. */
     databaseUrl?: string;
   } = {},
@@ -94,6 +96,7 @@ export async function buildTestApp(
     timeouts: opts.timeouts,
     telegram,
     metrics,
+    lifecycle: opts.lifecycle,
   });
   await app.ready();
 
