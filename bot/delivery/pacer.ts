@@ -34,6 +34,8 @@ export type Decision<T> =
 interface Lane<T> {
   items: T[];
   busy: boolean;
+  /** Its started message has Telegram's answer (the lane stays busy until the outcome is recorded). */
+  answered: boolean;
 }
 
 /** How long a 429 remembers recent 429s and starts: several chats limited within a second means the bot is. */
@@ -62,7 +64,7 @@ export class Pacer<T extends Paced> {
   /** Queues a message at the end of its chat's lane. */
   add(chatId: number, item: T) {
     let lane = this.lanes.get(chatId);
-    if (!lane) this.lanes.set(chatId, (lane = { items: [], busy: false }));
+    if (!lane) this.lanes.set(chatId, (lane = { items: [], busy: false, answered: false }));
     lane.items.push(item);
   }
 
@@ -73,7 +75,7 @@ export class Pacer<T extends Paced> {
     return n;
   }
 
-  /** Sends started and not finished. */
+  /** Sends awaiting Telegram's answer. */
   get inFlight(): number {
     return this.sending;
   }
@@ -126,6 +128,7 @@ export class Pacer<T extends Paced> {
     if (!lane || lane.busy || lane.items.length === 0) throw new Error(`pacer: nothing to start in chat ${chatId}`);
     const previousStart = this.lastStart.get(chatId);
     lane.busy = true;
+    lane.answered = false;
     this.sending++;
     this.lastStart.set(chatId, now);
     this.recentStarts.push(now);
@@ -136,13 +139,21 @@ export class Pacer<T extends Paced> {
     return { item: lane.items[0], previousStart };
   }
 
+  /** Telegram answered the lane's started message: it no longer counts as in flight. */
+  answered(chatId: number) {
+    const lane = this.lanes.get(chatId);
+    if (!lane?.busy || lane.answered) return;
+    lane.answered = true;
+    this.sending--;
+  }
+
   /** The lane's started message is done with (sent, failed or given back); the lane is free again. */
   finish(chatId: number) {
     const lane = this.lanes.get(chatId);
     if (!lane?.busy) return;
+    this.answered(chatId);
     lane.items.shift();
     lane.busy = false;
-    this.sending--;
     if (lane.items.length === 0) this.lanes.delete(chatId);
   }
 

@@ -53,7 +53,7 @@ export interface OutboxOptions {
   privateChatIntervalMs: number;
   /** Least time between two messages to one group (Telegram: 20 a minute). */
   groupChatIntervalMs: number;
-  /** Sends awaiting Telegram's answer at once. */
+  /** Sends awaiting Telegram's answer at once (the write that records an answered send does not count). */
   maxInFlight: number;
   /** Backoff after the n-th failed attempt: min(maxDelayMs, baseDelayMs · 2^(n−1)). */
   baseDelayMs: number;
@@ -195,7 +195,12 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     }
   }
 
-  async function deliver(row: NotificationRow, previousStart: number | undefined): Promise<Outcome> {
+  /** `answered`: Telegram has answered (the write that records the outcome is still to come). */
+  async function deliver(
+    row: NotificationRow,
+    previousStart: number | undefined,
+    answered: () => void,
+  ): Promise<Outcome> {
     let calls: OutboxCall[];
     try {
       calls = callsOf(deps.render(readNotification(row.kind, row.payload)));
@@ -210,8 +215,10 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     try {
       await sendCalls(deps.api, Number(row.chat_id), calls, deps.onSend);
     } catch (err) {
+      answered();
       return failed(row, err, previousStart);
     }
+    answered();
     await claims.sent(row, clock.now());
     return 'sent';
   }
@@ -263,7 +270,10 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     const work = (async () => {
       let outcome: Outcome = 'finished';
       try {
-        outcome = await deliver(item.row, previousStart);
+        outcome = await deliver(item.row, previousStart, () => {
+          pacer.answered(chatId);
+          wake();
+        });
       } catch (err) {
         log.error({ err, notification: item.id }, 'outbox: delivery crashed');
       }
