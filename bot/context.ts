@@ -21,6 +21,8 @@ export interface BotConfig {
   businessTimezone: string;
   /** Signs the calendar links (the same key as the API's). */
   secretKey: string;
+  /** Telegram payments (from @BotFather → Payments); absent: no invoices. */
+  paymentProviderToken?: string | null;
 }
 
 /** What the bot is built from: the same database and core functions as the API. */
@@ -35,6 +37,7 @@ export const renderContext = (config: BotConfig): RenderContext => ({
   timezone: config.businessTimezone,
   businessName: config.businessName,
   calendarPath: (recordId) => calendarPath(config.secretKey, recordId),
+  paymentProviderToken: config.paymentProviderToken ?? undefined,
 });
 
 /** Replies in HTML: the text catalogue (bot/texts) escapes every user-provided piece of text. */

@@ -12,6 +12,7 @@ import { myFeature } from './features/my';
 import { todayFeature } from './features/today';
 import { cancelFeature, commandsLeaveConversations } from './features/cancel';
 import { personalDataFeature } from './features/personal-data';
+import { paymentsFeature } from './features/payments';
 import { fallbackFeature, helpFeature } from './features/help';
 import { texts } from './texts';
 
@@ -52,6 +53,9 @@ export function createBot(deps: BotDeps & { botInfo?: UserFromGetMe }): Bot<BotC
   // unreachable (auto-retry would otherwise retry network errors forever). The outbox worker uses
   // its own Api without this: it has its own retries.
   bot.api.config.use(autoRetry({ maxRetryAttempts: 2, maxDelaySeconds: 5, rethrowHttpErrors: true }));
+
+  // Payments first: a pre-checkout query comes without a chat, and a payment must never wait for a conversation.
+  bot.use(paymentsFeature(deps));
 
   // Customers and staff talk to the bot in private chats only, as a person: an update without a
   // sender (from) or a chat has nobody to answer, so no handler below sees one (they may rely on both).

@@ -4,10 +4,14 @@ import { daysBetween } from '../contract/format';
 import type {
   CustomerNotification,
   DigestPayload,
+  MoneySnapshot,
   Notification,
   ScheduleSnapshot,
   StaffNotification,
 } from '../core/notify/notifications';
+import { HOLD_EXPIRED_REASON, invoiceParams } from '../core/money/telegram';
+import { payNow } from '../core/money/price';
+import { PAYMENT_METHOD_LABELS, type PaymentMethod } from '../contract/money';
 import { applyButton, inlineKeyboard, recordButton, urlButton, webAppButton } from './keyboards/webapp';
 import { ratingButtons, reminderButton } from './keyboards/journey';
 import type { RenderedMessage } from './outbox';
@@ -20,7 +24,7 @@ import { texts } from './texts';
  * catalogue's, which escapes every value that comes from users or staff (HTML parse mode).
  */
 
-const { common, customer: C, staff: S, replies: R } = texts;
+const { common, customer: C, staff: S, replies: R, money: M } = texts;
 
 export interface RenderContext {
   publicUrl: string;
@@ -28,6 +32,8 @@ export interface RenderContext {
   businessName: string;
   /** The path of a booking's signed .ics, for "Добавить в календарь". */
   calendarPath(recordId: number): string;
+  /** Telegram payments' provider token: confirmations are followed by an invoice to pay (absent: none). */
+  paymentProviderToken?: string;
 }
 
 export interface OutgoingMessage {
@@ -63,7 +69,53 @@ function fit(lines: string[]): string {
   return out.join('\n');
 }
 
-function customerMessage(n: CustomerNotification, rc: RenderContext): OutgoingMessage {
+/** The booking's money under a message: the price, what is paid, and what to pay by when. */
+function moneyLines(m: MoneySnapshot | undefined, state: string, rc: RenderContext): string[] {
+  if (!m || m.price <= 0) return [];
+  if (state === 'CANCELLED')
+    return [
+      ...(m.to_credit > 0 ? [M.toCredit(m.to_credit)] : []),
+      ...(m.balance < 0 ? [M.refundOwed(-m.balance)] : []),
+    ];
+  // Nothing paid and nothing asked in advance: the price is settled at the studio, as before money was tracked.
+  if (m.amount_paid === 0 && !m.pay_by) return [];
+  const lines = [M.price(m.price)];
+  if (m.paid_by_credit > 0) lines.push(M.fromCredit(m.paid_by_credit));
+  if (m.amount_paid > 0) lines.push(M.paid(m.amount_paid));
+  if (state !== 'ACTIVE') return lines;
+  if (m.pay_by && m.required_now > m.amount_paid)
+    lines.push(M.payBy(m.required_now - m.amount_paid, common.dateTime(m.pay_by, rc.timezone)));
+  else if (m.balance > 0) lines.push(M.dueAtStudio(m.balance));
+  return lines;
+}
+
+/** A Telegram invoice for what the booking should pay now, when payments are on (the pay button). */
+function invoiceCall(n: CustomerNotification, rc: RenderContext): RenderedMessage[] {
+  const m = n.payload.money;
+  const r = n.payload.record;
+  if (!rc.paymentProviderToken || !m || r.state !== 'ACTIVE') return [];
+  const amount = payNow(m);
+  if (amount <= 0) return [];
+  const s = n.payload.schedule;
+  const params = invoiceParams(
+    { id: r.record_id, people_count: r.people_count },
+    s,
+    amount,
+    common.dateTime(s.date, rc.timezone),
+  );
+  return [{ method: 'sendInvoice', params: { ...params, provider_token: rc.paymentProviderToken } }];
+}
+
+function customerMessage(n: CustomerNotification, rc: RenderContext): RenderedMessage {
+  const money = moneyLines(n.payload.money, n.payload.record.state, rc);
+  const withInvoice = (m: OutgoingMessage): RenderedMessage => {
+    const invoice = invoiceCall(n, rc);
+    return invoice.length ? ([m, ...invoice] as RenderedMessage) : m;
+  };
+  return withInvoice(customerText(n, rc, money));
+}
+
+function customerText(n: CustomerNotification, rc: RenderContext, money: string[]): OutgoingMessage {
   const { schedule: s, record: r } = n.payload;
   const w = s.workshop_title;
   const myRecord = inlineKeyboard([[recordButton(rc.publicUrl, r.record_id)]]);
@@ -74,7 +126,13 @@ function customerMessage(n: CustomerNotification, rc: RenderContext): OutgoingMe
   ]);
   const details = [...scheduleLines(s, rc), C.people(r.people_count)];
   const msg = (head: string[], tail: string[] = [], markup = myRecord): OutgoingMessage => ({
-    text: fit([...head, '', ...details, ...(tail.length ? ['', ...tail] : [])]),
+    text: fit([
+      ...head,
+      '',
+      ...details,
+      ...(money.length ? ['', ...money] : []),
+      ...(tail.length ? ['', ...tail] : []),
+    ]),
     reply_markup: markup,
   });
   switch (n.kind) {
@@ -85,7 +143,19 @@ function customerMessage(n: CustomerNotification, rc: RenderContext): OutgoingMe
     case 'record.promoted':
       return msg([C.promoted(w)], [C.seeYou], withCalendar);
     case 'record.cancelled':
+      // A seat hold that ran out unpaid: the seats went to others, so the way back is a new booking.
+      if (r.cancel_reason === HOLD_EXPIRED_REASON)
+        return msg(
+          [C.cancelled(w), C.cancelReason(r.cancel_reason)],
+          [M.holdExpiredHint],
+          inlineKeyboard([
+            [webAppButton(rc.publicUrl, C.buttons.bookAgain, `/apply?again=${r.record_id}`)],
+            [recordButton(rc.publicUrl, r.record_id)],
+          ]),
+        );
       return msg([C.cancelled(w), ...(r.cancel_reason ? [C.cancelReason(r.cancel_reason)] : [])], [C.restoreHint]);
+    case 'record.paid':
+      return msg([n.payload.late ? M.receivedLate(n.payload.amount, w) : M.received(n.payload.amount, w)]);
     case 'record.restored':
       return r.state === 'QUEUED'
         ? msg([C.restoredQueued(w), C.queueNote(r.queue_position)])
@@ -103,7 +173,12 @@ function customerMessage(n: CustomerNotification, rc: RenderContext): OutgoingMe
       );
     case 'schedule.deleted':
       return {
-        text: fit([C.scheduleDeleted(w, common.dateTime(s.date, rc.timezone)), '', C.pickAnother]),
+        text: fit([
+          C.scheduleDeleted(w, common.dateTime(s.date, rc.timezone)),
+          ...(money.length ? ['', ...money] : []),
+          '',
+          C.pickAnother,
+        ]),
         reply_markup: inlineKeyboard([[applyButton(rc.publicUrl, C.buttons.pickAnother)]]),
       };
     case 'schedule.reminder':
@@ -170,12 +245,17 @@ function newDatesMessage(n: Extract<Notification, { kind: 'workshop.new_dates' }
   };
 }
 
-const openSchedule = (rc: RenderContext) =>
-  inlineKeyboard([[urlButton(rc.publicUrl, S.openSchedule, '/schedule')]]);
+const openSchedule = (rc: RenderContext) => inlineKeyboard([[urlButton(rc.publicUrl, S.openSchedule, '/schedule')]]);
 
 function staffMessage(n: StaffNotification, rc: RenderContext): OutgoingMessage {
   const { schedule: s, record: r } = n.payload;
   const session = S.session(s.workshop_title, common.dateTime(s.date, rc.timezone));
+  if (n.kind === 'staff.paid') {
+    const p = n.payload;
+    const method = PAYMENT_METHOD_LABELS[p.method as PaymentMethod] ?? p.method;
+    const head = p.late ? M.staffLate(session, p.amount) : M.staffReceived(session, p.amount, method);
+    return { text: fit([head, '', S.person(r), S.people(r.people_count)]), reply_markup: openSchedule(rc) };
+  }
   const lines =
     n.kind === 'staff.transferred'
       ? [
@@ -231,7 +311,12 @@ function digestMessage(p: DigestPayload, rc: RenderContext, now: Date): Outgoing
 /** The text and buttons of a notification; a reminder with a map pin is two calls (the message, then the venue). */
 export function renderNotification(n: Notification, rc: RenderContext, now = new Date()): RenderedMessage {
   if (n.kind === 'staff.digest') return digestMessage(n.payload, rc, now);
-  if (n.kind === 'staff.new_record' || n.kind === 'staff.cancelled' || n.kind === 'staff.transferred')
+  if (
+    n.kind === 'staff.new_record' ||
+    n.kind === 'staff.cancelled' ||
+    n.kind === 'staff.transferred' ||
+    n.kind === 'staff.paid'
+  )
     return staffMessage(n, rc);
   if (n.kind === 'workshop.new_dates') return newDatesMessage(n, rc);
   if (n.kind === 'schedule.reminder' && n.payload.hours_before !== undefined)

@@ -9,8 +9,9 @@ import { renderContext, type BotConfig, type BotContext, type Log } from './cont
 import { renderNotification } from './messages';
 import { texts } from './texts';
 import { webAppsEnabled } from './keyboards/webapp';
+import type { InvoiceParams } from '../core/money/telegram';
 
-export const ALLOWED_UPDATES = ['message', 'callback_query'] as const;
+export const ALLOWED_UPDATES = ['message', 'callback_query', 'pre_checkout_query'] as const;
 const SETUP_RETRY_MS = 30_000;
 const INIT_TIMEOUT_MS = 10_000;
 
@@ -32,6 +33,8 @@ export interface Telegram {
   handleUpdate(update: Update): Promise<void>;
   /** The bot's @username (getMe once). */
   username(): Promise<string>;
+  /** A Telegram invoice link for the mini-app's openInvoice. */
+  createInvoiceLink(params: InvoiceParams & { provider_token: string }): Promise<string>;
   /** At server start: commands, menu button, webhook or polling, the outbox worker. */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -165,6 +168,8 @@ export function createTelegram(deps: {
       await init();
       return bot.botInfo.username;
     },
+    createInvoiceLink: ({ title, description, payload, currency, prices, provider_token }) =>
+      bot.api.createInvoiceLink(title, description, payload, provider_token, currency, prices),
     async start() {
       stopped = false;
       if (!https) {

@@ -1,4 +1,5 @@
 import { z } from './zod';
+import { BANK_ACCOUNT_MSG, Prepayment, RefundTo, normalizeBankAccount } from './money';
 
 /** Hours before a session at which a reminder is sent; each offset at most once per booking. */
 export const REMINDER_HOURS_MAX = 336;
@@ -48,6 +49,28 @@ export const BusinessSettings = z.object({
     .int('Введите целое число дней')
     .min(1, 'Срок хранения аллергий: не меньше 1 дня')
     .max(3650, 'Срок хранения аллергий: не больше 3650 дней'),
+  /** none: paid at the studio; deposit or full: paid when booking, the seats held until then. */
+  prepayment: Prepayment,
+  deposit_percent: z
+    .number({ error: 'Введите процент' })
+    .int('Введите целый процент')
+    .min(1, 'Депозит: от 1 до 100%')
+    .max(100, 'Депозит: от 1 до 100%'),
+  /** Minutes an unpaid booking keeps its seats (never past the start). */
+  payment_hold_minutes: z
+    .number({ error: 'Введите число минут' })
+    .int('Введите целое число минут')
+    .min(5, 'Время на оплату: не меньше 5 минут')
+    .max(10_080, 'Время на оплату: не больше 10080 минут (неделя)'),
+  /** Where a cancelled booking's money goes: the customer's studio credit, or back to them (staff record it). */
+  refund_to: RefundTo,
+  /** The studio's account for IPS QR transfers, 18 digits; empty: no transfers. */
+  bank_account: z
+    .string()
+    .trim()
+    .refine((s) => s === '' || normalizeBankAccount(s) !== null, BANK_ACCOUNT_MSG),
+  /** The transfer's recipient: the studio's name and town. */
+  bank_recipient: z.string().trim().max(70, 'Получатель: не больше 70 символов'),
 });
 export type BusinessSettings = z.infer<typeof BusinessSettings>;
 
@@ -62,4 +85,10 @@ export const DEFAULT_BUSINESS_SETTINGS: BusinessSettings = {
   privacy_text: DEFAULT_PRIVACY_TEXT,
   retention_days: 365,
   allergy_retention_days: 30,
+  prepayment: 'none',
+  deposit_percent: 30,
+  payment_hold_minutes: 30,
+  refund_to: 'credit',
+  bank_account: '',
+  bank_recipient: '',
 };

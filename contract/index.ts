@@ -13,3 +13,4 @@ export * from './paging';
 export * from './audit';
 export * from './customers';
 export * from './stats';
+export * from './money';

@@ -3,6 +3,7 @@ import { PEOPLE_MAX, PEOPLE_MIN, idField, requiredText } from './common';
 import { TelegramId } from './users';
 import { AddressPublic } from './addresses';
 import { WorkshopPublic } from './workshops';
+import { PayOptions, RecordMoney } from './money';
 
 export const RECORD_STATES = ['ACTIVE', 'QUEUED', 'CANCELLED'] as const;
 export const RecordState = z.enum(RECORD_STATES);
@@ -151,5 +152,9 @@ export const RecordView = z.object({
   calendar_url: z.string().nullable().optional(),
   /** What this caller may do with the booking now, and why not. */
   allowed: RecordAllowed,
+  /** The price, what is paid, what is due and by when. */
+  money: RecordMoney.optional(),
+  /** How the customer can pay: Telegram, an IPS QR transfer, else at the studio. */
+  pay: PayOptions.optional(),
 });
 export type RecordView = z.infer<typeof RecordView>;

@@ -78,6 +78,13 @@ export interface RecordsTable {
   /** When the allergy and comment were erased, and when every personal value was (forget or retention). */
   health_erased_at: Generated<Timestamp | null>;
   anonymised_at: Generated<Timestamp | null>;
+  /** The workshop's price per person when the booking was made (whole RSD). */
+  unit_price: Generated<number>;
+  /** A total set by staff instead of unit_price × people, and why. */
+  price_override: Generated<number | null>;
+  price_override_reason: Generated<string | null>;
+  /** The end of the seat hold: unpaid by then, the booking is cancelled (null: no hold). */
+  pay_by: Generated<Timestamp | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -185,6 +192,24 @@ export interface TelegramUpdatesTable {
   received_at: Timestamp;
 }
 
+/** The money ledger, only appended; amounts in whole RSD, signed from the booking's side. */
+export interface PaymentsTable {
+  id: Generated<number>;
+  /** The booking (kept when the booking is deleted); null for a credit adjustment. */
+  record_id: number | null;
+  /** The customer whose studio credit a credit row moves. */
+  telegram_id: number | null;
+  amount: number;
+  method: 'cash' | 'card' | 'bank_transfer' | 'telegram' | 'credit' | 'certificate';
+  kind: 'payment' | 'refund' | 'adjustment';
+  recorded_by_kind: 'staff' | 'customer' | 'system';
+  recorded_by_user_id: number | null;
+  telegram_payment_charge_id: string | null;
+  provider_payment_charge_id: string | null;
+  note: string | null;
+  at: Timestamp;
+}
+
 export interface DB {
   users: UsersTable;
   workshops: WorkshopsTable;
@@ -203,4 +228,5 @@ export interface DB {
   date_subscriptions: DateSubscriptionsTable;
   rate_limits: RateLimitsTable;
   telegram_updates: TelegramUpdatesTable;
+  payments: PaymentsTable;
 }

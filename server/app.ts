@@ -35,6 +35,7 @@ import attendanceRoutes from './routes/attendance';
 import auditRoutes from './routes/audit';
 import exportsRoutes from './routes/exports';
 import insightsRoutes from './routes/insights';
+import paymentsRoutes from './routes/payments';
 
 export interface AppDeps {
   config: Config;
@@ -180,6 +181,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       }
       await telegramRoutes(api, routeDeps, telegram);
       await journeyRoutes(api, routeDeps, telegram);
+      await paymentsRoutes(api, routeDeps, telegram);
     },
     { prefix: API_PREFIX },
   );

@@ -43,6 +43,11 @@ const Env = z.object({
     .regex(/^\d+:[\w-]+$/)
     .optional(),
   BOT_MODE: z.enum(['webhook', 'polling']).default('webhook'),
+  // From @BotFather → Payments (e.g. 284685063:TEST:…); turns Telegram invoices on.
+  PAYMENT_PROVIDER_TOKEN: z
+    .string()
+    .regex(/^[\w:-]{1,256}$/)
+    .optional(),
   WEBHOOK_SECRET: z
     .string()
     .regex(/^[\w-]{1,256}$/)
@@ -94,6 +99,8 @@ export interface Config {
   firstSuperuserPassword: string | undefined;
   publicUrl: string;
   botToken: string | undefined;
+  /** Telegram payments' provider token; undefined: no invoices. */
+  paymentProviderToken: string | undefined;
   botMode: 'webhook' | 'polling';
   webhookSecret: string;
   telegramApiRoot: string;
@@ -126,6 +133,7 @@ const EXPECTED: Partial<Record<keyof z.infer<typeof Env>, string>> = {
   PUBLIC_URL: 'an http(s) URL such as https://booking.example.com',
   BOT_TOKEN: 'the token from @BotFather, like 123456:ABC-DEF…',
   BOT_MODE: 'webhook or polling',
+  PAYMENT_PROVIDER_TOKEN: 'the payment provider token from @BotFather → Payments, like 284685063:TEST:…',
   WEBHOOK_SECRET: '1 to 256 letters, digits, _ or -',
   TELEGRAM_API_ROOT: 'an http(s) URL such as https://api.telegram.org',
   SMTP_PORT: 'a port number',
@@ -144,6 +152,7 @@ const SECRETS = new Set([
   'SECRET_KEY',
   'FIRST_SUPERUSER_PASSWORD',
   'BOT_TOKEN',
+  'PAYMENT_PROVIDER_TOKEN',
   'WEBHOOK_SECRET',
   'SMTP_PASSWORD',
   'METRICS_TOKEN',
@@ -198,6 +207,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, opts: { dote
     firstSuperuserPassword: e.FIRST_SUPERUSER_PASSWORD,
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     botToken: e.BOT_TOKEN,
+    paymentProviderToken: e.PAYMENT_PROVIDER_TOKEN,
     botMode: e.BOT_MODE,
     webhookSecret: e.WEBHOOK_SECRET ?? crypto.createHmac('sha256', secretKey).update('telegram-webhook').digest('hex'),
     telegramApiRoot: e.TELEGRAM_API_ROOT,

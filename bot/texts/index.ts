@@ -1,5 +1,6 @@
 import { common } from './common';
 import { customer } from './customer';
+import { money } from './money';
 import { replies } from './replies';
 import { staff } from './staff';
 
@@ -9,7 +10,7 @@ import { staff } from './staff';
  * a value or a function of the values it shows; texts escape what they show (HTML parse mode).
  * The studio's language is Russian; a catalogue in another language is another value of BotTexts.
  */
-export const ru = { common, customer, staff, replies };
+export const ru = { common, customer, staff, replies, money };
 
 export type BotTexts = typeof ru;
 

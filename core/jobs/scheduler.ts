@@ -7,6 +7,7 @@ import { enqueueAfterClassThanks } from '../journey/after-class';
 const DEFAULT_TIMEZONE = 'Europe/Belgrade';
 import { runRetention } from '../privacy/personal-data';
 import { pruneSharedState } from './shared-state';
+import { cancelExpiredHolds } from '../money/hold';
 import type { Log } from '../kernel/log';
 
 /**
@@ -32,6 +33,7 @@ export const DEFAULT_TICK_MS = 60_000;
 
 /** The product's jobs. */
 export const jobs = (database: Database, opts: { timezone?: string } = {}): Job[] => [
+  { name: 'payment-holds', run: (now) => cancelExpiredHolds(database, now) },
   { name: 'digest', run: (now) => enqueueDueDigests(database, now) },
   { name: 'reminders', run: (now) => enqueueDueReminders(database, now) },
   {

@@ -1,4 +1,5 @@
 import type { RecordSchedule } from '../../contract';
+import type { PaymentRow } from '../../db/repositories/payments';
 import type { RecordRow } from '../../db/repositories/records';
 import type { Actor } from '../kernel/actor';
 import type { AuditEntity, AuditValues } from './audit';
@@ -66,7 +67,30 @@ export interface MessageEvent {
   dedupe_key?: string;
 }
 
-export type DomainEvent = RecordEvent | ScheduleEvent | EntityEvent | MessageEvent;
+/** What a booking's money looked like before and after a ledger row. */
+export interface MoneyState {
+  amount_paid: number;
+  status: string;
+}
+
+/**
+ * A row appended to the money ledger. `tell`: paid (the customer and staff hear of a payment that
+ * arrived), late (it arrived for a booking that no longer takes it: it went to the customer's credit
+ * and staff are alerted); absent: only logged (the booking's own message says it, or staff did it).
+ */
+export interface MoneyEvent {
+  type: 'money.recorded';
+  actor: Actor;
+  payment: PaymentRow;
+  /** The booking and its session; null for a credit adjustment or a booking since deleted. */
+  record: RecordRow | null;
+  schedule: RecordSchedule | null;
+  before: MoneyState | null;
+  after: MoneyState | null;
+  tell?: 'paid' | 'late';
+}
+
+export type DomainEvent = RecordEvent | ScheduleEvent | EntityEvent | MessageEvent | MoneyEvent;
 
 /** What a command gives back: its result and what happened. */
 export interface Outcome<T> {

@@ -47,7 +47,21 @@ const RecordSnapshot = subject(
 );
 export type RecordSnapshot = z.infer<typeof RecordSnapshot>;
 
-const RecordPayload = z.object({ schedule: ScheduleSnapshot, record: RecordSnapshot });
+/** The booking's money when the message was written (absent in rows of older versions). */
+const MoneySnapshot = z.object({
+  price: z.number(),
+  amount_paid: z.number(),
+  balance: z.number(),
+  status: z.string(),
+  required_now: z.number(),
+  pay_by: z.string().nullable(),
+  paid_by_credit: z.number(),
+  /** Returned to the customer's studio credit (a cancel, a smaller party). */
+  to_credit: z.number(),
+});
+export type MoneySnapshot = z.infer<typeof MoneySnapshot>;
+
+const RecordPayload = z.object({ schedule: ScheduleSnapshot, record: RecordSnapshot, money: MoneySnapshot.optional() });
 export type RecordPayload = z.infer<typeof RecordPayload>;
 
 /** The studio as a map pin (Telegram venue), sent after the last reminder when the address has coordinates. */
@@ -135,6 +149,9 @@ const DigestPayload = z.object({
 });
 export type DigestPayload = z.infer<typeof DigestPayload>;
 
+const PaidPayload = RecordPayload.extend({ amount: z.number(), method: z.string(), late: z.boolean() });
+export type PaidPayload = z.infer<typeof PaidPayload>;
+
 const about = <K extends string, P extends z.ZodType>(kind: K, payload: P) =>
   z.object({ kind: z.literal(kind), payload });
 
@@ -154,11 +171,14 @@ export const Notification = z.discriminatedUnion('kind', [
   about('workshop.new_dates', NewDatesPayload),
   about('record.given_away', GiftPayload),
   about('record.received', GiftPayload),
+  // Money arrived (a Telegram payment); `late`: the booking no longer took it, so it went to credit.
+  about('record.paid', PaidPayload),
   // To staff who switched the alert on.
   about('staff.new_record', RecordPayload),
   about('staff.cancelled', RecordPayload),
   about('staff.digest', DigestPayload),
   about('staff.transferred', GiftPayload),
+  about('staff.paid', PaidPayload),
 ]);
 export type Notification = z.infer<typeof Notification>;
 export type NotificationKind = Notification['kind'];
@@ -172,7 +192,7 @@ export function erasePersonalInPayload(kind: string, payload: unknown, scope: Er
 }
 export type StaffNotification = Extract<
   Notification,
-  { kind: 'staff.new_record' | 'staff.cancelled' | 'staff.transferred' }
+  { kind: 'staff.new_record' | 'staff.cancelled' | 'staff.transferred' | 'staff.paid' }
 >;
 export type CustomerNotification = Exclude<
   Notification,
@@ -231,6 +251,7 @@ const SETTING_OF = {
   'staff.new_record': 'user_apply',
   'staff.cancelled': 'user_cancel',
   'staff.transferred': 'user_apply',
+  'staff.paid': 'user_apply',
 } as const;
 
 /**

@@ -4,8 +4,10 @@ import { fullName } from '../../contract/format';
 import type { Executor } from '../../db/database';
 import { queuePosition, type RecordRow } from '../../db/repositories/records';
 import { SYSTEM } from '../kernel/actor';
+import { moneyFollowing } from '../money/follow';
+import { moneySnapshot } from '../money/ledger';
 import { auditUpdate, writeAudit, type AuditValues } from './audit';
-import type { DomainEvent, RecordEvent } from './events';
+import type { DomainEvent, MoneyEvent, RecordEvent } from './events';
 import { personal } from './personal';
 import {
   notifyChat,
@@ -44,7 +46,11 @@ export const BookingLogValues = z.object({
 
 export async function recordPayload(trx: Executor, r: RecordRow, schedule: RecordSchedule): Promise<RecordPayload> {
   const position = r.state === 'QUEUED' ? await queuePosition(trx, r) : null;
-  return { schedule: scheduleSnapshot(schedule), record: recordSnapshot(r, position) };
+  return {
+    schedule: scheduleSnapshot(schedule),
+    record: recordSnapshot(r, position),
+    money: await moneySnapshot(trx, r),
+  };
 }
 
 const recordAudit = (e: RecordEvent, action: string, before: AuditValues | null, after: AuditValues | null) => ({
@@ -123,6 +129,28 @@ async function publishRecordEvent(trx: Executor, e: RecordEvent): Promise<void> 
   }
 }
 
+/** A ledger row: logged as a change of the booking's money (or of a customer's credit, never naming them). */
+async function publishMoneyEvent(trx: Executor, e: MoneyEvent): Promise<void> {
+  const p = e.payment;
+  await writeAudit(trx, {
+    actor: e.actor,
+    entity: e.record ? 'record' : 'credit',
+    entity_id: e.record?.id ?? p.record_id ?? p.id,
+    action: p.kind,
+    before: e.before ? { ...e.before } : null,
+    after: { ...e.after, amount: p.amount, method: p.method, payment_id: p.id },
+  });
+  if (!e.tell || !e.record || !e.schedule) return;
+  const payload = {
+    ...(await recordPayload(trx, e.record, e.schedule)),
+    amount: p.amount,
+    method: p.method,
+    late: e.tell === 'late',
+  };
+  await notifyCustomer(trx, e.record, { kind: 'record.paid', payload });
+  await notifyStaff(trx, { kind: 'staff.paid', payload });
+}
+
 async function publishOne(trx: Executor, e: DomainEvent): Promise<void> {
   switch (e.type) {
     case 'schedule.created':
@@ -170,6 +198,9 @@ async function publishOne(trx: Executor, e: DomainEvent): Promise<void> {
         after: e.after,
       });
       return;
+    case 'money.recorded':
+      await publishMoneyEvent(trx, e);
+      return;
     case 'message':
       if (e.dedupe_key) await notifyOnce(trx, e.chat_id, e.notification, e.dedupe_key);
       else await notifyChat(trx, e.chat_id, e.notification);
@@ -181,5 +212,8 @@ async function publishOne(trx: Executor, e: DomainEvent): Promise<void> {
 
 /** Writes every event's audit row and messages, in order, in the command's transaction. */
 export async function publish(trx: Executor, events: readonly DomainEvent[]): Promise<void> {
-  for (const e of events) await publishOne(trx, e);
+  // The booking's money follows its change first (credit spent or returned, the seat hold), so the
+  // messages below tell where the money went.
+  const money = await moneyFollowing(trx, [...events]);
+  for (const e of [...events, ...money]) await publishOne(trx, e);
 }

@@ -3,6 +3,7 @@ import {
   DEFAULT_BUSINESS_SETTINGS,
   type BusinessSettingsUpdate,
 } from '../../contract/business-settings';
+import { normalizeBankAccount } from '../../contract/money';
 import type { Executor } from '../../db/database';
 import { readBusinessSettings, writeBusinessSettings } from '../../db/repositories/business-settings';
 
@@ -25,6 +26,8 @@ export async function updateBusinessSettings(db: Executor, update: BusinessSetti
   const values: Partial<BusinessSettings> = { ...update };
   // Reminders in a stable order (latest first): the last one is the one followed by the venue pin.
   if (values.reminder_hours) values.reminder_hours = [...values.reminder_hours].sort((a, b) => b - a);
+  // The account as the 18 digits the IPS QR code carries, however it was typed.
+  if (values.bank_account) values.bank_account = normalizeBankAccount(values.bank_account) ?? values.bank_account;
   await writeBusinessSettings(db, values);
   return getBusinessSettings(db);
 }

@@ -3,6 +3,9 @@ import type { Config } from '../config';
 import type { Database } from '../../db/database';
 import type { Update } from 'grammy/types';
 import type { Mailer } from '../email';
+import type { InvoiceParams } from '../../core/money/telegram';
+
+export type InvoiceLinkParams = InvoiceParams & { provider_token: string };
 
 /** What route modules get from buildApp. */
 export interface RouteDeps {
@@ -29,4 +32,6 @@ export interface TelegramGateway {
   handleUpdate(update: Update): Promise<void>;
   /** The bot's @username. */
   username(): Promise<string>;
+  /** A Telegram invoice link (createInvoiceLink); absent: payments are not wired. */
+  createInvoiceLink?(params: InvoiceLinkParams): Promise<string>;
 }

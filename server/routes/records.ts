@@ -14,6 +14,8 @@ import {
 import type { RouteDeps } from './deps';
 import { actorOf } from '../plugins/actor';
 import { calendarPath } from '../../core/journey/calendar';
+import { payOptions } from '../../core/money/pay-options';
+import { moneyOfRecord } from '../../core/money/ledger';
 
 /** `secretKey` signs the booking's calendar link (left out without it). */
 export const toRecordView = (r: RecordResult, secretKey?: string): RecordView => ({
@@ -27,7 +29,13 @@ export const toRecordView = (r: RecordResult, secretKey?: string): RecordView =>
 });
 
 export default async function recordsRoutes(app: FastifyInstance, { database, config: appConfig }: RouteDeps) {
-  const view = (r: RecordResult) => toRecordView(r, appConfig.secretKey);
+  const invoices = Boolean(appConfig.paymentProviderToken && appConfig.botToken);
+  // Money is read after the command committed: it includes what followed it (credit spent or returned, the hold).
+  const view = async (r: RecordResult): Promise<RecordView> => ({
+    ...toRecordView(r, appConfig.secretKey),
+    money: await moneyOfRecord(db, r.record.id),
+    pay: await payOptions(db, invoices),
+  });
   const r = app.withTypeProvider<ZodTypeProvider>();
   const db = database.db;
   const tags = ['records'];
@@ -51,7 +59,7 @@ export default async function recordsRoutes(app: FastifyInstance, { database, co
       const customer: Customer = req.telegramUser
         ? { telegram_id: req.telegramUser.id, telegram_login: req.telegramUser.username ?? null }
         : { telegram_id: req.body.telegram_id ?? null, telegram_login: req.body.telegram_login ?? null };
-      return reply.status(201).send(view(await createRecord(database, actorOf(req), req.body, customer)));
+      return reply.status(201).send(await view(await createRecord(database, actorOf(req), req.body, customer)));
     },
   );
 

@@ -28,6 +28,7 @@ const outbox = createOutbox({
     sendLocation: api.raw.sendLocation,
     sendDocument: api.raw.sendDocument,
     sendPhoto: api.raw.sendPhoto,
+    sendInvoice: api.raw.sendInvoice,
     sendMessage: (args, signal) => {
       sent++;
       return api.raw.sendMessage(args, signal);

@@ -234,6 +234,22 @@ export async function startFakeTelegram(
         return updates.filter((u) => u.update_id >= Number(params.offset ?? 0)).slice(0, Number(params.limit ?? 100));
       case 'getWebhookInfo':
         return { url: '', has_custom_certificate: false, pending_update_count: 0 };
+      case 'createInvoiceLink':
+        return `https://t.me/$invoice-${messageId++}`;
+      case 'sendInvoice':
+        return {
+          message_id: messageId++,
+          date,
+          chat,
+          from: FAKE_BOT,
+          invoice: {
+            title: params.title,
+            description: params.description,
+            start_parameter: '',
+            currency: params.currency,
+            total_amount: invoiceTotal(params),
+          },
+        };
       default:
         return true;
     }
@@ -322,6 +338,8 @@ export async function startFakeTelegram(
       if (rule) {
         rule.times--;
         error = rule.error;
+      } else if ((error = paymentCallError(method, params))) {
+        // A payments call Telegram would refuse.
       } else if (method === 'sendMessage' && chatId !== undefined && blocked.has(chatId)) {
         error = BLOCKED;
       } else if (flood && chatId !== undefined && isSend(method)) {
@@ -337,6 +355,37 @@ export async function startFakeTelegram(
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   fake.env.TELEGRAM_API_ROOT = fake.url;
   return fake;
+}
+
+/* ---------- payments, checked as the Bot API reference states them ---------- */
+
+const param = <T>(v: unknown): T => (typeof v === 'string' && /^[[{]/.test(v) ? JSON.parse(v) : v) as T;
+const invoiceTotal = (params: CallParams) =>
+  param<{ amount: number }[]>(params.prices).reduce((sum, p) => sum + p.amount, 0);
+const bad = (description: string): ApiError => ({ error_code: 400, description: `Bad Request: ${description}` });
+
+/** createInvoiceLink / sendInvoice / answerPreCheckoutQuery parameters Telegram would refuse, if any. */
+function paymentCallError(method: string, params: CallParams): ApiError | undefined {
+  if (method === 'createInvoiceLink' || method === 'sendInvoice') {
+    const title = String(params.title ?? '');
+    const description = String(params.description ?? '');
+    const payload = String(params.payload ?? '');
+    if ([...title].length < 1 || [...title].length > 32) return bad('invalid invoice title');
+    if ([...description].length < 1 || [...description].length > 255) return bad('invalid invoice description');
+    if (Buffer.byteLength(payload) < 1 || Buffer.byteLength(payload) > 128) return bad('invalid invoice payload');
+    if (!/^[A-Z]{3}$/.test(String(params.currency ?? ''))) return bad('invalid currency');
+    if (params.provider_token === undefined) return bad('PAYMENT_PROVIDER_INVALID');
+    const prices = param<{ label?: string; amount?: unknown }[] | undefined>(params.prices);
+    if (!Array.isArray(prices) || prices.length === 0) return bad('prices must be non-empty');
+    if (prices.some((p) => !p.label || !Number.isInteger(p.amount))) return bad('invalid price');
+    if (method === 'sendInvoice' && params.chat_id === undefined) return bad('chat not found');
+  }
+  if (method === 'answerPreCheckoutQuery') {
+    if (!params.pre_checkout_query_id) return bad('query id is empty');
+    const ok = params.ok === true || params.ok === 'true';
+    if (!ok && !params.error_message) return bad('error_message required when ok is false');
+  }
+  return undefined;
 }
 
 /* ---------- updates, as Telegram would post them to the webhook ---------- */
@@ -394,6 +443,40 @@ export function callbackUpdate(from: TgUser, data: string, messageId = 1) {
         chat: { id: from.id, type: 'private', first_name: from.first_name },
         from: FAKE_BOT,
         text: '…',
+      },
+    },
+  };
+}
+
+/** Telegram's last check before it charges the customer for an invoice (`total_amount` in minor units). */
+export function preCheckoutUpdate(from: TgUser, payload: string, totalAmount: number, currency = 'RSD') {
+  return {
+    update_id: nextUpdateId++,
+    pre_checkout_query: {
+      id: `pcq${nextUpdateId}`,
+      from,
+      currency,
+      total_amount: totalAmount,
+      invoice_payload: payload,
+    },
+  };
+}
+
+/** The service message of a payment made, as Telegram delivers it once charged. */
+export function successfulPaymentUpdate(from: TgUser, payload: string, totalAmount: number, chargeId: string) {
+  return {
+    update_id: nextUpdateId++,
+    message: {
+      message_id: nextMessageId++,
+      date: Math.floor(Date.now() / 1000),
+      chat: { id: from.id, type: 'private', first_name: from.first_name },
+      from,
+      successful_payment: {
+        currency: 'RSD',
+        total_amount: totalAmount,
+        invoice_payload: payload,
+        telegram_payment_charge_id: chargeId,
+        provider_payment_charge_id: `prov-${chargeId}`,
       },
     },
   };

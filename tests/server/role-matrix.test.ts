@@ -351,6 +351,58 @@ const rows: Row[] = [
     request: async () => ({ url: `/customers/${ctx.customer.id}` }),
     expect: STAFF_ONLY,
   },
+  // Money: staff keep the books; a customer sees their own credit and pays their own booking.
+  {
+    call: 'GET /records/{id}/payments',
+    request: async () => ({ url: `/records/${ctx.recordId}/payments` }),
+    expect: STAFF_ONLY,
+  },
+  {
+    call: 'POST /records/{id}/payments',
+    request: async () => ({ url: `/records/${await fresh.record()}/payments`, payload: { method: 'cash' } }),
+    expect: STAFF_CREATE,
+  },
+  {
+    call: 'POST /records/{id}/refunds',
+    request: async () => {
+      const id = await fresh.record();
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/records/${id}/payments`,
+        headers: staff,
+        payload: { method: 'cash' },
+      });
+      return { url: `/records/${id}/refunds`, payload: { amount: 100, method: 'cash' } };
+    },
+    expect: STAFF_CREATE,
+  },
+  {
+    call: 'PUT /records/{id}/price',
+    request: async () => ({ url: `/records/${ctx.recordId}/price`, payload: { price: 3000, reason: 'Скидка' } }),
+    expect: STAFF_ONLY,
+  },
+  { call: 'GET /payments/', request: async () => ({ url: '/payments/' }), expect: STAFF_ONLY },
+  { call: 'GET /payments/export.csv', request: async () => ({ url: '/payments/export.csv' }), expect: STAFF_ONLY },
+  { call: 'GET /me/credit', request: async () => ({ url: '/me/credit' }), expect: S(401, 200, 403, 403) },
+  {
+    // Without PAYMENT_PROVIDER_TOKEN the owner hears that Telegram payments are off (tests/bot/payments.test.ts has them on).
+    call: 'POST /records/{id}/invoice',
+    request: async () => ({ url: `/records/${ctx.recordId}/invoice` }),
+    expect: S(401, 409, 403, 403),
+  },
+  {
+    call: 'GET /records/{id}/ips-qr',
+    request: async () => {
+      await t.app.inject({
+        method: 'PUT',
+        url: '/api/v1/business-settings/',
+        headers: staff,
+        payload: { bank_account: '160000000000005120', bank_recipient: 'Студия, Београд' },
+      });
+      return { url: `/records/${ctx.recordId}/ips-qr` };
+    },
+    expect: S(401, 200, 200, 200),
+  },
 ];
 
 beforeAll(async () => {

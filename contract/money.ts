@@ -1,0 +1,206 @@
+import { z } from './zod';
+import { idParam } from './common';
+import { DateRange } from './paging';
+
+/*
+ * Money as the API carries it: whole RSD everywhere (Telegram's invoices alone use minor units).
+ */
+
+export const PREPAYMENTS = ['none', 'deposit', 'full'] as const;
+export const Prepayment = z.enum(PREPAYMENTS);
+export type Prepayment = z.infer<typeof Prepayment>;
+export const PREPAYMENT_LABELS: Record<Prepayment, string> = {
+  none: 'Оплата на месте',
+  deposit: 'Депозит при записи',
+  full: 'Полная предоплата',
+};
+
+export const REFUND_TO = ['credit', 'refund'] as const;
+export const RefundTo = z.enum(REFUND_TO);
+export type RefundTo = z.infer<typeof RefundTo>;
+export const REFUND_TO_LABELS: Record<RefundTo, string> = {
+  credit: 'На депозит клиента в студии',
+  refund: 'Возврат денег',
+};
+
+export const PAYMENT_METHODS = ['cash', 'card', 'bank_transfer', 'telegram', 'credit', 'certificate'] as const;
+export const PaymentMethod = z.enum(PAYMENT_METHODS);
+export type PaymentMethod = z.infer<typeof PaymentMethod>;
+export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = {
+  cash: 'Наличные',
+  card: 'Карта в студии',
+  bank_transfer: 'Банковский перевод',
+  telegram: 'Telegram',
+  credit: 'Депозит клиента',
+  certificate: 'Сертификат',
+};
+
+export const PAYMENT_KINDS = ['payment', 'refund', 'adjustment'] as const;
+export type PaymentKind = (typeof PAYMENT_KINDS)[number];
+export const PAYMENT_KIND_LABELS: Record<PaymentKind, string> = {
+  payment: 'Оплата',
+  refund: 'Возврат',
+  adjustment: 'Корректировка депозита',
+};
+
+export const PAYMENT_STATUSES = ['unpaid', 'deposit_paid', 'paid', 'refund_owed', 'refunded', 'credited'] as const;
+export const PaymentStatus = z.enum(PAYMENT_STATUSES);
+export type PaymentStatus = z.infer<typeof PaymentStatus>;
+/** The badge on a booking row. */
+export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
+  unpaid: 'Не оплачено',
+  deposit_paid: 'Депозит',
+  paid: 'Оплачено',
+  refund_owed: 'К возврату',
+  refunded: 'Возвращено',
+  credited: 'На депозите',
+};
+
+/** What staff record at the desk. */
+export const DESK_METHODS = ['cash', 'card', 'bank_transfer'] as const;
+/** Where a refund went. */
+export const REFUND_METHODS = ['cash', 'card', 'bank_transfer', 'telegram', 'credit'] as const;
+
+const amount = z
+  .number({ error: 'Укажите сумму в динарах' })
+  .int('Сумма — целое число динаров')
+  .min(1, 'Сумма должна быть больше нуля')
+  .max(10_000_000, 'Сумма слишком большая');
+const note = z.string().trim().max(500, 'Комментарий: не больше 500 символов').nullable().optional();
+
+/** A payment recorded by staff; without an amount, the booking's balance. */
+export const PaymentCreate = z.object({
+  amount: amount.optional(),
+  method: z.enum(DESK_METHODS, { error: 'Способ оплаты: наличные, карта или перевод' }),
+  note,
+});
+export type PaymentCreate = z.input<typeof PaymentCreate>;
+
+/** A refund recorded by staff after they made it; without an amount, what is owed. */
+export const RefundCreate = z.object({
+  amount: amount.optional(),
+  method: z.enum(REFUND_METHODS, { error: 'Укажите, куда вернули деньги' }),
+  note,
+});
+export type RefundCreate = z.input<typeof RefundCreate>;
+
+/** A staff override of a booking's price, with the reason (audited). */
+export const PriceOverride = z.object({
+  price: z.number({ error: 'Укажите цену' }).int('Цена — целое число динаров').min(0).max(10_000_000).nullable(),
+  reason: z.string().trim().min(1, 'Укажите причину').max(500),
+});
+export type PriceOverride = z.infer<typeof PriceOverride>;
+
+/** A booking's money, derived from its price and its ledger. */
+export const RecordMoney = z.object({
+  /** The price fixed at booking (× people), or staff's override. */
+  price: z.number().int(),
+  unit_price: z.number().int(),
+  price_override: z.number().int().nullable(),
+  /** What the booking costs now: its price, nothing once cancelled. */
+  amount_due: z.number().int(),
+  /** Received minus returned, on this booking. */
+  amount_paid: z.number().int(),
+  /** Still to pay (> 0) or to give back (< 0). */
+  balance: z.number().int(),
+  status: PaymentStatus,
+  /** What must be paid by pay_by to keep the seats (the deposit or the whole price); 0 without prepayment. */
+  required_now: z.number().int(),
+  /** The end of the seat hold, null when none. */
+  pay_by: z.string().nullable(),
+  /** Paid from the customer's studio credit. */
+  paid_by_credit: z.number().int(),
+});
+export type RecordMoney = z.infer<typeof RecordMoney>;
+
+/** How the customer can pay this booking now. */
+export const PayOptions = z.object({
+  /** A Telegram invoice can be created (the provider token is set). */
+  telegram: z.boolean(),
+  /** An IPS QR bank transfer is possible (the studio's account is set). */
+  ips_qr: z.boolean(),
+  /** The plain transfer details when ips_qr. */
+  bank_account: z.string().nullable(),
+  bank_recipient: z.string().nullable(),
+});
+export type PayOptions = z.infer<typeof PayOptions>;
+
+export const PaymentPublic = z.object({
+  id: z.number().int(),
+  record_id: z.number().int().nullable(),
+  amount: z.number().int(),
+  method: PaymentMethod,
+  kind: z.enum(PAYMENT_KINDS),
+  recorded_by_kind: z.enum(['staff', 'customer', 'system']),
+  recorded_by_user_id: z.number().int().nullable(),
+  telegram_payment_charge_id: z.string().nullable(),
+  provider_payment_charge_id: z.string().nullable(),
+  note: z.string().nullable(),
+  at: z.string(),
+});
+export type PaymentPublic = z.infer<typeof PaymentPublic>;
+
+export const RecordLedger = z.object({ money: RecordMoney, payments: z.array(PaymentPublic) });
+export type RecordLedger = z.infer<typeof RecordLedger>;
+
+export const CashDeskQuery = DateRange.extend({ method: PaymentMethod.optional() });
+export type CashDeskQuery = z.input<typeof CashDeskQuery>;
+
+/** A ledger row in the cash desk list, with its booking's session. */
+export const CashDeskRow = PaymentPublic.extend({
+  workshop_title: z.string().nullable(),
+  schedule_date: z.string().nullable(),
+});
+export type CashDeskRow = z.infer<typeof CashDeskRow>;
+
+export const CashDesk = z.object({
+  /** Net per method in the range (payments minus refunds). */
+  totals: z.record(z.string(), z.number().int()),
+  /** Received in the range (positive rows, credit spending excluded: it is not new money). */
+  received: z.number().int(),
+  /** Returned in the range (refunds paid out, credit excluded). */
+  refunded: z.number().int(),
+  /** What bookings owe their customers back now. */
+  refunds_owed: z.number().int(),
+  /** Customers' studio credit, all together, now. */
+  credit_outstanding: z.number().int(),
+  payments: z.array(CashDeskRow),
+});
+export type CashDesk = z.infer<typeof CashDesk>;
+
+export const CustomerCredit = z.object({ balance: z.number().int() });
+export type CustomerCredit = z.infer<typeof CustomerCredit>;
+
+export const InvoiceLink = z.object({ url: z.string(), amount: z.number().int() });
+export type InvoiceLink = z.infer<typeof InvoiceLink>;
+
+export const IpsQr = z.object({ text: z.string(), image: z.string() });
+export type IpsQr = z.infer<typeof IpsQr>;
+
+export const RecordIdParam = z.object({ id: idParam });
+
+/** A Serbian account number: 3 digits of the bank, 13 of the account, 2 control digits. */
+export const BANK_ACCOUNT_MSG = 'Номер счёта: 18 цифр (банк-счёт-контрольные цифры), контрольные цифры не сходятся';
+
+/**
+ * The account as 18 digits: "160-5100000000000-12" or "160-51-12" (the middle part is padded to 13
+ * digits with zeros, as banks print it short), spaces allowed. Null when it is not one.
+ */
+export function normalizeBankAccount(input: string): string | null {
+  const s = input.replace(/\s/g, '');
+  const parts = s.split('-');
+  let digits: string;
+  if (parts.length === 3 && /^\d{3}$/.test(parts[0]) && /^\d{1,13}$/.test(parts[1]) && /^\d{2}$/.test(parts[2]))
+    digits = parts[0] + parts[1].padStart(13, '0') + parts[2];
+  else if (/^\d{18}$/.test(s)) digits = s;
+  else return null;
+  return bankAccountValid(digits) ? digits : null;
+}
+
+/** ISO 7064 MOD 97-10: the 18-digit number leaves 1 when divided by 97. */
+export function bankAccountValid(digits: string): boolean {
+  if (!/^\d{18}$/.test(digits)) return false;
+  let rest = 0;
+  for (const ch of digits) rest = (rest * 10 + Number(ch)) % 97;
+  return rest === 1;
+}

@@ -1,0 +1,133 @@
+import type { BusinessSettings, RecordMoney, RecordSchedule } from '../../contract';
+import type { Executor } from '../../db/database';
+import {
+  creditBalance,
+  insertPayment,
+  listPaymentsOfRecord,
+  lockCredit,
+  type PaymentInsert,
+} from '../../db/repositories/payments';
+import { getRecord, type RecordRow } from '../../db/repositories/records';
+import type { Actor } from '../kernel/actor';
+import type { MoneyEvent } from '../notify/events';
+import type { MoneySnapshot } from '../notify/notifications';
+import { getBusinessSettings } from '../staff/business-settings';
+import { moneyOf } from './price';
+
+/*
+ * The ledger's one writer: every row is appended here, with the booking's money before and after,
+ * as an event that the publisher logs (and, when asked, tells). A correction is a new row.
+ */
+
+type MoneySettings = Pick<BusinessSettings, 'prepayment' | 'deposit_percent'>;
+
+/** A booking's money now, from its row and its ledger. */
+export async function recordMoney(trx: Executor, r: RecordRow, s: MoneySettings): Promise<RecordMoney> {
+  return moneyOf(r, await listPaymentsOfRecord(trx, r.id), s);
+}
+
+/** Who wrote a row, as the ledger stores it. */
+const recordedBy = (actor: Actor) => ({
+  recorded_by_kind: actor.kind,
+  recorded_by_user_id: actor.kind === 'staff' ? actor.user_id : null,
+});
+
+export interface Append {
+  amount: number;
+  method: PaymentInsert['method'];
+  kind: PaymentInsert['kind'];
+  note?: string | null;
+  telegram_payment_charge_id?: string | null;
+  provider_payment_charge_id?: string | null;
+}
+
+/** Appends a row to a booking's ledger and returns its event (the booking's money before → after). */
+export async function appendToRecord(
+  trx: Executor,
+  actor: Actor,
+  r: RecordRow,
+  schedule: RecordSchedule | null,
+  s: MoneySettings,
+  row: Append,
+  tell?: MoneyEvent['tell'],
+): Promise<MoneyEvent> {
+  const before = await recordMoney(trx, r, s);
+  if (row.method === 'credit' && r.telegram_id !== null) await lockCredit(trx, r.telegram_id);
+  const payment = await insertPayment(trx, {
+    record_id: r.id,
+    telegram_id: r.telegram_id,
+    amount: row.amount,
+    method: row.method,
+    kind: row.kind,
+    note: row.note ?? null,
+    telegram_payment_charge_id: row.telegram_payment_charge_id ?? null,
+    provider_payment_charge_id: row.provider_payment_charge_id ?? null,
+    ...recordedBy(actor),
+  });
+  const after = await recordMoney(trx, r, s);
+  return {
+    type: 'money.recorded',
+    actor,
+    payment,
+    record: r,
+    schedule,
+    before: { amount_paid: before.amount_paid, status: before.status },
+    after: { amount_paid: after.amount_paid, status: after.status },
+    tell,
+  };
+}
+
+/** A superuser's change of a customer's studio credit (signed), with the reason. */
+export async function adjustCredit(
+  trx: Executor,
+  actor: Actor,
+  telegramId: number,
+  amount: number,
+  note: string,
+): Promise<MoneyEvent> {
+  await lockCredit(trx, telegramId);
+  const before = await creditBalance(trx, telegramId);
+  const payment = await insertPayment(trx, {
+    record_id: null,
+    telegram_id: telegramId,
+    amount,
+    method: 'credit',
+    kind: 'adjustment',
+    note,
+    ...recordedBy(actor),
+  });
+  return {
+    type: 'money.recorded',
+    actor,
+    payment,
+    record: null,
+    schedule: null,
+    before: { amount_paid: before, status: 'credit' },
+    after: { amount_paid: before + amount, status: 'credit' },
+  };
+}
+
+/** The booking's money as a message tells it. */
+export async function moneySnapshot(trx: Executor, r: RecordRow): Promise<MoneySnapshot> {
+  const ledger = await listPaymentsOfRecord(trx, r.id);
+  const m = moneyOf(r, ledger, await getBusinessSettings(trx));
+  const toCredit = -ledger
+    .filter((p) => p.kind === 'refund' && p.method === 'credit')
+    .reduce((sum, p) => sum + p.amount, 0);
+  return {
+    price: m.price,
+    amount_paid: m.amount_paid,
+    balance: m.balance,
+    status: m.status,
+    required_now: m.required_now,
+    pay_by: m.pay_by,
+    paid_by_credit: m.paid_by_credit,
+    to_credit: toCredit,
+  };
+}
+
+/** A booking's money as committed (views read it after the command, so it includes what followed it). */
+export async function moneyOfRecord(db: Executor, recordId: number): Promise<RecordMoney | undefined> {
+  const r = await getRecord(db, recordId);
+  return r && recordMoney(db, r, await getBusinessSettings(db));
+}

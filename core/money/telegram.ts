@@ -1,0 +1,163 @@
+import type { RecordSchedule } from '../../contract';
+import type { Database } from '../../db/database';
+import { withLocks } from '../../db/lock';
+import { findPaymentByCharge, setPayBy } from '../../db/repositories/payments';
+import { getRecord, type RecordRow } from '../../db/repositories/records';
+import { getRecordSchedule } from '../../db/repositories/schedules';
+import { customerActor, type Actor } from '../kernel/actor';
+import { Conflict } from '../kernel/errors';
+import type { MoneyEvent } from '../notify/events';
+import { publish } from '../notify/publish';
+import { getBusinessSettings } from '../staff/business-settings';
+import { loadForActor } from '../booking/command';
+import { appendToRecord, recordMoney } from './ledger';
+import { payNow } from './price';
+
+/*
+ * Telegram payments: the invoice (the same for the mini-app's link and the bot's pay button), the
+ * answer to Telegram's last check before it charges (pre_checkout_query), and the payment it reports
+ * (successful_payment), recorded once per charge id. Telegram takes whole RSD × 100.
+ */
+
+export const CURRENCY = 'RSD';
+/** Telegram's minor units per dinar. */
+const MINOR = 100;
+
+export const MONEY_MSG = {
+  noInvoices: 'Оплата через Telegram не подключена',
+  nothingToPay: 'По этой записи платить нечего',
+  cancelled: 'Запись отменена: оплата не нужна',
+  expired: 'Время на оплату истекло, запись отменена. Запишитесь снова',
+  amountChanged: 'Сумма к оплате изменилась. Откройте запись и оплатите заново',
+  notFound: 'Запись не найдена',
+  currency: 'Оплата принимается только в динарах',
+} as const;
+
+/** The invoice's payload: names the booking (≤ 128 bytes). */
+export const invoicePayload = (recordId: number) => `record:${recordId}`;
+export function recordIdOfPayload(payload: string): number | null {
+  const m = /^record:(\d{1,10})$/.exec(payload);
+  return m ? Number(m[1]) : null;
+}
+
+const cut = (s: string, max: number) => ([...s].length <= max ? s : [...s].slice(0, max - 1).join('') + '…');
+
+export interface InvoiceParams {
+  title: string;
+  description: string;
+  payload: string;
+  currency: string;
+  prices: { label: string; amount: number }[];
+}
+
+/** The invoice for `amount` dinars of a booking: title ≤ 32 characters, description ≤ 255. */
+export function invoiceParams(
+  r: Pick<RecordRow, 'id' | 'people_count'>,
+  s: { workshop_title: string; date: string },
+  amount: number,
+  dateText: string,
+): InvoiceParams {
+  return {
+    title: cut(`Мастер-класс ${s.workshop_title}`, 32),
+    description: cut(`«${s.workshop_title}», ${dateText}, человек: ${r.people_count}. Запись №${r.id}.`, 255),
+    payload: invoicePayload(r.id),
+    currency: CURRENCY,
+    prices: [{ label: cut(`Запись №${r.id}`, 32), amount: amount * MINOR }],
+  };
+}
+
+/** What the owner may pay by Telegram now, for the invoice; Conflict when nothing. */
+export async function invoiceFor(
+  database: Database,
+  actor: Actor,
+  recordId: number,
+): Promise<{ record: RecordRow; schedule: RecordSchedule; amount: number }> {
+  const c = await loadForActor(database.db, actor, recordId);
+  if (c.record.state === 'CANCELLED') throw new Conflict(MONEY_MSG.cancelled);
+  const amount = payNow(await recordMoney(database.db, c.record, c.settings));
+  if (amount <= 0) throw new Conflict(MONEY_MSG.nothingToPay);
+  return { record: c.record, schedule: c.schedule, amount };
+}
+
+export interface PreCheckout {
+  from_id: number;
+  currency: string;
+  total_amount: number;
+  invoice_payload: string;
+}
+
+/** Telegram's last check before charging: null to accept, else the Russian reason shown to the customer. */
+export async function preCheckoutRefusal(database: Database, q: PreCheckout, now = new Date()): Promise<string | null> {
+  const id = recordIdOfPayload(q.invoice_payload);
+  const r = id === null ? undefined : await getRecord(database.db, id);
+  if (!r || r.telegram_id !== q.from_id) return MONEY_MSG.notFound;
+  if (q.currency !== CURRENCY) return MONEY_MSG.currency;
+  if (r.state === 'CANCELLED') return r.cancel_reason === HOLD_EXPIRED_REASON ? MONEY_MSG.expired : MONEY_MSG.cancelled;
+  if (r.pay_by !== null && new Date(r.pay_by) <= now) return MONEY_MSG.expired;
+  const due = payNow(await recordMoney(database.db, r, await getBusinessSettings(database.db)));
+  if (due <= 0) return MONEY_MSG.nothingToPay;
+  if (q.total_amount !== due * MINOR) return MONEY_MSG.amountChanged;
+  return null;
+}
+
+/** The reason of a booking cancelled because its seat hold ran out unpaid. */
+export const HOLD_EXPIRED_REASON = 'Не оплачено вовремя';
+
+export interface PaymentReport extends PreCheckout {
+  telegram_payment_charge_id: string;
+  provider_payment_charge_id: string;
+}
+
+/**
+ * Records a Telegram payment once per charge id: a replayed or concurrent delivery finds it and
+ * changes nothing. Money for a booking that no longer takes it (cancelled, or already paid) is kept
+ * on the booking's ledger and moved straight to the customer's credit, and staff are alerted.
+ * Returns whether it was new.
+ */
+export async function recordTelegramPayment(database: Database, p: PaymentReport): Promise<boolean> {
+  const id = recordIdOfPayload(p.invoice_payload);
+  const ref = id === null ? undefined : await getRecord(database.db, id);
+  if (!ref) throw new Error(`successful_payment for an unknown booking: ${p.invoice_payload}`);
+  const actor = customerActor(p.from_id);
+  const amount = Math.round(p.total_amount / MINOR);
+  return withLocks(database, { scheduleIds: [ref.schedule_id] }, async (trx) => {
+    // The charge id is unique in the ledger: under the lock, a second delivery sees the first.
+    if (await findPaymentByCharge(trx, p.telegram_payment_charge_id)) return false;
+    const r = (await getRecord(trx, ref.id))!;
+    const schedule = (await getRecordSchedule(trx, r.schedule_id))!;
+    const s = await getBusinessSettings(trx);
+    const owed = (await recordMoney(trx, r, s)).balance;
+    const late = r.state === 'CANCELLED' || owed < amount;
+    const events: MoneyEvent[] = [
+      await appendToRecord(
+        trx,
+        actor,
+        r,
+        schedule,
+        s,
+        {
+          amount,
+          method: 'telegram',
+          kind: 'payment',
+          telegram_payment_charge_id: p.telegram_payment_charge_id,
+          provider_payment_charge_id: p.provider_payment_charge_id,
+        },
+        late ? 'late' : 'paid',
+      ),
+    ];
+    const excess = late ? amount - Math.max(owed, 0) : 0;
+    if (excess > 0 && r.telegram_id !== null)
+      events.push(
+        await appendToRecord(trx, actor, r, schedule, s, {
+          amount: -excess,
+          method: 'credit',
+          kind: 'refund',
+          note: 'Оплата после отмены или сверх цены: на депозит в студии',
+        }),
+      );
+    const m = await recordMoney(trx, r, s);
+    if (r.pay_by !== null && m.amount_paid >= m.required_now) await setPayBy(trx, r.id, null);
+    await publish(trx, events);
+    return true;
+  });
+}

@@ -1,0 +1,125 @@
+import type { Insertable, Selectable } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
+import { nowIso, type Executor } from '../database';
+import type { PaymentsTable } from '../schema';
+
+export type PaymentRow = Selectable<PaymentsTable>;
+export type PaymentInsert = Omit<Insertable<PaymentsTable>, 'id' | 'at'>;
+
+/** Appends one ledger row (the ledger is never updated). */
+export const insertPayment = (db: Executor, row: PaymentInsert) =>
+  db
+    .insertInto('payments')
+    .values({ ...row, at: nowIso() })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+
+/** A booking's ledger, oldest first. */
+export const listPaymentsOfRecord = (db: Executor, recordId: number) =>
+  db.selectFrom('payments').selectAll().where('record_id', '=', recordId).orderBy('id').execute();
+
+/** The ledgers of several bookings at once (booking tables). */
+export const listPaymentsOfRecords = (db: Executor, recordIds: number[]) =>
+  recordIds.length === 0
+    ? Promise.resolve([] as PaymentRow[])
+    : db.selectFrom('payments').selectAll().where('record_id', 'in', recordIds).orderBy('id').execute();
+
+export const findPaymentByCharge = (db: Executor, chargeId: string) =>
+  db.selectFrom('payments').selectAll().where('telegram_payment_charge_id', '=', chargeId).executeTakeFirst();
+
+/**
+ * A customer's studio credit: the credit rows of their bookings move it the other way from the
+ * booking (spent on a booking: +amount there, −amount here), adjustments (no booking) move it directly.
+ */
+export async function creditBalance(db: Executor, telegramId: number): Promise<number> {
+  const row = await db
+    .selectFrom('payments')
+    .select(sql<string | number | null>`sum(case when record_id is null then amount else -amount end)`.as('balance'))
+    .where('telegram_id', '=', telegramId)
+    .where('method', '=', 'credit')
+    .executeTakeFirst();
+  return Number(row?.balance ?? 0);
+}
+
+/** Every customer's credit together. */
+export async function creditOutstanding(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('payments')
+    .select(sql<string | number | null>`sum(case when record_id is null then amount else -amount end)`.as('balance'))
+    .where('method', '=', 'credit')
+    .where('telegram_id', 'is not', null)
+    .executeTakeFirst();
+  return Number(row?.balance ?? 0);
+}
+
+/** Ledger rows in a time range, with their booking's session where it still exists, newest first. */
+export const listPaymentsBetween = (db: Executor, range: { from?: string; to?: string; method?: string }) => {
+  let q = db
+    .selectFrom('payments as p')
+    .leftJoin('records as r', 'r.id', 'p.record_id')
+    .leftJoin('schedules as s', 's.id', 'r.schedule_id')
+    .leftJoin('workshops as w', 'w.id', 's.workshop_id')
+    .selectAll('p')
+    .select(['w.title as workshop_title', 's.date as schedule_date']);
+  if (range.from) q = q.where('p.at', '>=', range.from);
+  if (range.to) q = q.where('p.at', '<', range.to);
+  if (range.method) q = q.where('p.method', '=', range.method as PaymentRow['method']);
+  return q.orderBy('p.at', 'desc').orderBy('p.id', 'desc').execute();
+};
+
+/** Per booking: what was received and returned, for bookings whose ledger is not settled at zero. */
+export const ledgerSumsByRecord = (db: Executor) =>
+  db
+    .selectFrom('payments')
+    .select(['record_id', sql<string | number>`sum(amount)`.as('paid')])
+    .where('record_id', 'is not', null)
+    .groupBy('record_id')
+    .execute();
+
+export const listRecordsByIds = (db: Executor, ids: number[]) =>
+  ids.length === 0 ? Promise.resolve([]) : db.selectFrom('records').selectAll().where('id', 'in', ids).execute();
+
+/** Active bookings whose seat hold has run out at `now`. */
+export const listExpiredHolds = (db: Executor, now: string) =>
+  db
+    .selectFrom('records')
+    .select(['id', 'schedule_id'])
+    .where('state', '=', 'ACTIVE')
+    .where('pay_by', 'is not', null)
+    .where('pay_by', '<=', now)
+    .orderBy('pay_by')
+    .execute();
+
+export const setPayBy = (db: Executor, recordId: number, payBy: string | null) =>
+  db.updateTable('records').set({ pay_by: payBy }).where('id', '=', recordId).returningAll().executeTakeFirstOrThrow();
+
+/** Fixes a new booking's price per person. */
+export const setUnitPrice = (db: Executor, recordId: number, price: number) =>
+  db
+    .updateTable('records')
+    .set({ unit_price: price })
+    .where('id', '=', recordId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+
+export const setPriceOverride = (db: Executor, recordId: number, price: number | null, reason: string | null) =>
+  db
+    .updateTable('records')
+    .set({ price_override: price, price_override_reason: reason, updated_at: nowIso() })
+    .where('id', '=', recordId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+
+/** Erasure: the ledger keeps amounts, dates and methods for the books, never whose they were. */
+export const forgetPaymentsOf = (db: Executor, telegramId: number) =>
+  db.updateTable('payments').set({ telegram_id: null, note: null }).where('telegram_id', '=', telegramId).execute();
+
+/**
+ * Serialises changes of one customer's studio credit (PostgreSQL: a transaction advisory lock of its
+ * own, taken last, so it never waits in a circle with the customer and session locks; SQLite's write
+ * transaction serialises already).
+ */
+export async function lockCredit(db: Executor, telegramId: number): Promise<void> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`credit:${telegramId}`}, 0))`.execute(db);
+}
