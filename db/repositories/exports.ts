@@ -22,7 +22,6 @@ const exportRows = (db: Executor) =>
       'r.confirmed_at',
       'r.attendance',
       's.date',
-      's.id as schedule_id',
       'w.title as workshop_title',
     ]);
 
@@ -39,31 +38,35 @@ export const listParticipants = (db: Executor, scheduleId: number) =>
     .execute();
 
 /**
- * A page of the bookings of the sessions dated in [from, to), by session date, then session and
- * booking: the `limit` rows that follow `after` (the last row of the previous page), so a long export
- * is read page by page without ever holding it whole.
+ * Every booking of the sessions dated in [from, to), by session date, then session and booking, read
+ * `sessions` sessions at a time (the next ones after the last page's, by date and id, on the date
+ * index), so a long export is never held whole.
  */
-export function listBookingsPage(
-  db: Executor,
-  range: { from: string; to: string },
-  after: Pick<ExportRow, 'date' | 'schedule_id' | 'id'> | null,
-  limit: number,
-) {
-  let q = exportRows(db).where('s.date', '>=', range.from).where('s.date', '<', range.to);
-  if (after)
-    q = q.where((eb) =>
-      eb(eb.refTuple('s.date', 's.id', 'r.id'), '>', eb.tuple(after.date, after.schedule_id, after.id)),
-    );
-  return q.orderBy('s.date').orderBy('s.id').orderBy('r.id').limit(limit).execute();
-}
-
-/** Every booking of the sessions dated in [from, to), in pages of `size` rows, one query each. */
-export async function* bookingsInPages(db: Executor, range: { from: string; to: string }, size: number) {
-  let after: ExportRow | null = null;
+export async function* bookingsInPages(db: Executor, range: { from: string; to: string }, sessions: number) {
+  let after: { date: string; id: number } | null = null;
   for (;;) {
-    const page: ExportRow[] = await listBookingsPage(db, range, after, size);
-    yield page;
-    if (page.length < size) return;
+    let q = db
+      .selectFrom('schedules as s')
+      .select(['s.id', 's.date'])
+      .where('s.date', '>=', range.from)
+      .where('s.date', '<', range.to);
+    if (after) {
+      const { date, id } = after;
+      q = q.where((eb) => eb(eb.refTuple('s.date', 's.id'), '>', eb.tuple(date, id)));
+    }
+    const page = await q.orderBy('s.date').orderBy('s.id').limit(sessions).execute();
+    if (page.length === 0) return;
+    yield await exportRows(db)
+      .where(
+        'r.schedule_id',
+        'in',
+        page.map((p) => p.id),
+      )
+      .orderBy('s.date')
+      .orderBy('s.id')
+      .orderBy('r.id')
+      .execute();
+    if (page.length < sessions) return;
     after = page[page.length - 1];
   }
 }

@@ -11,8 +11,8 @@ import { csvStream, toCsv } from '../csv';
 import type { RouteDeps } from './deps';
 
 const CSV = 'text/csv; charset=utf-8';
-/** Bookings read per query while an export streams: memory stays the same whatever the period holds. */
-export const EXPORT_PAGE = 500;
+/** Sessions whose bookings are read per query while an export streams: memory stays the same whatever the period holds. */
+export const EXPORT_PAGE = 50;
 
 export default async function exportsRoutes(app: FastifyInstance, { database, config: appConfig }: RouteDeps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
