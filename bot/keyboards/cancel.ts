@@ -1,10 +1,8 @@
 import type { InlineKeyboardMarkup } from 'grammy/types';
-
 import { encodeCallbackData } from '../callback-data';
 import { texts } from '../texts';
 
 /** The /cancel conversation's buttons. */
-
 export const pickRecordKeyboard = (items: { id: number; label: string }[]): InlineKeyboardMarkup => ({
   inline_keyboard: [
     ...items.map((i) => [
