@@ -16,7 +16,7 @@ let t: TestApp;
 let staff: { authorization: string };
 useBotApp((parts) => ({ fake, t, staff } = parts));
 
-const CONTROLS = ['\u007f', '\u0001', '\u001b', '\u000b'];
+const CONTROLS = ['\u007f', '\u0001', '\u001b', '\u000b', '\u0000'];
 const show = (ch: string) => `U+${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 describe('the webhook and control characters', () => {
