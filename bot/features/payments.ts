@@ -1,8 +1,9 @@
 import { Composer } from 'grammy';
 import { preCheckoutRefusal, recordTelegramPayment } from '../../core/money/telegram';
 import type { BotContext, BotDeps } from '../context';
+import { texts } from '../texts';
 
-const CHECK_FAILED = 'Не удалось проверить запись. Попробуйте ещё раз через минуту';
+const CHECK_FAILED = texts.money.checkFailed;
 
 /**
  * Telegram payments. The last check before charging is answered here, at once (Telegram waits 10 s

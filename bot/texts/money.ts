@@ -26,4 +26,6 @@ export const money = {
   payButton: (amount: number) => `💳 Оплатить ${rsd(amount)}`,
   holdExpiredHint: 'Места освободились для других. Записаться можно снова, пока есть места.',
   invoiceTitle: 'Оплата мастер-класса',
+  /** The answer to Telegram's last check before charging when the booking could not be read. */
+  checkFailed: 'Не удалось проверить запись. Попробуйте ещё раз через минуту',
 };
