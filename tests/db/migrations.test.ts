@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createDb, type Database } from '../../db/database';
 import { migrateToLatest, migrations } from '../../db/migrate';
 import type { DB } from '../../db/schema';
-import { freshDatabaseUrl } from '../helpers/db';
+import { freshDatabaseUrl, isPostgres } from '../helpers/db';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -72,6 +72,17 @@ describe('migrations', () => {
     expect(Object.keys(migrations).sort()).toEqual(files.sort());
     for (const name of files) expect(name).toMatch(/^\d{8}_\d{4}_[a-z0-9_]+$/);
     expect(files.filter((f) => early.includes(f)).sort()).toEqual([...early].sort());
+  });
+
+  it.runIf(isPostgres())('instances started together on a new database migrate it once, without an error', async () => {
+    const f = await freshDatabaseUrl();
+    const instances = [createDb(f.url), createDb(f.url), createDb(f.url)];
+    cleanups.push(async () => {
+      for (const d of instances) await d.close();
+      await f.drop();
+    });
+    await Promise.all(instances.map((d) => migrateToLatest(d.db)));
+    expect((await executed(instances[0].db)).sort()).toEqual(Object.keys(migrations).sort());
   });
 
   it('a database migrated at any earlier commit migrates at the head, to the same schema as a fresh one', async () => {
