@@ -67,6 +67,30 @@ export async function deliveryBench(): Promise<BenchRow[]> {
     // The bookings' own confirmations are not part of the run.
     await t.database.db.updateTable('notifications').set({ status: 'sent' }).where('status', '=', 'pending').execute();
 
+    // The flood (as 15 cancel/restore cycles would write it) and the broadcast, written before the instances
+    // start and held back until they run, so that they become due at once.
+    await enqueueNotifications(
+      t.database.db,
+      Array.from({ length: FLOOD }, () => ({
+        chat_id: flooder.id,
+        kind: floodRow.kind,
+        payload: JSON.parse(floodRow.payload) as object,
+      })),
+    );
+    const reminders = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/schedule/notify/${schedule.id}`,
+      headers: staff,
+    });
+    if (reminders.statusCode !== 200) throw new Error(`reminders: ${reminders.statusCode} ${reminders.body}`);
+    const dueAt = (at: Date) =>
+      t.database.db
+        .updateTable('notifications')
+        .set({ next_attempt_at: at.toISOString() })
+        .where('status', '=', 'pending')
+        .execute();
+    await dueAt(new Date(Date.now() + 3_600_000));
+
     instances = await startServerInstances(postgres ? 3 : 1, {
       databaseUrl: t.config.databaseUrl,
       telegramApiRoot: fake.url,
@@ -86,16 +110,8 @@ export async function deliveryBench(): Promise<BenchRow[]> {
     fake.reset();
     fake.latencyMs = 30; // Telegram answers in tens of milliseconds
 
-    // 1. The broadcast and the flood, then an unrelated booking 3 s in.
-    await enqueueNotifications(
-      t.database.db,
-      Array.from({ length: FLOOD }, () => ({
-        chat_id: flooder.id,
-        kind: floodRow.kind,
-        payload: JSON.parse(floodRow.payload) as object,
-      })),
-    );
-    await notify();
+    // 1. The broadcast and the flood due at once, then an unrelated booking 3 s in.
+    await dueAt(new Date());
     await new Promise((r) => setTimeout(r, 3000));
     const latecomer = telegramUser();
     const bookedAt = Date.now();
