@@ -36,6 +36,8 @@ export interface Endpoint {
   /** The OpenAPI tag (the group in Swagger UI). */
   tag: string;
   summary: string;
+  /** More than the summary says, when it needs saying. */
+  description?: string;
   errors?: readonly ErrorStatus[];
   params?: SchemaName;
   query?: SchemaName;

@@ -5,6 +5,7 @@ import { customersApi } from './customers';
 import { dateSubscriptionsApi } from './date-subscriptions';
 import { giftsApi } from './gifts';
 import { loginApi } from './login';
+import { paymentsApi } from './payments';
 import { personalDataApi } from './personal-data';
 import { recordsApi } from './records';
 import { scheduleApi } from './schedule';
@@ -31,6 +32,7 @@ export const endpointGroups = {
   dateSubscriptions: dateSubscriptionsApi,
   records: recordsApi,
   gifts: giftsApi,
+  payments: paymentsApi,
   settings: settingsApi,
   businessSettings: businessSettingsApi,
   personalData: personalDataApi,

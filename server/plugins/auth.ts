@@ -5,19 +5,14 @@ import { bool } from '../../db/database';
 import { getUserById, type UserRow } from '../../db/repositories/users';
 import { HttpError } from '../http-error';
 import { verifyInitData, type TelegramUser } from './telegram-init-data';
-
-/**
- * Who may call a route. Every /api route declares one in `config.auth`; the check runs on the
- * server before the handler, so no route can forget it:
- * - public: anyone;
- * - user: an active staff member (Bearer JWT);
- * - superuser: an active staff member with is_superuser;
- * - customer: a Telegram user (verified init data, `Authorization: tma …`) or a staff member.
- */
-export type Access = 'public' | 'user' | 'superuser' | 'customer';
+import type { Access } from '../../contract/endpoints';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
+    /**
+     * Who may call the route (its endpoint description says). Every /api route declares it; the check
+     * below runs before the handler, so no route can forget it.
+     */
     auth?: Access;
   }
   interface FastifyRequest {

@@ -4,10 +4,10 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import * as contract from '../../contract';
-import type { Access } from './auth';
+import type { Access, ErrorStatus } from '../../contract/endpoints';
 
 /** Error statuses a route's own rules answer with; the ones its role and input imply are added for it. */
-type RouteError = 400 | 403 | 404 | 409 | 429 | 503;
+type RouteError = ErrorStatus;
 
 declare module 'fastify' {
   interface FastifySchema {
