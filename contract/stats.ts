@@ -26,6 +26,10 @@ export const Stats = z.object({
   sources: z.array(z.object({ source: z.string().nullable(), bookings: count, attended: count })),
   /** Price × people who attended. */
   revenue_estimate: count,
+  /** Money received minus refunds paid out in the period (the ledger; credit moves are not money in or out). */
+  revenue: count,
+  /** What ACTIVE bookings of the period's sessions still owe. */
+  money_due: count,
   queue_demand: z.array(z.object({ workshop_id: count, title: z.string(), bookings: count, people: count })),
   ratings: z.object({ count, average: z.number().nullable() }),
   next_days: z.array(

@@ -1,3 +1,4 @@
+import { forgetPaymentsOf } from '../../db/repositories/payments';
 import { ERASED_NAME, type ForgetResult, type PersonalDataExport } from '../../contract';
 import { bool, nowIso, type Database, type Executor } from '../../db/database';
 import { lockSchedules, withLocks, withWriteTransaction } from '../../db/lock';
@@ -128,6 +129,8 @@ export async function forgetPerson(database: Database, person: TelegramPerson, a
     await deleteSeatGiftsOf(trx, theirs);
     await deleteNotificationsTo(trx, person.id);
     await deleteSubscriptionsOf(trx, person.id);
+    // The studio's books keep amounts, dates and methods, never whose they were (their credit goes with them).
+    await forgetPaymentsOf(trx, person.id);
     await deleteBotSessionsOfChat(trx, person.id);
     await unlinkStaffTelegram(trx, person.id);
     await deleteRateLimitsOf(trx, person.id);

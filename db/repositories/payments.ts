@@ -123,3 +123,31 @@ export async function lockCredit(db: Executor, telegramId: number): Promise<void
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
   await sql`select pg_advisory_xact_lock(hashtextextended(${`credit:${telegramId}`}, 0))`.execute(db);
 }
+
+/** Money received minus money returned in [from, to); credit moves money already held, so it is left out. */
+export async function netReceived(db: Executor, from: string, to: string): Promise<number> {
+  const row = await db
+    .selectFrom('payments')
+    .select((eb) => eb.fn.sum<number | string | null>('amount').as('net'))
+    .where('at', '>=', from)
+    .where('at', '<', to)
+    .where('method', '!=', 'credit')
+    .executeTakeFirst();
+  return Number(row?.net ?? 0);
+}
+
+/** What ACTIVE bookings of sessions dated in [from, to) still owe: each one's price less what it paid, if more. */
+export async function moneyDue(db: Executor, from: string, to: string): Promise<number> {
+  const row = await db
+    .selectFrom('records as r')
+    .innerJoin('schedules as s', 's.id', 'r.schedule_id')
+    .select(() => {
+      const owed = sql`coalesce(r.price_override, r.unit_price * r.people_count) - coalesce((select sum(p.amount) from payments p where p.record_id = r.id), 0)`;
+      return sql<number | string | null>`sum(case when ${owed} > 0 then ${owed} else 0 end)`.as('due');
+    })
+    .where('r.state', '=', 'ACTIVE')
+    .where('s.date', '>=', from)
+    .where('s.date', '<', to)
+    .executeTakeFirst();
+  return Number(row?.due ?? 0);
+}

@@ -338,6 +338,60 @@ describe('the cash desk', () => {
   });
 });
 
+describe('erasure', () => {
+  it('keeps amounts, dates and methods in the ledger and its log, never whose they were', async () => {
+    const { schedule } = await createSession(t.app, staff, { price: 1800 });
+    const zina = telegramUser();
+    const id = (await book(t.app, zina, bookingPayload(schedule.id))).json().record.id;
+    await pay(id, { method: 'cash', note: 'Зина заплатила наличными' });
+    await cancel(id, zina);
+    expect(await credit(zina)).toBe(1800);
+    const forget = await t.app.inject({ method: 'DELETE', url: '/api/v1/me/data', headers: tma(zina) });
+    expect(forget.statusCode).toBe(200);
+    const rows = await t.database.db
+      .selectFrom('payments')
+      .selectAll()
+      .where('record_id', '=', id)
+      .orderBy('id')
+      .execute();
+    expect(rows.map((r) => [r.amount, r.method, r.telegram_id, r.note])).toEqual([
+      [1800, 'cash', null, null],
+      [-1800, 'credit', null, null],
+    ]);
+    expect(await credit(zina)).toBe(0);
+    const log = await t.database.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('entity', '=', 'record')
+      .where('entity_id', '=', id)
+      .where('action', 'in', ['payment', 'refund'])
+      .execute();
+    expect(log).toHaveLength(2);
+    expect(JSON.stringify(log)).not.toContain(String(zina.id));
+  });
+});
+
+describe('the dashboard', () => {
+  it('shows revenue as money received minus refunds, beside what is still due', async () => {
+    const { schedule } = await createSession(t.app, staff, { price: 1000 });
+    const a = (await book(t.app, telegramUser(), bookingPayload(schedule.id, { people_count: 3 }))).json().record.id;
+    const range = `from=${new Date(Date.now() - 86_400_000).toISOString()}&to=${new Date(Date.now() + 30 * 86_400_000).toISOString()}`;
+    const stats = () =>
+      t.app.inject({ method: 'GET', url: `/api/v1/stats/?${range}`, headers: staff }).then((r) => r.json());
+    const before = await stats();
+    await pay(a, { amount: 2000, method: 'cash' });
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/records/${a}/refunds`,
+      headers: staff,
+      payload: { amount: 500, method: 'cash' },
+    });
+    const after = await stats();
+    expect(after.revenue - before.revenue).toBe(1500);
+    expect(before.money_due - after.money_due).toBe(2000 - 500);
+  });
+});
+
 describe('business settings of money', () => {
   it('checks the account number by mod 97 and stores it as 18 digits', async () => {
     const bad = await settings({ bank_account: '160-0000000000001-00' });

@@ -106,7 +106,8 @@ export default function DashboardStats() {
               value={percent(data.no_show_rate)}
               hint={`пришли ${data.attended}, не пришли ${data.no_shows}`}
             />
-            <Figure label="Выручка (оценка)" value={formatPrice(data.revenue_estimate)} hint="цена × пришедшие" />
+            <Figure label="Выручка" value={formatPrice(data.revenue)} hint="получено минус возвраты" />
+            <Figure label="К оплате" value={formatPrice(data.money_due)} hint="ещё должны по записям" />
             <Figure
               label="Оценки"
               value={data.ratings.average === null ? '—' : data.ratings.average.toFixed(1)}
