@@ -104,7 +104,7 @@ export const recordsApi = {
     path: '/records/export.csv',
     access: 'user',
     tag,
-    summary: 'Every booking of the sessions in a date range as CSV (UTF-8 with BOM, ";")',
+    summary: 'Every booking of the sessions in a date range (at most 400 days) as CSV (UTF-8 with BOM, ";")',
     query: 'DateRange',
   },
 } as const satisfies Endpoints;
