@@ -2,9 +2,10 @@
  * `npm run bench`: the performance budgets, printed as a table.
  *  1. GET /api/v1/schedule/public requests/s vs a bare Fastify route returning the same JSON,
  *     same process, same run (autocannon, 50 connections), 50 sessions and 2,000 bookings.
- *  2. The booking storm: 1,000 concurrent POST /api/v1/records/ on one 8-seat session.
- *  3. Cold start: `npm start`'s command (`node scripts/start.js`: the compiled server, built assets,
- *     NODE_ENV=production) on a fresh SQLite file until the first health-check answer; median of 5.
+ *  2. The booking storm: 1,000 concurrent POST /api/v1/records/ on one 8-seat session; on PostgreSQL
+ *     also through one and through three server processes (bench/instances.ts).
+ *  3. Start (bench/instances.ts): `node dist/server/main.js` (compiled, built assets, NODE_ENV=production)
+ *     on a fresh SQLite file until readiness answers, beside plain `node -e 0`; median of 5.
  *  4. Telegram delivery (bench/delivery.ts): real server instances (three on PostgreSQL, one on SQLite)
  *     send a 600-chat broadcast, a flood in one chat and an unrelated confirmation through a fake Bot
  *     API that enforces Telegram's limits with 429s; on PostgreSQL, then kill -9 of the sender midway.
@@ -13,10 +14,8 @@
  *  6. The front-end budgets (bench/web.ts) unless BENCH_SKIP_WEB=1.
  * Set TEST_DATABASE_URL to run 1, 2 and 4 on PostgreSQL; BENCH_ONLY=throughput,storm,start,delivery,history runs some.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import fs from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import os from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { startTestServer } from '../tests/helpers/server';
@@ -27,6 +26,7 @@ import { insertSchedule } from '../db/repositories/schedules';
 import { withWriteTransaction } from '../db/lock';
 import { deliveryBench } from './delivery';
 import { historyBench } from './history';
+import { startBench, stormInstancesBench } from './instances';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const rows: Array<{ what: string; measured: string; budget: string; ok: boolean }> = [];
@@ -130,83 +130,12 @@ async function bookingStorm() {
   }
 }
 
-/** CPU time (user + system) a process has used so far, in ms (Linux /proc; NaN elsewhere). */
-function cpuTimeMs(pid: number | undefined): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 10 ms
-  } catch {
-    return NaN;
-  }
-}
-const cpuMs: number[] = [];
-
-/** Milliseconds from spawning `node scripts/start.js` to its first health-check answer. */
-async function startOnce(): Promise<number> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wb-cold-'));
-  const port = 18_000 + Math.floor(Math.random() * 1000);
-  const env = {
-    ...process.env,
-    NODE_ENV: 'production',
-    SECRET_KEY: 'bench-secret-key-that-is-long-enough-0123',
-    DATABASE_URL: `sqlite:${dir}/app.db`,
-    DATA_DIR: dir,
-    PORT: String(port),
-    LOG_LEVEL: 'warn',
-    BOT_TOKEN: '',
-    DIST_DIR: path.resolve('dist'),
-  };
-  const started = performance.now();
-  const child = spawn(process.execPath, ['scripts/start.js'], { env, stdio: 'ignore' });
-  let ms = NaN;
-  // Up to 60 s: the first run may build the bundles.
-  while (performance.now() - started < 60_000 && child.exitCode === null) {
-    try {
-      const r = await fetch(`http://127.0.0.1:${port}/api/v1/utils/health-check/`);
-      if (r.ok) {
-        ms = performance.now() - started;
-        cpuMs.push(cpuTimeMs(child.pid));
-        break;
-      }
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  child.kill('SIGTERM');
-  await new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r(null)));
-  fs.rmSync(dir, { recursive: true, force: true });
-  return ms;
-}
-
-async function coldStart() {
-  await startOnce(); // builds the bundles and the server when stale; warms the file cache
-  cpuMs.length = 0;
-  const runs: number[] = [];
-  for (let i = 0; i < 5; i++) runs.push(await startOnce());
-  const ms = [...runs].sort((a, b) => a - b)[2];
-  const cpu = [...cpuMs].sort((a, b) => a - b)[2];
-  const load = os.loadavg()[0];
-  rows.push({
-    what: 'Cold start to first health-check answer (node scripts/start.js, compiled, fresh SQLite)',
-    measured: `${ms.toFixed(0)} ms (median of 5: ${runs.map((r) => r.toFixed(0)).join(', ')}; load average ${load.toFixed(1)} on ${os.cpus().length} cores)`,
-    budget: '< 500 ms',
-    ok: ms < 500,
-  });
-  // Wall time depends on what else runs; the CPU the server used does not, and bounds it on an idle machine.
-  rows.push({
-    what: 'Cold start: CPU time the server used until its first answer (user + system)',
-    measured: `${cpu} ms`,
-    budget: '< 500 ms',
-    ok: cpu < 500,
-  });
-}
-
 const only = process.env.BENCH_ONLY?.split(',');
 const wanted = (name: string) => !only || only.includes(name);
 if (wanted('throughput')) await publicScheduleThroughput();
 if (wanted('storm')) await bookingStorm();
-if (wanted('start')) await coldStart();
+if (wanted('storm') && process.env.TEST_DATABASE_URL) rows.push(...(await stormInstancesBench()));
+if (wanted('start')) rows.push(...(await startBench()));
 if (wanted('delivery')) rows.push(...(await deliveryBench()));
 if (wanted('history')) rows.push(...(await historyBench()));
 
