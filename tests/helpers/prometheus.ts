@@ -15,7 +15,8 @@ export interface Family {
 }
 
 // The package ships no types; its CommonJS build is loaded as it is.
-const parse = createRequire(import.meta.url)('parse-prometheus-text-format') as (text: string) => Family[];
+const require = createRequire(import.meta.url);
+const parse = require('parse-prometheus-text-format') as (text: string) => Family[];
 
 /** A scrape, parsed by a Prometheus text-format parser, with look-ups by name and labels. */
 export function parseMetrics(text: string) {

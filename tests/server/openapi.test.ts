@@ -27,6 +27,7 @@ type Role = 'public' | 'user' | 'superuser' | 'customer';
 // Who may call what; every other operation is for staff ('user').
 const PUBLIC = [
   'GET /utils/health-check/',
+  'GET /utils/ready',
   'POST /login/access-token',
   'POST /password-recovery/{email}',
   'POST /reset-password/',
