@@ -86,7 +86,7 @@ describe.skipIf(!isPostgres())('three instances on one PostgreSQL, one bot', () 
     const at = sent().map((c) => c.at);
     expect(Math.max(...customers.map((c) => sent(c)[0].at)) - Math.min(...at)).toBeLessThan(8000);
     expect(instances.filter((i) => i.isSender())).toHaveLength(1);
-  });
+  }, 60_000);
 
   it('a global 429 pauses every instance for retry_after', async () => {
     const first = telegramUser().id;
