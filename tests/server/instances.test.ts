@@ -71,7 +71,7 @@ describe.runIf(isPostgres())('three instances on one PostgreSQL', () => {
     database = createDb(fresh.url);
     const pg = new URL(fresh.url);
     for (let i = 0; i < 3; i++) proxies.push(await startTcpProxy({ host: pg.hostname, port: Number(pg.port || 5432) }));
-    const started = await Promise.all(
+    const started = await Promise.allSettled(
       proxies.map((proxy) => {
         const url = new URL(fresh.url);
         url.hostname = '127.0.0.1';
@@ -91,7 +91,10 @@ describe.runIf(isPostgres())('three instances on one PostgreSQL', () => {
         });
       }),
     );
-    servers.push(...started);
+    // One that fails to start must not leave the others running.
+    for (const r of started) if (r.status === 'fulfilled') servers.push(r.value);
+    const failed = started.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
     const login = await api(servers[0], '/login/access-token', {
       method: 'POST',
       body: new URLSearchParams({ username: 'admin@example.com', password: PASSWORD }),
