@@ -1,3 +1,4 @@
+import { RecordMoney } from './money';
 import { z } from './zod';
 import { DEFAULT_CAPACITY, idField, listOf } from './common';
 import { AddressPublic } from './addresses';
@@ -37,7 +38,13 @@ export const SchedulePublic = z.object({
   workshop: WorkshopPublic,
   address: AddressPublic,
   /** Each booking with its customer's no-shows at earlier sessions. */
-  records: z.array(RecordPublic.extend({ earlier_no_shows: z.number().int() })),
+  records: z.array(
+    RecordPublic.extend({
+      earlier_no_shows: z.number().int(),
+      /** What the booking costs, what was paid, and the payment badge. */
+      payment: RecordMoney.pick({ price: true, amount_paid: true, balance: true, status: true }).optional(),
+    }),
+  ),
   places_available: z.number().int(),
   is_notified: z.boolean(),
 });

@@ -18,9 +18,10 @@ const Settings = lazy(() => import('./pages/Settings'));
 const Users = lazy(() => import('./pages/Users'));
 const Customers = lazy(() => import('./pages/Customers'));
 const Audit = lazy(() => import('./pages/Audit'));
+const CashDesk = lazy(() => import('./pages/CashDesk'));
 const NotFound = lazy(() => import('./pages/NotFound'));
 
-const STAFF_PATHS = /^\/(?:workshops|schedule|past|customers|audit|settings|admin)?\/?$/;
+const STAFF_PATHS = /^\/(?:workshops|schedule|past|customers|cash|audit|settings|admin)?\/?$/;
 
 function PublicOnly({ children }: { children: ReactNode }) {
   return isLoggedIn() ? (
@@ -42,6 +43,7 @@ function StaffArea() {
             <Route path="/past" component={PastPage} />
             <Route path="/settings" component={Settings} />
             <Route path="/customers" component={Customers} />
+            <Route path="/cash" component={CashDesk} />
             <Route path="/audit" component={Audit} />
             <Route path="/admin" component={Users} />
             <Route component={Dashboard} />

@@ -1,3 +1,6 @@
+import { moneyOf } from '../../contract/money';
+import { listPaymentsOfRecords, type PaymentRow } from './payments';
+import type { RecordRow } from './records';
 import { sql, type Selectable } from 'kysely';
 import type { RecordSchedule, ScheduleOpen, SchedulePublic } from '../../contract';
 import { bool, flag, nowIso, type Executor } from '../database';
@@ -113,6 +116,17 @@ async function withRecords(db: Executor, rows: JoinedRow[]): Promise<SchedulePub
   const noShows = await listNoShowDates(db, [
     ...new Set(records.flatMap((r) => (r.telegram_id === null ? [] : [r.telegram_id]))),
   ]);
+  const ledgers = new Map<number, PaymentRow[]>();
+  for (const p of await listPaymentsOfRecords(
+    db,
+    records.map((r) => r.id),
+  ))
+    ledgers.set(p.record_id!, [...(ledgers.get(p.record_id!) ?? []), p]);
+  const paymentOf = (rec: RecordRow) => {
+    // The badge does not depend on the prepayment setting; only `required_now` would.
+    const m = moneyOf(rec, ledgers.get(rec.id) ?? [], { prepayment: 'none', deposit_percent: 0 });
+    return { price: m.price, amount_paid: m.amount_paid, balance: m.balance, status: m.status };
+  };
   const earlierNoShows = (telegramId: number | null, date: string) =>
     telegramId === null ? 0 : (noShows.get(telegramId) ?? []).filter((d) => d < date).length;
   return rows.map((r) => {
@@ -126,6 +140,7 @@ async function withRecords(db: Executor, rows: JoinedRow[]): Promise<SchedulePub
       records: recs.map((rec) => ({
         ...toRecordPublic(rec),
         earlier_no_shows: earlierNoShows(rec.telegram_id, r.date),
+        payment: paymentOf(rec),
       })),
       places_available: placesAvailable(r.capacity, taken),
     };

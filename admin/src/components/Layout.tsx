@@ -7,6 +7,7 @@ import { config } from '../config';
 import { useCurrentUser } from '../session';
 import {
   IconCalendar,
+  IconCash,
   IconChefHat,
   IconHistory,
   IconHome,
@@ -23,6 +24,7 @@ const ITEMS = [
   { href: '/past', label: 'История', icon: IconHistory },
   { href: '/workshops', label: 'Мастер-классы', icon: IconChefHat },
   { href: '/customers', label: 'Клиенты', icon: IconUserHeart },
+  { href: '/cash', label: 'Касса', icon: IconCash },
   { href: '/settings', label: 'Настройки', icon: IconSettings },
 ];
 // The drawer (and the modal machinery it needs) loads only when a phone user opens the menu.

@@ -4,6 +4,8 @@ import { ATTENDANCE_LABELS, RECORD_STATE_LABELS, type RecordPublic } from '../..
 import { fullName, plural } from '../../../contract/format';
 import { IconCircleCheck, IconCircleDashed, IconCircleX, IconClock, IconListDetails } from './icons';
 import { RecordHistory } from './RecordHistory';
+import { PaymentBadge, PaymentDialog } from './PaymentDialog';
+import type { PaymentStatus } from '../../../contract/money';
 
 const STATES: Record<string, { label: string; color: string; Icon: typeof IconCircleCheck }> = {
   ACTIVE: { label: RECORD_STATE_LABELS.ACTIVE, color: 'var(--mantine-color-teal-6)', Icon: IconCircleCheck },
@@ -32,15 +34,21 @@ export function sortRecords(records: RecordPublic[]): RecordPublic[] {
 export const RECORD_COLUMNS = ['Имя', 'Количество', 'Telegram', 'Комментарий', 'Аллергия', 'Причина отмены'] as const;
 
 /** A staff row: the booking and its customer's no-shows at earlier sessions. */
-type StaffRecord = RecordPublic & { earlier_no_shows?: number };
+type StaffRecord = RecordPublic & { earlier_no_shows?: number; payment?: { status: PaymentStatus; price: number } };
 
 const NO_SHOWS = ['неявка', 'неявки', 'неявок'] as const;
 
 /** Next to the name: the check-in mark, earlier no-shows and the booking's history. */
-function RecordMarks({ r, onHistory }: { r: StaffRecord; onHistory: () => void }) {
+function RecordMarks({ r, onHistory, onPayment }: { r: StaffRecord; onHistory: () => void; onPayment: () => void }) {
   const noShows = r.earlier_no_shows ?? 0;
   return (
     <>
+      {/* Free bookings and cancelled ones that never paid have nothing to show. */}
+      {r.payment &&
+        (r.payment.price > 0 || r.payment.status !== 'unpaid') &&
+        !(r.state === 'CANCELLED' && r.payment.status === 'unpaid') && (
+          <PaymentBadge status={r.payment.status} onClick={onPayment} />
+        )}
       {r.attendance && (
         <Badge
           size="sm"
@@ -93,6 +101,7 @@ function RecordMarks({ r, onHistory }: { r: StaffRecord; onHistory: () => void }
 
 export function RecordsTable({ records }: { records: StaffRecord[] }) {
   const [history, setHistory] = useState<StaffRecord | null>(null);
+  const [payment, setPayment] = useState<StaffRecord | null>(null);
   if (records.length === 0)
     return (
       <Text size="sm" c="dimmed">
@@ -139,7 +148,7 @@ export function RecordsTable({ records }: { records: StaffRecord[] }) {
                       >
                         {fullName(r)}
                       </Anchor>
-                      <RecordMarks r={r} onHistory={() => setHistory(r)} />
+                      <RecordMarks r={r} onHistory={() => setHistory(r)} onPayment={() => setPayment(r)} />
                     </Group>
                   </Table.Td>
                   <Table.Td>{r.people_count ?? 1}</Table.Td>
@@ -168,6 +177,7 @@ export function RecordsTable({ records }: { records: StaffRecord[] }) {
         </Table>
       </ScrollArea>
       {history && <RecordHistory recordId={history.id} name={fullName(history)} onClose={() => setHistory(null)} />}
+      {payment && <PaymentDialog recordId={payment.id} title={fullName(payment)} onClose={() => setPayment(null)} />}
     </>
   );
 }

@@ -137,3 +137,9 @@ export const IconUserHeart = (p: IconProps) => (
     <path d="M18 22l3.35-3.284a2.143 2.143 0 0 0 .005-3.071 2.242 2.242 0 0 0-3.129-.006L18 15.852l-.224-.22a2.242 2.242 0 0 0-3.128-.006 2.143 2.143 0 0 0-.006 3.071L18 22z" />
   </Svg>
 );
+export const IconCash = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="3" y="6" width="18" height="12" rx="2" />
+    <path d="M12 9a3 3 0 1 0 0 6 3 3 0 0 0 0-6M6 10v.01M18 14v.01" />
+  </Svg>
+);

@@ -1,9 +1,10 @@
-import { Button, NumberInput, Stack, TextInput, Textarea } from '@mantine/core';
+import { Button, NumberInput, Select, Stack, TextInput, Textarea, Title } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { BusinessSettings } from '../../../contract/business-settings';
 import { businessSettingsApi } from '../../../contract/endpoints/business-settings';
+import { PREPAYMENT_LABELS, PREPAYMENTS, REFUND_TO, REFUND_TO_LABELS } from '../../../contract/money';
 import { call } from '../api';
 import { MESSAGES } from '../notify';
 import { runChange } from '../mutations';
@@ -41,6 +42,34 @@ const NUMBER_FIELDS = [
     label: 'Хранение сведений об аллергии, дней',
     description: 'Через этот срок после мастер-класса сведения об аллергии удаляются',
     min: 1,
+  },
+  {
+    name: 'deposit_percent',
+    label: 'Депозит, % от цены',
+    description: 'Сколько оплатить при записи, когда выбран депозит',
+    min: 1,
+  },
+  {
+    name: 'payment_hold_minutes',
+    label: 'Время на оплату, минут',
+    description: 'Столько места держатся за неоплаченной записью (не дольше начала), затем запись отменяется',
+    min: 5,
+  },
+] as const;
+
+/** The money choices: how customers pay and where a cancelled booking's money goes. */
+const SELECT_FIELDS = [
+  {
+    name: 'prepayment',
+    label: 'Оплата',
+    description: 'На месте — как раньше; с депозитом или полной предоплатой места держатся до оплаты',
+    data: PREPAYMENTS.map((v) => ({ value: v, label: PREPAYMENT_LABELS[v] })),
+  },
+  {
+    name: 'refund_to',
+    label: 'Деньги при отмене',
+    description: 'Оплаченное по отменённой записи зачисляется на депозит клиента или возвращается сотрудником',
+    data: REFUND_TO.map((v) => ({ value: v, label: REFUND_TO_LABELS[v] })),
   },
 ] as const;
 
@@ -105,6 +134,45 @@ export function BusinessSettingsForm({ settings, editable }: { settings: Busines
             )}
           />
         ))}
+        <Title order={3} size="h5">
+          Оплата
+        </Title>
+        {SELECT_FIELDS.map((f) => (
+          <Controller
+            key={f.name}
+            control={control}
+            name={f.name}
+            render={({ field, fieldState }) => (
+              <Select
+                label={f.label}
+                description={f.description}
+                data={[...f.data]}
+                allowDeselect={false}
+                disabled={!editable}
+                name={field.name}
+                ref={field.ref}
+                value={field.value}
+                onBlur={field.onBlur}
+                onChange={(v) => field.onChange(v)}
+                error={fieldState.error?.message}
+              />
+            )}
+          />
+        ))}
+        <TextInput
+          label="Счёт студии для перевода по QR-коду (IPS)"
+          description="18 цифр, например 160-0000000000051-20; пусто — переводы не принимаются"
+          disabled={!editable}
+          error={errors.bank_account?.message}
+          {...register('bank_account')}
+        />
+        <TextInput
+          label="Получатель перевода"
+          description="Название и город, как в платёжке, например: Кулинарная студия, Београд"
+          disabled={!editable}
+          error={errors.bank_recipient?.message}
+          {...register('bank_recipient')}
+        />
         <TextInput
           label="Контакты студии"
           description="Показываются клиенту, когда изменить запись уже нельзя, например: @studio или +381 60 123 4567"

@@ -1,0 +1,240 @@
+import { useState } from 'react';
+import {
+  Badge,
+  Button,
+  Group,
+  Modal,
+  NumberInput,
+  Select,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { paymentsApi } from '../../../contract/endpoints/payments';
+import {
+  DESK_METHODS,
+  PAYMENT_KIND_LABELS,
+  PAYMENT_METHOD_LABELS,
+  PAYMENT_STATUS_LABELS,
+  REFUND_METHODS,
+  type PaymentCreate,
+  type PaymentStatus,
+  type RefundCreate,
+} from '../../../contract/money';
+import { formatDateTime, formatPrice } from '../../../contract/format';
+import { call } from '../api';
+import { config } from '../config';
+import { runChange } from '../mutations';
+import { TITLES, toastError } from '../notify';
+import { useApi } from '../query';
+
+/** The badge's colour: paid green, part paid yellow, money owed back red, unpaid grey. */
+const COLORS: Record<PaymentStatus, string> = {
+  paid: 'teal.9',
+  deposit_paid: 'yellow.9',
+  unpaid: 'gray.8',
+  refund_owed: 'red.9',
+  refunded: 'gray.8',
+  credited: 'blue.9',
+};
+
+/** A booking's payment badge (Оплачено / Депозит / Не оплачено / К возврату …); opens the payment dialog. */
+export function PaymentBadge({ status, onClick }: { status: PaymentStatus; onClick: () => void }) {
+  return (
+    <Badge
+      component="button"
+      type="button"
+      size="sm"
+      variant="light"
+      color={COLORS[status]}
+      data-testid="payment-badge"
+      data-status={status}
+      style={{ cursor: 'pointer' }}
+      onClick={onClick}
+      title="Оплата записи"
+    >
+      {PAYMENT_STATUS_LABELS[status]}
+    </Badge>
+  );
+}
+
+const rsd = (n: number) => formatPrice(n);
+const methodOptions = (methods: readonly string[]) =>
+  methods.map((m) => ({ value: m, label: PAYMENT_METHOD_LABELS[m as keyof typeof PAYMENT_METHOD_LABELS] }));
+
+/** One money form: an amount (empty: the default the server takes), where the money went, a comment. */
+function MoneyForm({
+  methods,
+  submit,
+  label,
+  hint,
+}: {
+  methods: readonly string[];
+  submit: (body: { amount?: number; method: string; note: string | null }) => Promise<boolean>;
+  label: string;
+  hint: string;
+}) {
+  const [amount, setAmount] = useState<number | string>('');
+  const [method, setMethod] = useState<string | null>(methods[0]);
+  const [note, setNote] = useState('');
+  const [busy, setBusy] = useState(false);
+  const run = async () => {
+    setBusy(true);
+    const ok = await submit({
+      ...(typeof amount === 'number' && { amount }),
+      method: method ?? methods[0],
+      note: note.trim() || null,
+    });
+    setBusy(false);
+    if (ok) {
+      setAmount('');
+      setNote('');
+    }
+  };
+  return (
+    <Group align="flex-end" gap="xs" wrap="wrap">
+      <NumberInput
+        label={`${label}, дин.`}
+        description={hint}
+        value={amount}
+        onChange={setAmount}
+        min={1}
+        allowDecimal={false}
+        thousandSeparator=" "
+        w={170}
+      />
+      <Select
+        label="Способ"
+        data={methodOptions(methods)}
+        value={method}
+        onChange={setMethod}
+        w={190}
+        allowDeselect={false}
+      />
+      <TextInput label="Комментарий" value={note} onChange={(e) => setNote(e.currentTarget.value)} w={200} />
+      <Button onClick={() => void run()} loading={busy}>
+        {label}
+      </Button>
+    </Group>
+  );
+}
+
+/** A booking's money: price, paid, balance, the ledger, and the forms to record a payment or a refund. */
+export function PaymentDialog({ recordId, title, onClose }: { recordId: number; title: string; onClose: () => void }) {
+  const { data, mutate } = useApi(
+    paymentsApi.ledger,
+    { params: { id: recordId } },
+    { onError: (err) => toastError(TITLES.general, err) },
+  );
+  const after = async (change: () => Promise<unknown>, success: string) => {
+    const ok = await runChange(change, success);
+    await mutate();
+    return ok;
+  };
+  const m = data?.money;
+  return (
+    <Modal opened onClose={onClose} title={`Оплата: ${title}`} size="xl">
+      {!data || !m ? (
+        <Skeleton h={200} />
+      ) : (
+        <Stack gap="md" data-testid="payment-dialog">
+          <Group gap="lg">
+            <Text>
+              Цена: <b>{rsd(m.price)}</b>
+              {m.price_override !== null && ' (изменена вручную)'}
+            </Text>
+            <Text>
+              Оплачено: <b>{rsd(m.amount_paid)}</b>
+            </Text>
+            <Text c={m.balance < 0 ? 'red.9' : undefined}>
+              {m.balance < 0 ? 'К возврату' : 'Остаток'}: <b>{rsd(Math.abs(m.balance))}</b>
+            </Text>
+            <Badge variant="light" color={COLORS[m.status]}>
+              {PAYMENT_STATUS_LABELS[m.status]}
+            </Badge>
+          </Group>
+          {m.pay_by && (
+            <Text size="sm" c="orange.9">
+              Места держатся до {formatDateTime(m.pay_by, config.businessTimezone)}: без оплаты запись отменится.
+            </Text>
+          )}
+          <Table fz="sm" striped data-testid="ledger">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Когда</Table.Th>
+                <Table.Th>Операция</Table.Th>
+                <Table.Th>Способ</Table.Th>
+                <Table.Th ta="right">Сумма</Table.Th>
+                <Table.Th>Комментарий</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data.payments.length === 0 ? (
+                <Table.Tr>
+                  <Table.Td colSpan={5}>
+                    <Text size="sm" c="gray.7">
+                      Оплат пока нет
+                    </Text>
+                  </Table.Td>
+                </Table.Tr>
+              ) : (
+                data.payments.map((p) => (
+                  <Table.Tr key={p.id}>
+                    <Table.Td>{formatDateTime(p.at, config.businessTimezone)}</Table.Td>
+                    <Table.Td>{PAYMENT_KIND_LABELS[p.kind]}</Table.Td>
+                    <Table.Td>{PAYMENT_METHOD_LABELS[p.method]}</Table.Td>
+                    <Table.Td ta="right">{rsd(p.amount)}</Table.Td>
+                    <Table.Td>
+                      {p.note}
+                      {p.provider_payment_charge_id && (
+                        <Text size="xs" c="gray.7">
+                          Платёж провайдера: {p.provider_payment_charge_id}
+                        </Text>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))
+              )}
+            </Table.Tbody>
+          </Table>
+          {m.balance > 0 && (
+            <MoneyForm
+              methods={DESK_METHODS}
+              label="Принять оплату"
+              hint={`пусто: весь остаток ${rsd(m.balance)}`}
+              submit={(body) =>
+                after(
+                  () =>
+                    call(paymentsApi.pay, {
+                      params: { id: recordId },
+                      body: { ...body, method: body.method as PaymentCreate['method'] },
+                    }),
+                  'Оплата записана',
+                )
+              }
+            />
+          )}
+          {m.amount_paid > 0 && (
+            <MoneyForm
+              methods={REFUND_METHODS}
+              label="Вернуть"
+              hint={m.balance < 0 ? `пусто: ${rsd(-m.balance)} к возврату` : 'сумма возврата'}
+              submit={(body) =>
+                after(
+                  () =>
+                    call(paymentsApi.refund, {
+                      params: { id: recordId },
+                      body: { ...body, method: body.method as RefundCreate['method'] },
+                    }),
+                  'Возврат записан',
+                )
+              }
+            />
+          )}
+        </Stack>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,155 @@
+import { useState } from 'react';
+import { Card, Group, ScrollArea, Select, SimpleGrid, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
+import { urlOf } from '../../../contract/endpoints/client';
+import { paymentsApi } from '../../../contract/endpoints/payments';
+import {
+  PAYMENT_KIND_LABELS,
+  PAYMENT_METHODS,
+  PAYMENT_METHOD_LABELS,
+  type PaymentMethod,
+} from '../../../contract/money';
+import { formatDateTime, formatPrice } from '../../../contract/format';
+import { config } from '../config';
+import { CsvButton } from '../components/CsvButton';
+import { EmptyState } from '../components/EmptyState';
+import { PageHeader } from '../components/PageHeader';
+import { PaymentDialog } from '../components/PaymentDialog';
+import { TITLES, toastError } from '../notify';
+import { useApi } from '../query';
+import '../pageStyles';
+
+const when = (iso: string | null) => (iso ? formatDateTime(iso, config.businessTimezone) : '—');
+
+/** The studio's day as YYYY-MM-DD, `daysAgo` days back. */
+function day(daysAgo: number): string {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: config.businessTimezone }).format(
+    new Date(Date.now() - daysAgo * 86_400_000),
+  );
+  return parts;
+}
+
+function Figure({ label, value, hint }: { label: string; value: string; hint?: string }) {
+  return (
+    <Card withBorder padding="md" radius="md">
+      <Text size="sm" c="gray.7">
+        {label}
+      </Text>
+      <Text fw={700} fz="xl">
+        {value}
+      </Text>
+      {hint && (
+        <Text size="xs" c="gray.7">
+          {hint}
+        </Text>
+      )}
+    </Card>
+  );
+}
+
+/** Касса: what came in and went out in a period, per method, what is owed back and the credit customers hold. */
+export default function CashDesk() {
+  const [from, setFrom] = useState(day(30));
+  const [to, setTo] = useState(day(0));
+  const [method, setMethod] = useState<PaymentMethod | null>(null);
+  const [open, setOpen] = useState<number | null>(null);
+  const query = { from: from || undefined, to: to || undefined, method: method ?? undefined };
+  const { data } = useApi(paymentsApi.cashDesk, { query }, { onError: (err) => toastError(TITLES.general, err) });
+  return (
+    <Stack gap="lg">
+      <PageHeader title="Касса" />
+      <Group align="flex-end" gap="sm" wrap="wrap">
+        <TextInput type="date" label="С" value={from} onChange={(e) => setFrom(e.currentTarget.value)} w={170} />
+        <TextInput type="date" label="По" value={to} onChange={(e) => setTo(e.currentTarget.value)} w={170} />
+        <Select
+          label="Способ"
+          placeholder="Все способы"
+          clearable
+          data={PAYMENT_METHODS.map((m) => ({ value: m, label: PAYMENT_METHOD_LABELS[m] }))}
+          value={method}
+          onChange={(v) => setMethod(v as PaymentMethod | null)}
+          w={210}
+        />
+        <CsvButton
+          url={urlOf(paymentsApi.cashDeskCsv, { query })}
+          fileName={`payments-${from}-${to}.csv`}
+          label="Скачать CSV"
+        />
+      </Group>
+      {!data ? (
+        <Skeleton h={320} radius="md" />
+      ) : (
+        <>
+          <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md" data-testid="cash-totals">
+            <Figure label="Получено" value={formatPrice(data.received)} hint="без оплат с депозита" />
+            <Figure label="Возвращено" value={formatPrice(data.refunded)} />
+            <Figure label="К возврату" value={formatPrice(data.refunds_owed)} hint="по всем записям сейчас" />
+            <Figure label="Депозиты клиентов" value={formatPrice(data.credit_outstanding)} hint="на счетах в студии" />
+          </SimpleGrid>
+          <Group gap="md">
+            {Object.entries(data.totals).map(([m, total]) => (
+              <Text key={m} size="sm">
+                {PAYMENT_METHOD_LABELS[m as PaymentMethod] ?? m}: <b>{formatPrice(total)}</b>
+              </Text>
+            ))}
+          </Group>
+          {data.payments.length === 0 ? (
+            <EmptyState text="За этот период операций нет" />
+          ) : (
+            <ScrollArea type="auto">
+              <Table miw={760} fz="sm" striped highlightOnHover data-testid="cash-list">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Когда</Table.Th>
+                    <Table.Th>Запись</Table.Th>
+                    <Table.Th>Мастер-класс</Table.Th>
+                    <Table.Th>Операция</Table.Th>
+                    <Table.Th>Способ</Table.Th>
+                    <Table.Th ta="right">Сумма</Table.Th>
+                    <Table.Th>Комментарий</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.payments.map((p) => (
+                    <Table.Tr key={p.id}>
+                      <Table.Td>{when(p.at)}</Table.Td>
+                      <Table.Td>
+                        {p.record_id !== null && p.workshop_title !== null ? (
+                          <Text
+                            component="button"
+                            type="button"
+                            size="sm"
+                            c="teal.9"
+                            td="underline"
+                            style={{ background: 'none', border: 0, padding: 0, cursor: 'pointer' }}
+                            onClick={() => setOpen(p.record_id)}
+                          >
+                            №{p.record_id}
+                          </Text>
+                        ) : (
+                          (p.record_id ?? '—')
+                        )}
+                      </Table.Td>
+                      <Table.Td>
+                        {p.workshop_title ?? '—'}
+                        {p.schedule_date && (
+                          <Text size="xs" c="gray.7">
+                            {when(p.schedule_date)}
+                          </Text>
+                        )}
+                      </Table.Td>
+                      <Table.Td>{PAYMENT_KIND_LABELS[p.kind]}</Table.Td>
+                      <Table.Td>{PAYMENT_METHOD_LABELS[p.method]}</Table.Td>
+                      <Table.Td ta="right">{formatPrice(p.amount)}</Table.Td>
+                      <Table.Td>{p.note}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </ScrollArea>
+          )}
+        </>
+      )}
+      {open !== null && <PaymentDialog recordId={open} title={`запись №${open}`} onClose={() => setOpen(null)} />}
+    </Stack>
+  );
+}

@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { RecordLedger } from '../../contract/money';
+import type { SchedulePublic } from '../../contract/schedule';
+import { mockApi, renderAdmin } from './setup';
+import { RecordsTable } from '../../admin/src/components/RecordsTable';
+import CashDesk from '../../admin/src/pages/CashDesk';
+import { config } from '../../admin/src/config';
+
+type StaffRecord = SchedulePublic['records'][number];
+const rec = (id: number, payment: StaffRecord['payment'], extra: Partial<StaffRecord> = {}): StaffRecord => ({
+  id,
+  schedule_id: 9,
+  state: 'ACTIVE',
+  name: `Гость ${id}`,
+  last_name: null,
+  people_count: 1,
+  telegram_login: null,
+  telegram_id: id,
+  comment: null,
+  has_allergy: false,
+  allergy_type: null,
+  source: null,
+  is_first_time: false,
+  cancel_reason: null,
+  attendance: null,
+  earlier_no_shows: 0,
+  is_cancelled: false,
+  created_at: '2026-11-01T10:00:00.000Z',
+  payment,
+  ...extra,
+});
+
+const ledger = (paid: number, price = 3500): RecordLedger => ({
+  money: {
+    price,
+    unit_price: price,
+    price_override: null,
+    amount_due: price,
+    amount_paid: paid,
+    balance: price - paid,
+    status: paid === 0 ? 'unpaid' : paid < price ? 'deposit_paid' : 'paid',
+    required_now: 0,
+    pay_by: null,
+    paid_by_credit: 0,
+  },
+  payments:
+    paid === 0
+      ? []
+      : [
+          {
+            id: 1,
+            record_id: 1,
+            amount: paid,
+            method: 'cash',
+            kind: 'payment',
+            recorded_by_kind: 'staff',
+            recorded_by_user_id: 1,
+            telegram_payment_charge_id: null,
+            provider_payment_charge_id: null,
+            note: null,
+            at: '2026-11-20T10:00:00.000Z',
+          },
+        ],
+});
+
+describe('payments on the booking table', () => {
+  it('shows the payment badge of each booking and records the balance from the payment dialog', async () => {
+    let paid = 0;
+    const { calls } = mockApi({
+      'GET /records/1/payments': () => ({ body: ledger(paid) }),
+      'POST /records/1/payments': () => {
+        paid = 3500;
+        return { status: 201, body: ledger(paid) };
+      },
+    });
+    renderAdmin(
+      <RecordsTable
+        records={[
+          rec(1, { price: 3500, amount_paid: 0, balance: 3500, status: 'unpaid' }),
+          rec(2, { price: 3500, amount_paid: 1000, balance: 2500, status: 'deposit_paid' }),
+          rec(3, { price: 3500, amount_paid: 3500, balance: 0, status: 'paid' }),
+          rec(4, { price: 3500, amount_paid: 3500, balance: -3500, status: 'refund_owed' }, { state: 'CANCELLED' }),
+        ]}
+      />,
+    );
+    expect(screen.getAllByTestId('payment-badge').map((b) => b.textContent)).toEqual([
+      'Не оплачено',
+      'Депозит',
+      'Оплачено',
+      'К возврату',
+    ]);
+    await userEvent.click(screen.getAllByTestId('payment-badge')[0]);
+    const dialog = await screen.findByTestId('payment-dialog');
+    expect(within(dialog).getByText('Оплат пока нет')).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Принять оплату' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
+    // An empty amount lets the server take the whole balance.
+    expect(calls.find((c) => c.method === 'POST')!.body).toEqual({ method: 'cash', note: null });
+    await waitFor(() => expect(within(screen.getByTestId('ledger')).getByText('Наличные')).toBeTruthy());
+  });
+});
+
+describe('Касса', () => {
+  it('shows the totals, the rows and a CSV of the same filter', async () => {
+    const day = (daysAgo: number) =>
+      new Intl.DateTimeFormat('en-CA', { timeZone: config.businessTimezone }).format(
+        new Date(Date.now() - daysAgo * 86_400_000),
+      );
+    // The last 30 days of the studio's calendar by default.
+    mockApi({
+      [`GET /payments/?from=${day(30)}&to=${day(0)}`]: () => ({
+        body: {
+          totals: { cash: 3500, credit: -500 },
+          received: 3500,
+          refunded: 0,
+          refunds_owed: 1200,
+          credit_outstanding: 500,
+          payments: [
+            { ...ledger(3500).payments[0], workshop_title: 'Паста', schedule_date: '2026-11-25T17:00:00.000Z' },
+          ],
+        },
+      }),
+    });
+    renderAdmin(<CashDesk />);
+    const totals = await screen.findByTestId('cash-totals');
+    expect(within(totals).getByText('Получено')).toBeTruthy();
+    expect(totals.textContent).toMatch(/К возврату1\s200\sRSD/);
+    const list = screen.getByTestId('cash-list');
+    expect(within(list).getByText('Паста')).toBeTruthy();
+    expect(within(list).getByText('Наличные')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Скачать CSV' })).toBeTruthy();
+  });
+});
