@@ -181,6 +181,19 @@ function customerText(n: CustomerNotification, rc: RenderContext, money: string[
         ]),
         reply_markup: inlineKeyboard([[applyButton(rc.publicUrl, C.buttons.pickAnother)]]),
       };
+    case 'schedule.cancelled':
+      return {
+        text: fit([
+          C.sessionCancelled(w, common.dateTime(s.date, rc.timezone)),
+          ...(r.cancel_reason ? [C.cancelReason(r.cancel_reason)] : []),
+          ...(money.length ? ['', ...money] : []),
+          '',
+          C.otherDatesHint,
+        ]),
+        reply_markup: inlineKeyboard([
+          [webAppButton(rc.publicUrl, C.buttons.otherDates, `/apply?workshop=${n.payload.workshop_id}`)],
+        ]),
+      };
     case 'schedule.reminder':
       // Sent by staff by hand: a plain reminder. The automatic ones ask (reminderMessage).
       return msg([C.manualReminder(w)], [C.waitingForYou]);

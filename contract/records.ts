@@ -111,6 +111,9 @@ export const RecordSchedule = z.object({
   capacity: z.number().int(),
   workshop: WorkshopPublic,
   address: AddressPublic,
+  /** Set when staff cancelled the session (it stays in history), with the reason its customers were told. */
+  cancelled_at: z.string().nullable().optional(),
+  cancel_reason: z.string().nullable().optional(),
 });
 export type RecordSchedule = z.infer<typeof RecordSchedule>;
 
@@ -128,6 +131,7 @@ export const REFUSALS = [
   'not_active',
   'not_queued',
   'telegram_only',
+  'session_cancelled',
 ] as const;
 export const Refusal = z.enum(REFUSALS);
 export type Refusal = z.infer<typeof Refusal>;

@@ -1,6 +1,6 @@
 import { RecordMoney } from './money';
 import { z } from './zod';
-import { DEFAULT_CAPACITY, idField, listOf } from './common';
+import { DEFAULT_CAPACITY, idField, listOf, requiredText } from './common';
 import { AddressPublic } from './addresses';
 import { WorkshopPublic } from './workshops';
 import { RecordPublic } from './records';
@@ -28,6 +28,10 @@ export const ScheduleUpdate = z.object({
 });
 export type ScheduleUpdate = z.infer<typeof ScheduleUpdate>;
 
+/** Staff cancel a session: the reason is shown to its customers. */
+export const ScheduleCancel = z.object({ reason: requiredText('Укажите причину отмены', 500) });
+export type ScheduleCancel = z.infer<typeof ScheduleCancel>;
+
 /** A session as staff see it: everything, bookings included. */
 export const SchedulePublic = z.object({
   id: z.number().int(),
@@ -47,6 +51,9 @@ export const SchedulePublic = z.object({
   ),
   places_available: z.number().int(),
   is_notified: z.boolean(),
+  /** Cancelled by staff (kept in history) and the reason its customers were told; null otherwise. */
+  cancelled_at: z.string().nullable().optional(),
+  cancel_reason: z.string().nullable().optional(),
 });
 export type SchedulePublic = z.infer<typeof SchedulePublic>;
 

@@ -45,6 +45,9 @@ export interface SchedulesTable {
   address_id: number;
   is_notified: Bool;
   created_at: Timestamp;
+  /** Cancelled by staff: kept in history, offered to nobody. */
+  cancelled_at: Generated<Timestamp | null>;
+  cancel_reason: Generated<string | null>;
 }
 
 export interface RecordsTable {

@@ -45,6 +45,10 @@ export const customer = {
   scheduleDeleted: (workshop: string, date: string) =>
     `😔 Мастер-класс ${quoted(workshop)} ${date} отменён, и ваша запись на него снята. Приносим извинения!`,
   pickAnother: 'Выбрать другой мастер-класс можно в приложении.',
+  /** Staff cancelled the session; the reason follows on its own line. */
+  sessionCancelled: (workshop: string, date: string) =>
+    `😔 Мастер-класс ${quoted(workshop)} ${date} отменён, и ваша запись на него снята. Приносим извинения!`,
+  otherDatesHint: 'Выбрать другую дату этого мастер-класса можно в приложении.',
   /** Sent by staff by hand: a plain reminder. */
   manualReminder: (workshop: string) => `🔔 Напоминаем о мастер-классе ${quoted(workshop)}!`,
   waitingForYou: 'Ждём вас!',
@@ -78,5 +82,6 @@ export const customer = {
     rating: (n: number) => `${n} ⭐`,
     bookAgain: 'Записаться снова',
     book: 'Записаться',
+    otherDates: 'Другие даты',
   },
 };

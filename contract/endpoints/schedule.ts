@@ -71,6 +71,18 @@ export const scheduleApi = {
     params: 'IdParam',
     response: 'Message',
   },
+  cancel: {
+    method: 'POST',
+    path: '/schedule/:id/cancel',
+    access: 'user',
+    tag,
+    summary:
+      'Cancel an upcoming session: its bookings are cancelled and customers told the reason; it stays in history',
+    errors: [404, 409],
+    params: 'IdParam',
+    body: 'ScheduleCancel',
+    response: 'SchedulePublic',
+  },
   delete: {
     method: 'DELETE',
     path: '/schedule/:id',

@@ -28,7 +28,7 @@ export const ALLOWED_MSG = {
 export interface AllowedInput {
   actor: Actor;
   record: Pick<RecordRow, 'state' | 'attendance'>;
-  schedule: { date: string };
+  schedule: { date: string; cancelled_at?: string | null };
   settings: Pick<BusinessSettings, 'change_deadline_hours' | 'contact'>;
   now?: Date;
 }
@@ -50,10 +50,12 @@ export function allowedActions({ actor, record, schedule, settings, now = new Da
   const late = closed && no('deadline', deadlineMessage(settings));
   const cancelled = record.state === 'CANCELLED';
   const telegramOnly = !customer && no('telegram_only', ALLOWED_MSG.telegramOnly);
+  // A session staff cancelled takes no booking back.
+  const sessionCancelled = !!schedule.cancelled_at && no('session_cancelled', MSG.sessionCancelled);
 
   return {
     cancel: first(started, attended, late, cancelled && no('cancelled', MSG.alreadyCancelled)),
-    restore: first(started, attended, late, !cancelled && no('not_cancelled', MSG.notCancelled)),
+    restore: first(started, sessionCancelled, attended, late, !cancelled && no('not_cancelled', MSG.notCancelled)),
     change_people: first(started, attended, late, cancelled && no('cancelled', MSG.cancelled)),
     leave_queue: first(started, late, record.state !== 'QUEUED' && no('not_queued', ALLOWED_MSG.notQueued)),
     gift: first(telegramOnly, started, attended, cancelled && no('cancelled', ALLOWED_MSG.giftCancelled)),

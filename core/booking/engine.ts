@@ -114,6 +114,7 @@ export async function createRecord(
   return withLocks(database, { telegramIds: [customer.telegram_id], scheduleIds: [input.schedule_id] }, async (trx) => {
     const schedule = await loadSchedule(trx, input.schedule_id);
     if (isPast(schedule.date)) throw new Conflict(MSG.pastBooking);
+    if (schedule.cancelled_at) throw new Conflict(MSG.sessionCancelled);
     if (customer.telegram_id != null && (await findOpenBooking(trx, schedule.id, customer.telegram_id)))
       throw new Conflict(MSG.alreadyBooked);
     const people = input.people_count ?? 1;

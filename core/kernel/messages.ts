@@ -10,5 +10,6 @@ export const MSG = {
   cancelled: 'Запись отменена: сначала восстановите её',
   alreadyCancelled: 'Запись уже отменена',
   notCancelled: 'Запись не отменена',
+  sessionCancelled: 'Мастер-класс отменён',
   hasFreeDates: 'На этот мастер-класс есть свободные даты: запишитесь на одну из них в приложении',
 } as const;

@@ -23,7 +23,8 @@ interface RecordChange<T extends string> {
 export type RecordEvent =
   | RecordChange<'record.created'>
   | RecordChange<'record.people_changed'>
-  | RecordChange<'record.cancelled'>
+  /** `session_cancelled`: staff cancelled the whole session, and the customer is told so with its reason. */
+  | (RecordChange<'record.cancelled'> & { session_cancelled?: boolean })
   | RecordChange<'record.restored'>
   /** The queue served this booking; `silent` when the change that freed the seats tells the customer itself. */
   | (RecordChange<'record.promoted'> & { silent: boolean })
@@ -47,7 +48,9 @@ export type ScheduleEvent =
       told: RecordRow[];
       changed: { date: boolean; address: boolean };
     }
-  | { type: 'schedule.deleted'; actor: Actor; before: ScheduleFields; schedule: RecordSchedule; told: RecordRow[] };
+  | { type: 'schedule.deleted'; actor: Actor; before: ScheduleFields; schedule: RecordSchedule; told: RecordRow[] }
+  /** Staff cancelled the session: it stays in history; each booking's own cancel follows as a record event. */
+  | { type: 'schedule.cancelled'; actor: Actor; schedule: RecordSchedule; reason: string };
 
 /** A staff edit of a plain resource (workshop, address, user, settings): logged, nobody is told. */
 export interface EntityEvent {

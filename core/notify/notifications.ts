@@ -165,6 +165,8 @@ export const Notification = z.discriminatedUnion('kind', [
   about('record.people_changed', RecordPayload.extend({ previous_people_count: z.number() })),
   about('schedule.changed', RecordPayload.extend({ changed: z.object({ date: z.boolean(), address: z.boolean() }) })),
   about('schedule.deleted', RecordPayload),
+  // Staff cancelled the session: the reason is the booking's cancel_reason; «Другие даты» of the workshop.
+  about('schedule.cancelled', RecordPayload.extend({ workshop_id: z.number() })),
   about('schedule.reminder', ReminderPayload),
   // The morning after the class: thanks, a 1–5 rating and "Записаться снова".
   about('record.thanks', RecordPayload.extend({ workshop_id: z.number() })),

@@ -86,7 +86,13 @@ async function publishRecordEvent(trx: Executor, e: RecordEvent): Promise<void> 
     case 'record.cancelled': {
       await writeAudit(trx, recordAudit(e, 'cancelled', bookingState(b!), bookingState(r)));
       const p = await payload();
-      await notifyCustomer(trx, r, { kind: 'record.cancelled', payload: p });
+      await notifyCustomer(
+        trx,
+        r,
+        e.session_cancelled
+          ? { kind: 'schedule.cancelled', payload: { ...p, workshop_id: e.schedule.workshop.id } }
+          : { kind: 'record.cancelled', payload: p },
+      );
       await notifyStaff(trx, { kind: 'staff.cancelled', payload: p });
       return;
     }
@@ -179,6 +185,15 @@ async function publishOne(trx: Executor, e: DomainEvent): Promise<void> {
         entity_id: e.schedule.id,
         action: 'deleted',
         before: e.before,
+      });
+      return;
+    case 'schedule.cancelled':
+      await writeAudit(trx, {
+        actor: e.actor,
+        entity: 'schedule',
+        entity_id: e.schedule.id,
+        action: 'cancelled',
+        after: { reason: e.reason },
       });
       return;
     case 'entity.updated':

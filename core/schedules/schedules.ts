@@ -7,7 +7,7 @@ import { deleteSchedule, getSchedule, insertSchedule, updateSchedule } from '../
 import { getWorkshop } from '../../db/repositories/workshops';
 import { getAddress } from '../../db/repositories/addresses';
 import type { Actor } from '../kernel/actor';
-import { NotFound } from '../kernel/errors';
+import { Conflict, NotFound } from '../kernel/errors';
 import { MSG } from '../kernel/messages';
 import { newDatesMessages } from '../journey/date-subscriptions';
 import type { DomainEvent, ScheduleFields } from '../notify/events';
@@ -55,6 +55,7 @@ export async function editSchedule(database: Database, actor: Actor, id: number,
   await withScheduleLock(database, id, async (trx) => {
     const before = await getSchedule(trx, id);
     if (!before) throw new NotFound(MSG.scheduleNotFound);
+    if (before.cancelled_at) throw new Conflict(MSG.sessionCancelled);
     await assertRefsExist(trx, patch);
     const values = { ...patch, ...(patch.date && { date: new Date(patch.date).toISOString() }) };
     await updateSchedule(trx, id, values);

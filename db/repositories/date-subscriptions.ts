@@ -37,6 +37,7 @@ const freeDates = (db: Executor, workshopId: number | Expression<number>, now: s
     .select('s.id')
     .where('s.workshop_id', '=', workshopId)
     .where('s.date', '>', now)
+    .where('s.cancelled_at', 'is', null)
     .where(
       sql<boolean>`s.capacity > coalesce((select sum(r.people_count) from records r where r.schedule_id = s.id and r.state = 'ACTIVE'), 0)`,
     );

@@ -23,6 +23,8 @@ const joined = (db: Executor) =>
       's.workshop_id',
       's.address_id',
       's.is_notified',
+      's.cancelled_at',
+      's.cancel_reason',
       'w.title as w_title',
       'w.description as w_description',
       'w.price as w_price',
@@ -55,6 +57,8 @@ const nest = (r: JoinedRow) => ({
     latitude: r.a_latitude,
     longitude: r.a_longitude,
   },
+  cancelled_at: r.cancelled_at,
+  cancel_reason: r.cancel_reason,
 });
 
 /** Staff lists: upcoming schedules soonest first, or past ones latest first, each with every booking. */
@@ -72,7 +76,14 @@ export async function listSchedules(
   filter: ScheduleFilter = {},
   page: { skip: number; limit: number } = { skip: 0, limit: 1_000_000 },
 ): Promise<{ data: SchedulePublic[]; count: number }> {
-  let where = db.selectFrom('schedules as s').where('s.date', when === 'upcoming' ? '>' : '<=', now);
+  // A cancelled session leaves the schedule for history at once.
+  let where = db
+    .selectFrom('schedules as s')
+    .where((eb) =>
+      when === 'upcoming'
+        ? eb.and([eb('s.date', '>', now), eb('s.cancelled_at', 'is', null)])
+        : eb.or([eb('s.date', '<=', now), eb('s.cancelled_at', 'is not', null)]),
+    );
   if (filter.from) where = where.where('s.date', '>=', filter.from);
   if (filter.to) where = where.where('s.date', '<', filter.to);
   if (filter.workshop_id !== undefined) where = where.where('s.workshop_id', '=', filter.workshop_id);
@@ -156,10 +167,14 @@ export async function listOpenSchedules(db: Executor, now: string): Promise<Sche
       ),
     )
     .where('s.date', '>', now)
+    .where('s.cancelled_at', 'is', null)
     .orderBy('s.date')
     .orderBy('s.id')
     .execute();
-  return rows.map((r) => ({ ...nest(r), places_available: placesAvailable(r.capacity, Number(r.taken)) }));
+  return rows.map((r) => {
+    const { cancelled_at: _c, cancel_reason: _r, ...open } = nest(r);
+    return { ...open, places_available: placesAvailable(r.capacity, Number(r.taken)) };
+  });
 }
 
 /** The schedule of a record, as its booking page and the bot's messages show it. */
@@ -197,14 +212,18 @@ export const setScheduleNotified = (db: Executor, id: number) =>
     .where('id', '=', id)
     .execute();
 
+export const setScheduleCancelled = (db: Executor, id: number, reason: string, at: string) =>
+  db.updateTable('schedules').set({ cancelled_at: at, cancel_reason: reason }).where('id', '=', id).execute();
+
 export const deleteSchedule = (db: Executor, id: number) => db.deleteFrom('schedules').where('id', '=', id).execute();
 
-/** Schedules starting within (from, to]: the day-before digest. */
+/** Schedules starting within (from, to], cancelled ones left out: the day-before digest. */
 export const listSchedulesBetween = (db: Executor, from: string, to: string) =>
   db
     .selectFrom('schedules')
     .select(['id', 'date'])
     .where('date', '>', from)
     .where('date', '<=', to)
+    .where('cancelled_at', 'is', null)
     .orderBy('date')
     .execute();

@@ -10,7 +10,8 @@ export async function periodStats(db: Executor, from: string, to: string) {
     .innerJoin('schedules as s', 's.id', 'r.schedule_id')
     .innerJoin('workshops as w', 'w.id', 's.workshop_id')
     .where('s.date', '>=', from)
-    .where('s.date', '<', to);
+    .where('s.date', '<', to)
+    .where('s.cancelled_at', 'is', null);
   const attendedActive = sql`r.state = 'ACTIVE' and r.attendance = 'ATTENDED'`;
   const [sessions, totals, reasons, sources, queue] = await Promise.all([
     db
@@ -21,6 +22,8 @@ export async function periodStats(db: Executor, from: string, to: string) {
       ])
       .where('date', '>=', from)
       .where('date', '<', to)
+      // A cancelled session counts in no fill rate.
+      .where('cancelled_at', 'is', null)
       .executeTakeFirstOrThrow(),
     inPeriod
       .select((eb) => [
@@ -112,6 +115,7 @@ export async function upcomingFill(db: Executor, from: string, to: string) {
     ])
     .where('s.date', '>', from)
     .where('s.date', '<=', to)
+    .where('s.cancelled_at', 'is', null)
     .orderBy('s.date')
     .execute();
   return rows.map((r) => ({

@@ -7,6 +7,7 @@ import { getScheduleDetail, listSchedules } from '../../db/repositories/schedule
 import { createPublicScheduleCache } from '../../core/schedules/public-schedule';
 import { MSG } from '../../core/kernel/messages';
 import { addSchedule, editSchedule, removeSchedule } from '../../core/schedules/schedules';
+import { cancelSession } from '../../core/schedules/cancel-session';
 import { NotFound } from '../../core/kernel/errors';
 import { REMINDER_MSG, sendReminders } from '../../core/journey/reminders';
 import type { RouteDeps } from './deps';
@@ -54,6 +55,11 @@ export default async function scheduleRoutes(
   route(app, scheduleApi.notify, async (req) => {
     await sendReminders(database, req.params.id);
     return { message: REMINDER_MSG.sent };
+  });
+
+  route(app, scheduleApi.cancel, async (req) => {
+    await cancelSession(database, actorOf(req), req.params.id, req.body.reason);
+    return detail(req.params.id);
   });
 
   route(app, scheduleApi.delete, async (req) => {

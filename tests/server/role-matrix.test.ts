@@ -219,6 +219,11 @@ const rows: Row[] = [
     expect: STAFF_ONLY,
   },
   {
+    call: 'POST /schedule/{id}/cancel',
+    request: async () => ({ url: `/schedule/${await fresh.schedule()}/cancel`, payload: { reason: 'Шеф заболел' } }),
+    expect: STAFF_ONLY,
+  },
+  {
     call: 'DELETE /schedule/{id}',
     request: async () => ({ url: `/schedule/${await fresh.schedule()}` }),
     expect: STAFF_ONLY,

@@ -48,11 +48,15 @@ export interface ScheduleCardProps {
   onNotify?: () => void;
   onEdit: () => void;
   onDelete: () => void;
+  /** «Отменить мастер-класс»: upcoming sessions only. */
+  onCancel?: () => void;
 }
 
-export function ScheduleCard({ schedule, onNotify, onEdit, onDelete }: ScheduleCardProps) {
+export function ScheduleCard({ schedule, onNotify, onEdit, onDelete, onCancel }: ScheduleCardProps) {
   const { workshop, address } = schedule;
-  const canCheckIn = checkInOpen(schedule.date);
+  // A cancelled session is history: no edit, no reminder, no check-in.
+  const cancelled = Boolean(schedule.cancelled_at);
+  const canCheckIn = !cancelled && checkInOpen(schedule.date);
   const [checkIn, setCheckIn] = useState(false);
   return (
     <Card padding="lg" data-testid="schedule-card" data-schedule-id={schedule.id}>
@@ -67,10 +71,20 @@ export function ScheduleCard({ schedule, onNotify, onEdit, onDelete }: ScheduleC
               <Text c="teal.9" fw={600}>
                 {formatPrice(workshop.price)}
               </Text>
+              {cancelled && (
+                <Badge color="red" variant="filled" data-testid="cancelled-badge">
+                  Отменён
+                </Badge>
+              )}
             </Group>
+            {cancelled && schedule.cancel_reason && (
+              <Text size="sm" c="red.9" style={{ overflowWrap: 'anywhere' }}>
+                Причина отмены: {schedule.cancel_reason}
+              </Text>
+            )}
           </Stack>
           <Group gap={4} wrap="nowrap">
-            {onNotify && (
+            {onNotify && !cancelled && (
               <Tooltip label={schedule.is_notified ? 'Уведомления уже отправлены' : 'Отправить уведомления'}>
                 <ActionIcon
                   variant={schedule.is_notified ? 'light' : 'subtle'}
@@ -83,11 +97,13 @@ export function ScheduleCard({ schedule, onNotify, onEdit, onDelete }: ScheduleC
                 </ActionIcon>
               </Tooltip>
             )}
-            <Tooltip label="Редактировать">
-              <ActionIcon variant="subtle" color="gray" onClick={onEdit} aria-label="Редактировать">
-                <IconEdit />
-              </ActionIcon>
-            </Tooltip>
+            {!cancelled && (
+              <Tooltip label="Редактировать">
+                <ActionIcon variant="subtle" color="gray" onClick={onEdit} aria-label="Редактировать">
+                  <IconEdit />
+                </ActionIcon>
+              </Tooltip>
+            )}
             <Tooltip label="Удалить">
               <ActionIcon variant="subtle" color="red" onClick={onDelete} aria-label="Удалить">
                 <IconTrash />
@@ -112,6 +128,11 @@ export function ScheduleCard({ schedule, onNotify, onEdit, onDelete }: ScheduleC
               aria-expanded={checkIn}
             >
               Отметить посещение
+            </Button>
+          )}
+          {onCancel && !cancelled && (
+            <Button size="xs" variant="light" color="red" onClick={onCancel}>
+              Отменить мастер-класс
             </Button>
           )}
         </Group>

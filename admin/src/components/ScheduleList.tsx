@@ -19,6 +19,7 @@ import { useApi } from '../query';
 import { Pager } from './Pager';
 import { CsvButton } from './CsvButton';
 import { ScheduleCard } from './ScheduleCard';
+import { CancelSessionDialog } from './CancelSessionDialog';
 
 export const NOTIFIED_BEFORE = 'Уведомления уже были отправлены ранее';
 
@@ -112,6 +113,7 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
   const [editing, setEditing] = useState<SchedulePublic | null>(null);
   const [deleting, setDeleting] = useState<SchedulePublic | null>(null);
   const [notifying, setNotifying] = useState<SchedulePublic | null>(null);
+  const [cancelling, setCancelling] = useState<SchedulePublic | null>(null);
 
   const notify = async (s: SchedulePublic) => {
     await runChange(() => call(scheduleApi.notify, { params: { id: s.id } }), MESSAGES.notified);
@@ -161,6 +163,7 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
               onNotify={upcoming ? () => setNotifying(s) : undefined}
               onEdit={() => setEditing(s)}
               onDelete={() => setDeleting(s)}
+              onCancel={upcoming ? () => setCancelling(s) : undefined}
             />
           ))}
         </Stack>
@@ -168,6 +171,9 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
       {data && data.count > 0 && <Pager page={page} pageSize={PAGE_SIZE} total={data.count} onChange={setPage} />}
       {adding && <ScheduleDialog onClose={() => setAdding(false)} />}
       {editing && <ScheduleDialog key={editing.id} schedule={editing} onClose={() => setEditing(null)} />}
+      {cancelling && (
+        <CancelSessionDialog key={cancelling.id} schedule={cancelling} onClose={() => setCancelling(null)} />
+      )}
       <ConfirmDelete
         opened={deleting !== null}
         onClose={() => setDeleting(null)}

@@ -1,0 +1,47 @@
+import { isPast } from '../../contract/format';
+import { nowIso, type Database } from '../../db/database';
+import { withScheduleLock } from '../../db/lock';
+import { listRecordsOfSchedules } from '../../db/repositories/records';
+import { getSchedule, setScheduleCancelled } from '../../db/repositories/schedules';
+import { assertStaff, type Actor } from '../kernel/actor';
+import { Conflict, NotFound } from '../kernel/errors';
+import { MSG } from '../kernel/messages';
+import { allowedActions } from '../booking/allowed';
+import { cancelLocked, loadSchedule } from '../booking/engine';
+import type { DomainEvent } from '../notify/events';
+import { publish } from '../notify/publish';
+import { getBusinessSettings } from '../staff/business-settings';
+
+export const CANCEL_SESSION_MSG = {
+  already: 'Мастер-класс уже отменён',
+  past: 'Мастер-класс уже прошёл: отменить его нельзя',
+} as const;
+
+/**
+ * Staff cancel an upcoming session instead of deleting it: it stays in history with the reason, and
+ * every open booking is cancelled through the booking engine under the session's lock, so money goes
+ * back by the money rules, staff are alerted, and each customer is told the reason with other dates.
+ * The queue goes first, so no seat freed by the cancel promotes anyone.
+ */
+export async function cancelSession(database: Database, actor: Actor, id: number, reason: string): Promise<void> {
+  assertStaff(actor);
+  await withScheduleLock(database, id, async (trx) => {
+    const row = await getSchedule(trx, id);
+    if (!row) throw new NotFound(MSG.scheduleNotFound);
+    if (row.cancelled_at) throw new Conflict(CANCEL_SESSION_MSG.already);
+    if (isPast(row.date)) throw new Conflict(CANCEL_SESSION_MSG.past);
+    await setScheduleCancelled(trx, id, reason, nowIso());
+    const schedule = await loadSchedule(trx, id);
+    const settings = await getBusinessSettings(trx);
+    const now = new Date();
+    const open = (await listRecordsOfSchedules(trx, [id])).filter((r) => r.state !== 'CANCELLED');
+    const queueFirst = [...open.filter((r) => r.state === 'QUEUED'), ...open.filter((r) => r.state === 'ACTIVE')];
+    const events: DomainEvent[] = [{ type: 'schedule.cancelled', actor, schedule, reason }];
+    for (const record of queueFirst) {
+      const allowed = allowedActions({ actor, record, schedule, settings, now });
+      const out = await cancelLocked({ trx, actor, record, schedule, settings, allowed, now }, reason);
+      for (const e of out.events) events.push(e.type === 'record.cancelled' ? { ...e, session_cancelled: true } : e);
+    }
+    await publish(trx, events);
+  });
+}

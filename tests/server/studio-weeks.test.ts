@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderNotification } from '../../bot/messages';
+import { readNotification } from '../../core/notify/notifications';
+import { consumeLinkToken, createLinkToken } from '../../core/staff/telegram-link';
+import { buildTestApp, type TestApp } from '../helpers/app';
+import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
+import { tma } from '../helpers/telegram';
+
+let t: TestApp;
+let staff: { authorization: string };
+const staffChat = 880_021;
+beforeAll(async () => {
+  t = await buildTestApp();
+  staff = await t.auth();
+  // Staff linked to Telegram, so cancellations reach them.
+  const me = (await t.app.inject({ method: 'GET', url: '/api/v1/users/me', headers: staff })).json();
+  const { token } = await createLinkToken(t.database, me.id);
+  await consumeLinkToken(t.database, token, { id: staffChat, username: 'chef' });
+});
+afterAll(() => t.close());
+
+type User = ReturnType<typeof telegramUser>;
+const outbox = (chatId: number) =>
+  t.database.db
+    .selectFrom('notifications')
+    .select(['kind', 'payload'])
+    .where('chat_id', '=', chatId)
+    .orderBy('id')
+    .execute();
+const rc = {
+  publicUrl: 'https://studio.example',
+  timezone: 'Europe/Belgrade',
+  businessName: 'Студия',
+  calendarPath: (id: number) => `/cal/${id}`,
+};
+const cancelSession = (id: number, payload: unknown, headers: Record<string, string> = staff) =>
+  t.app.inject({ method: 'POST', url: `/api/v1/schedule/${id}/cancel`, headers, payload: payload as object });
+
+describe('staff cancel a session', () => {
+  it('cancels every booking (queue first: nobody promoted), refunds to credit, tells customers the reason with other dates, alerts staff', async () => {
+    await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/business-settings/',
+      headers: staff,
+      payload: { prepayment: 'none', refund_to: 'credit' },
+    });
+    const { schedule, workshop } = await createSession(t.app, staff, { capacity: 2, price: 2000 });
+    const [anna, boris, vera]: User[] = [telegramUser(), telegramUser(), telegramUser()];
+    const a = (await book(t.app, anna, bookingPayload(schedule.id, { people_count: 2 }))).json().record;
+    const b = (await book(t.app, boris, bookingPayload(schedule.id))).json().record;
+    expect(b.state).toBe('QUEUED');
+    const paid = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/records/${a.id}/payments`,
+      headers: staff,
+      payload: { method: 'cash' },
+    });
+    expect(paid.statusCode, paid.body).toBe(201);
+
+    const res = await cancelSession(schedule.id, { reason: 'Шеф заболел' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ cancel_reason: 'Шеф заболел', places_available: 2 });
+    expect(res.json().cancelled_at).toEqual(expect.any(String));
+    expect(res.json().records.map((r: { state: string; cancel_reason: string }) => [r.state, r.cancel_reason])).toEqual(
+      [
+        ['CANCELLED', 'Шеф заболел'],
+        ['CANCELLED', 'Шеф заболел'],
+      ],
+    );
+    // Nobody was promoted on the way (the queue was emptied first).
+    expect((await outbox(boris.id)).map((n) => n.kind)).toEqual(['record.queued', 'schedule.cancelled']);
+    const told = (await outbox(anna.id)).at(-1)!;
+    expect(told.kind).toBe('schedule.cancelled');
+    const n = readNotification(told.kind, told.payload);
+    expect(n.kind === 'schedule.cancelled' && n.payload.money).toMatchObject({ to_credit: 4000 });
+    const msg = renderNotification(n, rc) as { text: string; reply_markup: { inline_keyboard: unknown[][] } };
+    expect(msg.text).toContain('Причина: Шеф заболел');
+    expect(msg.text).toContain('Оплаченные 4 000 дин. зачислены на ваш депозит');
+    expect(msg.reply_markup.inline_keyboard).toEqual([
+      [{ text: 'Другие даты', web_app: { url: `https://studio.example/apply?workshop=${workshop.id}` } }],
+    ]);
+    const credit = await t.app.inject({ method: 'GET', url: '/api/v1/me/credit', headers: tma(anna) });
+    expect(credit.json().balance).toBe(4000);
+    expect((await outbox(staffChat)).filter((x) => x.kind === 'staff.cancelled')).toHaveLength(2);
+    expect((await outbox(vera.id)).length).toBe(0);
+
+    // Offered to nobody, not bookable, not restorable, not editable, in History with its reason.
+    const open = (await t.app.inject({ method: 'GET', url: '/api/v1/schedule/public' })).json();
+    expect(open.data.map((s: { id: number }) => s.id)).not.toContain(schedule.id);
+    const again = await book(t.app, vera, bookingPayload(schedule.id));
+    expect(again.statusCode).toBe(409);
+    expect(again.json().detail).toBe('Мастер-класс отменён');
+    const restore = await t.app.inject({ method: 'PUT', url: `/api/v1/records/restore/${a.id}`, headers: tma(anna) });
+    expect(restore.statusCode).toBe(409);
+    expect(restore.json().detail).toBe('Мастер-класс отменён');
+    const view = (await t.app.inject({ method: 'GET', url: `/api/v1/records/${a.id}`, headers: tma(anna) })).json();
+    expect(view.allowed.restore).toMatchObject({ ok: false, reason: 'session_cancelled' });
+    const edit = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/schedule/${schedule.id}`,
+      headers: staff,
+      payload: { capacity: 10 },
+    });
+    expect(edit.statusCode).toBe(409);
+    const upcoming = (await t.app.inject({ method: 'GET', url: '/api/v1/schedule/', headers: staff })).json();
+    expect(upcoming.data.map((s: { id: number }) => s.id)).not.toContain(schedule.id);
+    const past = (await t.app.inject({ method: 'GET', url: '/api/v1/schedule/past', headers: staff })).json();
+    expect(past.data.find((s: { id: number }) => s.id === schedule.id)).toMatchObject({ cancel_reason: 'Шеф заболел' });
+
+    const audit = await t.database.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('entity', '=', 'schedule')
+      .where('entity_id', '=', schedule.id)
+      .where('action', '=', 'cancelled')
+      .execute();
+    expect(audit).toHaveLength(1);
+    expect(JSON.parse(audit[0].after!)).toEqual({ reason: 'Шеф заболел' });
+
+    // Twice is refused and changes nothing.
+    const twice = await cancelSession(schedule.id, { reason: 'Ещё раз' });
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json().detail).toBe('Мастер-класс уже отменён');
+    expect((await outbox(anna.id)).filter((x) => x.kind === 'schedule.cancelled')).toHaveLength(1);
+  });
+
+  it('is not counted in the fill rates of the dashboard', async () => {
+    const before = (await t.app.inject({ method: 'GET', url: '/api/v1/stats/', headers: staff })).json();
+    const { schedule } = await createSession(t.app, staff, { capacity: 5 });
+    const withIt = (await t.app.inject({ method: 'GET', url: '/api/v1/stats/', headers: staff })).json();
+    const ids = (s: { next_days: { schedule_id: number }[] }) => s.next_days.map((u) => u.schedule_id);
+    expect(ids(withIt)).toContain(schedule.id);
+    expect((await cancelSession(schedule.id, { reason: 'Ремонт кухни' })).statusCode).toBe(200);
+    const after = (await t.app.inject({ method: 'GET', url: '/api/v1/stats/', headers: staff })).json();
+    expect(ids(after)).not.toContain(schedule.id);
+    expect(after.next_days.length).toBe(before.next_days.length);
+  });
+
+  it('refuses an empty reason, a past or missing session, and anyone but staff, changing nothing', async () => {
+    const { schedule } = await createSession(t.app, staff);
+    const empty = await cancelSession(schedule.id, { reason: '   ' });
+    expect(empty.statusCode).toBe(422);
+    expect(empty.json().detail).toContain('Укажите причину отмены');
+    expect((await cancelSession(2_000_000, { reason: 'x' })).statusCode).toBe(404);
+    expect((await cancelSession(schedule.id, { reason: 'x' }, {})).statusCode).toBe(401);
+    expect((await cancelSession(schedule.id, { reason: 'x' }, tma(telegramUser()))).statusCode).toBe(401);
+    const past = await createSession(t.app, staff, { date: new Date(Date.now() - 3_600_000).toISOString() });
+    const old = await cancelSession(past.schedule.id, { reason: 'x' });
+    expect(old.statusCode).toBe(409);
+    const row = await t.database.db
+      .selectFrom('schedules')
+      .select('cancelled_at')
+      .where('id', 'in', [schedule.id, past.schedule.id])
+      .execute();
+    expect(row.every((r) => r.cancelled_at === null)).toBe(true);
+  });
+});
