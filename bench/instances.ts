@@ -154,7 +154,7 @@ async function storm(count: number) {
       headers.map((h, i) =>
         fetch(`${servers[i % count].url}/api/v1/records/`, { method: 'POST', headers: h, body }).then(
           (r) => r.status,
-          () => 0,
+          (err: Error) => `${err.message}: ${String((err.cause as Error | undefined)?.message ?? '')}`,
         ),
       ),
     );
@@ -169,6 +169,7 @@ async function storm(count: number) {
       taken: rows.filter((r) => r.state === 'ACTIVE').reduce((n, r) => n + r.people_count, 0),
       queued: rows.filter((r) => r.state === 'QUEUED').length,
       failed: statuses.filter((c) => c !== 201).length,
+      why: [...new Set(statuses.filter((c) => c !== 201))].join('; '),
     };
   } finally {
     for (const s of servers) s.kill('SIGTERM');
@@ -189,7 +190,8 @@ export async function stormInstancesBench(): Promise<Row[]> {
       what: 'Booking storm through 1 vs 3 instances (node dist/server/main.js, one PostgreSQL, round-robin client)',
       measured:
         `1: ${one.perSecond.toFixed(0)} bookings/s, 3: ${three.perSecond.toFixed(0)} bookings/s = ${(three.perSecond / one.perSecond).toFixed(2)} × ` +
-        `(seats taken ${one.taken} / ${three.taken}, queued ${one.queued} / ${three.queued}, refused ${one.failed} / ${three.failed})`,
+        `(seats taken ${one.taken} / ${three.taken}, queued ${one.queued} / ${three.queued}, refused ${one.failed} / ${three.failed})` +
+        [one.why, three.why].filter(Boolean).join('; '),
       budget: '0 overbooking: 8 taken, 992 queued, none refused, each way',
       ok: fine(one) && fine(three),
     },
