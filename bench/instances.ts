@@ -191,7 +191,10 @@ export async function stormInstancesBench(): Promise<Row[]> {
       measured:
         `1: ${one.perSecond.toFixed(0)} bookings/s, 3: ${three.perSecond.toFixed(0)} bookings/s = ${(three.perSecond / one.perSecond).toFixed(2)} × ` +
         `(seats taken ${one.taken} / ${three.taken}, queued ${one.queued} / ${three.queued}, refused ${one.failed} / ${three.failed})` +
-        [one.why, three.why].filter(Boolean).map((w) => ` ${w}`).join(';'),
+        [one.why, three.why]
+          .filter(Boolean)
+          .map((w) => ` ${w}`)
+          .join(';'),
       budget: '0 overbooking: 8 taken, 992 queued, none refused, each way',
       ok: fine(one) && fine(three),
     },
