@@ -110,6 +110,8 @@ export const RecordMoney = z.object({
   pay_by: z.string().nullable(),
   /** Paid from the customer's studio credit. */
   paid_by_credit: z.number().int(),
+  /** What a payment now should be (the rest of the deposit while it is short, else the balance); 0: nothing to pay. */
+  pay_now: z.number().int(),
 });
 export type RecordMoney = z.infer<typeof RecordMoney>;
 
@@ -258,6 +260,7 @@ export function moneyOf(
   else if (paid > 0) status = 'deposit_paid';
   else status = 'unpaid';
   const byCredit = ledger.filter((p) => p.method === 'credit').reduce((sum, p) => sum + p.amount, 0);
+  const required = cancelled || r.state === 'QUEUED' ? 0 : requiredOf(price, s);
   return {
     price,
     unit_price: r.unit_price,
@@ -266,9 +269,10 @@ export function moneyOf(
     amount_paid: paid,
     balance,
     status,
-    required_now: cancelled || r.state === 'QUEUED' ? 0 : requiredOf(price, s),
+    required_now: required,
     pay_by: r.pay_by,
     paid_by_credit: Math.max(0, byCredit),
+    pay_now: r.state === 'ACTIVE' ? payNow({ required_now: required, amount_paid: paid, balance }) : 0,
   };
 }
 

@@ -44,6 +44,7 @@ const ledger = (paid: number, price = 3500): RecordLedger => ({
     required_now: 0,
     pay_by: null,
     paid_by_credit: 0,
+    pay_now: price - paid,
   },
   payments:
     paid === 0

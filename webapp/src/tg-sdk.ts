@@ -20,6 +20,7 @@ import {
   mountViewport,
   on,
   onBackButtonClick,
+  openInvoice as sdkOpenInvoice,
   openLink as sdkOpenLink,
   openTelegramLink as sdkOpenTelegramLink,
   postEvent,
@@ -132,6 +133,24 @@ export function hideBack(): void {
 export function openLink(url: string): void {
   if (full && attempt(() => sdkOpenLink.ifAvailable(url))) return;
   if (!attempt(() => postEvent('web_app_open_link', { url }))) window.open(url, '_blank', 'noopener');
+}
+
+/** Opens a Telegram invoice link over the mini-app; resolves with its status (paid, cancelled, failed, pending). */
+export async function openInvoice(url: string): Promise<string> {
+  if (full && sdkOpenInvoice.isAvailable()) return sdkOpenInvoice(url, 'url');
+  // Without the full SDK: the raw bridge call and its closing event.
+  const slug = url.replace(/^https:\/\/t\.me\/(?:\$|invoice\/)/, '');
+  return new Promise((resolve) => {
+    const off = on('invoice_closed', (e) => {
+      if (e.slug !== slug) return;
+      off();
+      resolve(e.status);
+    });
+    if (!attempt(() => postEvent('web_app_open_invoice', { slug }))) {
+      off();
+      resolve('failed');
+    }
+  });
 }
 
 export function openTgLink(url: string): void {

@@ -204,6 +204,13 @@ export function openLink(url: string): boolean {
   return true;
 }
 
+/** Opens a Telegram invoice (createInvoiceLink's URL) and resolves with its status; null outside Telegram. */
+export async function openInvoice(url: string): Promise<string | null> {
+  if (!inTelegram()) return null;
+  const m = sdk ?? (await loadSdk());
+  return m ? m.openInvoice(url) : null;
+}
+
 /** Opens a t.me link inside Telegram (e.g. the share sheet); false outside Telegram (the page follows the link). */
 export function openTelegramLink(url: string): boolean {
   if (!inTelegram() || !url.startsWith('https://t.me/')) return false;

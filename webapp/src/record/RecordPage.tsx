@@ -9,6 +9,7 @@ import { config } from '../config';
 import { formatPrice, isPast } from '../../../contract/format';
 import { closeApp, haptic, setBackButton } from '../tg';
 import { MyDataSection } from './MyDataSection';
+import { PaymentSection } from './PaymentSection';
 import { CalendarButton, ConfirmedNote, DeadlineNotice, GiftSeat, LeaveQueue, changesClosed } from './JourneyActions';
 import { Notice } from '../ui/Notice';
 import { Stepper } from '../ui/Stepper';
@@ -173,6 +174,8 @@ export default function RecordPage({ id }: { id: string }) {
           </Cell>
         )}
       </Section>
+
+      <PaymentSection view={data} onPaid={() => void mutate()} />
 
       <div className="actions">
         {active && !cancelled && (
