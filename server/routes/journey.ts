@@ -1,16 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  CalendarQuery,
-  DateOffers,
-  DateSubscription,
-  GiftTokenParam,
-  IdParam,
-  RecordView,
-  SeatGiftAccept,
-  SeatGiftLink,
-  SeatGiftView,
-} from '../../contract';
+import { dateSubscriptionsApi } from '../../contract/endpoints/date-subscriptions';
+import { giftsApi } from '../../contract/endpoints/gifts';
+import { recordsApi } from '../../contract/endpoints/records';
 import { viewRecord } from '../../core/booking/engine';
 import { MSG } from '../../core/kernel/messages';
 import { customerActor } from '../../core/kernel/actor';
@@ -23,6 +14,7 @@ import { getRecordSchedule } from '../../db/repositories/schedules';
 import { HttpError } from '../http-error';
 import type { RouteDeps, TelegramGateway } from './deps';
 import { toRecordView } from './records';
+import { route } from '../route';
 
 const TELEGRAM_ONLY = 'Это действие доступно только из Telegram';
 
@@ -41,160 +33,80 @@ export default async function journeyRoutes(
   { database, config }: RouteDeps,
   telegram: TelegramGateway | null,
 ) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const db = database.db;
 
   // Public, but the signature (an HMAC of the id) makes the link unguessable: calendar apps send no init data.
-  r.get(
-    '/records/:id/calendar.ics',
-    {
-      config: { auth: 'public' },
-      schema: {
-        tags: ['records'],
-        summary: 'The booking as an iCalendar file (signed link)',
-        errors: [404],
-        params: IdParam,
-        querystring: CalendarQuery,
-      },
-    },
-    async (req, reply) => {
-      const { id } = req.params;
-      if (!verifyCalendarSignature(config.secretKey, id, req.query.sig)) throw new NotFound(MSG.recordNotFound);
-      const record = await getRecord(db, id);
-      const schedule = record && (await getRecordSchedule(db, record.schedule_id));
-      if (!record || !schedule) throw new NotFound(MSG.recordNotFound);
-      const ics = bookingCalendar({
-        recordId: id,
-        schedule,
-        businessName: config.businessName,
-        timezone: config.businessTimezone,
-        recordUrl: `${config.publicUrl}/record/${id}`,
-        host: new URL(config.publicUrl).hostname,
-      });
-      return reply
-        .type('text/calendar; charset=utf-8')
-        .header('content-disposition', `attachment; filename="booking-${id}.ics"`)
-        .header('cache-control', 'private, no-store')
-        .send(ics);
-    },
-  );
+  route(app, recordsApi.calendar, async (req, reply) => {
+    const { id } = req.params;
+    if (!verifyCalendarSignature(config.secretKey, id, req.query.sig)) throw new NotFound(MSG.recordNotFound);
+    const record = await getRecord(db, id);
+    const schedule = record && (await getRecordSchedule(db, record.schedule_id));
+    if (!record || !schedule) throw new NotFound(MSG.recordNotFound);
+    const ics = bookingCalendar({
+      recordId: id,
+      schedule,
+      businessName: config.businessName,
+      timezone: config.businessTimezone,
+      recordUrl: `${config.publicUrl}/record/${id}`,
+      host: new URL(config.publicUrl).hostname,
+    });
+    return reply
+      .type('text/calendar; charset=utf-8')
+      .header('content-disposition', `attachment; filename="booking-${id}.ics"`)
+      .header('cache-control', 'private, no-store')
+      .send(ics);
+  });
 
-  r.post(
-    '/records/:id/gift',
-    {
-      config: { auth: 'customer' },
-      schema: {
-        tags: ['records'],
-        summary: 'A one-time link that gives this booking to a friend',
-        errors: [403, 404, 409, 503],
-        params: IdParam,
-        response: { 200: SeatGiftLink },
-      },
-    },
-    async (req) => {
-      const tg = telegramUserOf(req);
-      if (!telegram) throw new HttpError(503, 'Telegram-бот не настроен на сервере');
-      const gift = await createSeatGift(database, customerActor(tg.id), req.params.id);
-      let username: string;
-      try {
-        username = await telegram.username();
-      } catch (err) {
-        req.log.error({ err }, 'telegram: getMe failed');
-        throw new HttpError(503, 'Telegram сейчас недоступен, попробуйте позже');
-      }
-      return { url: giftUrl(username, gift.token), expires_at: gift.expires_at };
-    },
-  );
+  route(app, recordsApi.gift, async (req) => {
+    const tg = telegramUserOf(req);
+    if (!telegram) throw new HttpError(503, 'Telegram-бот не настроен на сервере');
+    const gift = await createSeatGift(database, customerActor(tg.id), req.params.id);
+    let username: string;
+    try {
+      username = await telegram.username();
+    } catch (err) {
+      req.log.error({ err }, 'telegram: getMe failed');
+      throw new HttpError(503, 'Telegram сейчас недоступен, попробуйте позже');
+    }
+    return { url: giftUrl(username, gift.token), expires_at: gift.expires_at };
+  });
 
-  r.get(
-    '/gifts/:token',
-    {
-      config: { auth: 'customer' },
-      schema: {
-        tags: ['records'],
-        summary: 'The booking a friend is giving, before accepting',
-        errors: [404],
-        params: GiftTokenParam,
-        response: { 200: SeatGiftView },
-      },
-    },
-    async (req) => {
-      const { record, schedule } = await viewSeatGift(database, req.params.token);
-      return {
-        schedule,
-        people_count: record.people_count,
-        state: record.state,
-        queue_position: record.state === 'QUEUED' ? await queuePosition(db, record) : null,
-        giver_name: record.name,
-      };
-    },
-  );
+  route(app, giftsApi.view, async (req) => {
+    const { record, schedule } = await viewSeatGift(database, req.params.token);
+    return {
+      schedule,
+      people_count: record.people_count,
+      state: record.state,
+      queue_position: record.state === 'QUEUED' ? await queuePosition(db, record) : null,
+      giver_name: record.name,
+    };
+  });
 
-  r.post(
-    '/gifts/:token/accept',
-    {
-      config: { auth: 'customer' },
-      schema: {
-        tags: ['records'],
-        summary: 'Accept a seat given by a friend: the booking becomes yours',
-        errors: [403, 404, 409],
-        params: GiftTokenParam,
-        body: SeatGiftAccept,
-        response: { 200: RecordView },
-      },
-    },
-    async (req) => {
-      const tg = telegramUserOf(req);
-      const b = req.body;
-      const { record } = await acceptSeatGift(database, req.params.token, {
-        telegram_id: tg.id,
-        telegram_login: tg.username ?? null,
-        name: b.name,
-        last_name: b.last_name ?? null,
-        has_allergy: b.has_allergy,
-        allergy_type: b.has_allergy ? (b.allergy_type ?? null) : null,
-        consent: b.consent,
-      });
-      return toRecordView(await viewRecord(db, customerActor(tg.id), record.id), config.secretKey);
-    },
-  );
+  route(app, giftsApi.accept, async (req) => {
+    const tg = telegramUserOf(req);
+    const b = req.body;
+    const { record } = await acceptSeatGift(database, req.params.token, {
+      telegram_id: tg.id,
+      telegram_login: tg.username ?? null,
+      name: b.name,
+      last_name: b.last_name ?? null,
+      has_allergy: b.has_allergy,
+      allergy_type: b.has_allergy ? (b.allergy_type ?? null) : null,
+      consent: b.consent,
+    });
+    return toRecordView(await viewRecord(db, customerActor(tg.id), record.id), config.secretKey);
+  });
 
-  r.get(
-    '/date-subscriptions/',
-    {
-      config: { auth: 'customer' },
-      schema: {
-        tags: ['schedule'],
-        summary: 'Workshops without free dates, and whether this customer asked to be told about each',
-        response: { 200: DateOffers },
-      },
-    },
-    async (req) => ({ data: await dateOffers(db, req.telegramUser?.id ?? null) }),
-  );
+  route(app, dateSubscriptionsApi.offers, async (req) => ({
+    data: await dateOffers(db, req.telegramUser?.id ?? null),
+  }));
 
-  const subscription = {
-    config: { auth: 'customer' as const },
-    schema: {
-      tags: ['schedule'],
-      errors: [403, 404] as const,
-      params: IdParam,
-      response: { 200: DateSubscription },
-    },
-  };
-  r.put(
-    '/date-subscriptions/:id',
-    { ...subscription, schema: { ...subscription.schema, summary: 'Tell me about new dates of this workshop' } },
-    async (req) => {
-      await subscribe(database, req.params.id, telegramUserOf(req).id);
-      return { subscribed: true };
-    },
-  );
-  r.delete(
-    '/date-subscriptions/:id',
-    { ...subscription, schema: { ...subscription.schema, summary: 'Stop telling me about new dates' } },
-    async (req) => {
-      await unsubscribe(database, req.params.id, telegramUserOf(req).id);
-      return { subscribed: false };
-    },
-  );
+  route(app, dateSubscriptionsApi.subscribe, async (req) => {
+    await subscribe(database, req.params.id, telegramUserOf(req).id);
+    return { subscribed: true };
+  });
+  route(app, dateSubscriptionsApi.unsubscribe, async (req) => {
+    await unsubscribe(database, req.params.id, telegramUserOf(req).id);
+    return { subscribed: false };
+  });
 }

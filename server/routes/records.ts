@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { IdParam, RecordCancel, RecordCreate, RecordUpdate, RecordView } from '../../contract';
+import type { RecordView } from '../../contract';
+import { recordsApi } from '../../contract/endpoints/records';
 import { toRecordPublic } from '../../db/repositories/records';
 import {
   cancelRecord,
@@ -13,6 +13,7 @@ import {
 } from '../../core/booking/engine';
 import type { RouteDeps } from './deps';
 import { actorOf } from '../plugins/actor';
+import { route } from '../route';
 import { calendarPath } from '../../core/journey/calendar';
 import { payOptions } from '../../core/money/pay-options';
 import { moneyOfRecord } from '../../core/money/ledger';
@@ -36,91 +37,30 @@ export default async function recordsRoutes(app: FastifyInstance, { database, co
     money: await moneyOfRecord(db, r.record.id),
     pay: await payOptions(db, invoices),
   });
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const db = database.db;
-  const tags = ['records'];
-  // A Telegram customer (verified init data) or staff; record calls also check ownership.
-  const config = { auth: 'customer' as const };
 
-  r.post(
-    '/records/',
-    {
-      config,
-      schema: {
-        tags,
-        summary: 'Book a schedule',
-        errors: [404, 409],
-        body: RecordCreate,
-        response: { 201: RecordView },
-      },
-    },
-    async (req, reply) => {
-      // Identity comes from the verified init data, never from the body; staff may book on a customer's behalf.
-      const customer: Customer = req.telegramUser
-        ? { telegram_id: req.telegramUser.id, telegram_login: req.telegramUser.username ?? null }
-        : { telegram_id: req.body.telegram_id ?? null, telegram_login: req.body.telegram_login ?? null };
-      return reply.status(201).send(await view(await createRecord(database, actorOf(req), req.body, customer)));
-    },
-  );
+  // A Telegram customer (verified init data) or staff; the commands check ownership.
+  route(app, recordsApi.create, async (req, reply) => {
+    // Identity comes from the verified init data, never from the body; staff may book on a customer's behalf.
+    const customer: Customer = req.telegramUser
+      ? { telegram_id: req.telegramUser.id, telegram_login: req.telegramUser.username ?? null }
+      : { telegram_id: req.body.telegram_id ?? null, telegram_login: req.body.telegram_login ?? null };
+    return reply.status(201).send(await view(await createRecord(database, actorOf(req), req.body, customer)));
+  });
 
-  r.get(
-    '/records/:id',
-    { config, schema: { tags, summary: 'A booking', errors: [404], params: IdParam, response: { 200: RecordView } } },
-    async (req) => {
-      return view(await viewRecord(db, actorOf(req), req.params.id));
-    },
-  );
+  route(app, recordsApi.get, async (req) => {
+    return view(await viewRecord(db, actorOf(req), req.params.id));
+  });
 
-  r.put(
-    '/records/:id',
-    {
-      config,
-      schema: {
-        tags,
-        summary: 'Change the number of people',
-        errors: [404, 409],
-        params: IdParam,
-        body: RecordUpdate,
-        response: { 200: RecordView },
-      },
-    },
-    async (req) => {
-      return view(await changePeopleCount(database, actorOf(req), req.params.id, req.body.people_count));
-    },
-  );
+  route(app, recordsApi.updatePeople, async (req) => {
+    return view(await changePeopleCount(database, actorOf(req), req.params.id, req.body.people_count));
+  });
 
-  r.put(
-    '/records/cancel/:id',
-    {
-      config,
-      schema: {
-        tags,
-        summary: 'Cancel a booking',
-        errors: [404, 409],
-        params: IdParam,
-        body: RecordCancel,
-        response: { 200: RecordView },
-      },
-    },
-    async (req) => {
-      return view(await cancelRecord(database, actorOf(req), req.params.id, req.body.cancel_reason));
-    },
-  );
+  route(app, recordsApi.cancel, async (req) => {
+    return view(await cancelRecord(database, actorOf(req), req.params.id, req.body.cancel_reason));
+  });
 
-  r.put(
-    '/records/restore/:id',
-    {
-      config,
-      schema: {
-        tags,
-        summary: 'Restore a cancelled booking',
-        errors: [404, 409],
-        params: IdParam,
-        response: { 200: RecordView },
-      },
-    },
-    async (req) => {
-      return view(await restoreRecord(database, actorOf(req), req.params.id));
-    },
-  );
+  route(app, recordsApi.restore, async (req) => {
+    return view(await restoreRecord(database, actorOf(req), req.params.id));
+  });
 }

@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { TelegramLink } from '../../contract';
+import { usersApi } from '../../contract/endpoints/users';
 import type { Update } from 'grammy/types';
 import { HttpError } from '../http-error';
 import { createLinkToken, linkUrl } from '../../core/staff/telegram-link';
 import { requireStaff } from '../plugins/auth';
 import type { RouteDeps, TelegramGateway } from './deps';
+import { route } from '../route';
 
 const NO_BOT = 'Telegram-бот не настроен на сервере';
 const BOT_UNREACHABLE = 'Telegram сейчас недоступен, попробуйте позже';
@@ -53,28 +54,16 @@ export default async function telegramRoutes(
   }
 
   // A one-time deep link t.me/<bot>?start=link_<token>, valid 15 minutes, that connects this staff account to Telegram.
-  r.post(
-    '/users/me/telegram-link',
-    {
-      config: { auth: 'user' },
-      schema: {
-        tags: ['users'],
-        summary: 'Link this account to Telegram',
-        errors: [503],
-        response: { 200: TelegramLink },
-      },
-    },
-    async (req) => {
-      if (!telegram) throw new HttpError(503, NO_BOT);
-      let username: string;
-      try {
-        username = await telegram.username();
-      } catch (err) {
-        req.log.error({ err }, 'telegram: getMe failed');
-        throw new HttpError(503, BOT_UNREACHABLE);
-      }
-      const { token, expires_at } = await createLinkToken(database, requireStaff(req).id);
-      return { url: linkUrl(username, token), expires_at };
-    },
-  );
+  route(app, usersApi.telegramLink, async (req) => {
+    if (!telegram) throw new HttpError(503, NO_BOT);
+    let username: string;
+    try {
+      username = await telegram.username();
+    } catch (err) {
+      req.log.error({ err }, 'telegram: getMe failed');
+      throw new HttpError(503, BOT_UNREACHABLE);
+    }
+    const { token, expires_at } = await createLinkToken(database, requireStaff(req).id);
+    return { url: linkUrl(username, token), expires_at };
+  });
 }

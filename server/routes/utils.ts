@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { utilsApi } from '../../contract/endpoints/utils';
 import { ping } from '../../db/repositories/health';
 import { HttpError } from '../http-error';
 import type { RouteDeps } from './deps';
+import { route } from '../route';
 
 /** A database that has not answered by then counts as unreachable. */
 const READY_TIMEOUT_MS = 1000;
@@ -11,39 +11,19 @@ const DRAINING = 'Сервер останавливается: запросы п
 const NO_DATABASE = 'База данных недоступна';
 
 export default async function utilsRoutes(app: FastifyInstance, { database, lifecycle }: RouteDeps) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  r.get(
-    '/utils/health-check/',
-    {
-      config: { auth: 'public' },
-      schema: { tags: ['utils'], summary: 'Health check', response: { 200: z.boolean() } },
-    },
-    async () => true,
-  );
+  route(app, utilsApi.healthCheck, async () => true);
 
   // What a load balancer asks before sending a request here: 503 while this instance drains (SIGTERM)
   // or its database does not answer, so requests go to another instance.
-  r.get(
-    '/utils/ready',
-    {
-      config: { auth: 'public' },
-      schema: {
-        tags: ['utils'],
-        summary: 'Readiness: 503 while draining or without the database',
-        errors: [503],
-        response: { 200: z.boolean() },
-      },
-    },
-    async () => {
-      if (lifecycle.draining) throw new HttpError(503, DRAINING);
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), READY_TIMEOUT_MS)));
-      const answer = await Promise.race([ping(database.db).then(() => 'ok' as const), late])
-        .catch(() => 'failed' as const)
-        .finally(() => clearTimeout(timer));
-      if (answer !== 'ok') throw new HttpError(503, NO_DATABASE);
-      if (lifecycle.draining) throw new HttpError(503, DRAINING);
-      return true;
-    },
-  );
+  route(app, utilsApi.ready, async () => {
+    if (lifecycle.draining) throw new HttpError(503, DRAINING);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), READY_TIMEOUT_MS)));
+    const answer = await Promise.race([ping(database.db).then(() => 'ok' as const), late])
+      .catch(() => 'failed' as const)
+      .finally(() => clearTimeout(timer));
+    if (answer !== 'ok') throw new HttpError(503, NO_DATABASE);
+    if (lifecycle.draining) throw new HttpError(503, DRAINING);
+    return true;
+  });
 }
