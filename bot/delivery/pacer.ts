@@ -178,6 +178,11 @@ export class Pacer<T extends Paced> {
     this.recentStarts.sort((a, b) => a - b);
   }
 
+  /** No send starts before `at` (an instance that takes over from one that may have sent unrecorded messages). */
+  notBefore(at: number) {
+    this.nextStartAt = Math.max(this.nextStartAt, at);
+  }
+
   /**
    * A 429 with `retryAfterS`: this chat's own limit, or the bot's when it cannot be the chat's (nothing
    * was sent to it lately, or several chats got one at once); the bot's pauses every lane.

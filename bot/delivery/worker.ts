@@ -94,8 +94,8 @@ export interface OutboxDeps {
   database: Database;
   /** A Bot API client without auto-retry: the worker does its own retries. */
   api: OutboxApi;
-  /** Text and buttons (or calls) of a notification (bot/messages.ts), at delivery time. */
-  render(n: Notification): RenderedMessage;
+  /** Text and buttons (or calls) of a notification (bot/messages.ts), at delivery time, in the chat's language. */
+  render(n: Notification, chatId: number): RenderedMessage | Promise<RenderedMessage>;
   log: Log;
   options?: Partial<OutboxOptions>;
   /** Called after each Bot API send with its result and how long Telegram took to answer (metrics). */
@@ -203,7 +203,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
   ): Promise<Outcome> {
     let calls: OutboxCall[];
     try {
-      calls = callsOf(deps.render(readNotification(row.kind, row.payload)));
+      calls = callsOf(await deps.render(readNotification(row.kind, row.payload), Number(row.chat_id)));
     } catch (err) {
       log.error(
         { err, notification: row.id, kind: row.kind },
@@ -343,7 +343,11 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       if (database.dialect === 'postgres') {
         const now = clock.now();
         const since = now - Math.max(o.groupChatIntervalMs, o.privateChatIntervalMs, 1000);
-        for (const s of await claims.recent(ctl, since)) pacer.seed(s.chatId, Math.min(s.at, now));
+        const recent = await claims.recent(ctl, since);
+        for (const s of recent) pacer.seed(s.chatId, Math.min(s.at, now));
+        // Another instance was sending a moment ago: it may have died with sends Telegram answered but
+        // nobody recorded, so this one starts once the second they could fall in is over.
+        if (recent.some((s) => now - s.at < 1000)) pacer.notBefore(now + 1000);
       }
       return fn(ctl);
     });

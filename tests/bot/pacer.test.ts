@@ -118,4 +118,12 @@ describe('the pacer', () => {
     expect(starts[1][0]).toBe(5);
     expect(starts[1][1]).toBeGreaterThanOrEqual(10_990);
   });
+
+  it('starts nothing before a time it is told (a sender that took over from one that may have sent unrecorded messages)', () => {
+    const pacer = new Pacer<Item>(TELEGRAM);
+    pacer.notBefore(11_000);
+    pacer.add(1, item());
+    expect(pacer.next(10_000)).toEqual({ send: false, until: 11_000, paused: false });
+    expect(simulate(pacer, 20_000, 10_000)).toEqual([[1, 11_000]]);
+  });
 });

@@ -36,7 +36,6 @@ async function startServerInstance(opts: {
   env?: Record<string, string>;
 }): Promise<ServerInstance> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wb-instance-'));
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     env: {
       ...process.env,
@@ -45,13 +44,14 @@ async function startServerInstance(opts: {
       DATABASE_URL: opts.databaseUrl,
       DATA_DIR: dir,
       DIST_DIR: dir,
-      PORT: String(port),
+      // A free port, chosen by the system; the instance says which in its log.
+      PORT: '0',
       SECRET_KEY: 'test-secret-key-that-is-long-enough-0123456789',
       FIRST_SUPERUSER: 'admin@example.com',
       FIRST_SUPERUSER_PASSWORD: 'superuser-password-1',
       BOT_TOKEN: TEST_BOT_TOKEN,
       TELEGRAM_API_ROOT: opts.telegramApiRoot,
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      PUBLIC_URL: 'http://127.0.0.1',
       LOG_LEVEL: 'info',
       ...opts.env,
     },
@@ -61,11 +61,12 @@ async function startServerInstance(opts: {
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
+  let url = '';
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server instance exited ${child.exitCode}:\n${out}`);
-    const up = await fetch(`${url}/api/v1/utils/health-check/`).then(
+    url ||= /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1] ?? '';
+    const up = await (url ? fetch(`${url}/api/v1/utils/health-check/`) : Promise.reject(new Error('no port yet'))).then(
       (r) => r.ok,
       () => false,
     );
