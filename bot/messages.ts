@@ -381,6 +381,8 @@ export interface TodayParticipant {
   has_allergy: boolean;
   allergy_type: string | null;
   attendance: AttendanceValue | null;
+  /** Staff's note about the customer. */
+  note?: string | null;
 }
 
 export interface TodaySession {

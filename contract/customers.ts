@@ -15,6 +15,8 @@ export const CustomerSummary = z.object({
   /** The date of the latest session they attended (or, unmarked, were ACTIVE in) that has passed. */
   last_visit: z.string().nullable(),
   allergies: z.array(z.string()),
+  /** Staff's note about them. */
+  note: z.string().nullable().optional(),
 });
 export type CustomerSummary = z.infer<typeof CustomerSummary>;
 
@@ -38,5 +40,14 @@ export type CustomerBooking = z.infer<typeof CustomerBooking>;
 
 export const CustomerDetail = CustomerSummary.extend({ records: z.array(CustomerBooking) });
 export type CustomerDetail = z.infer<typeof CustomerDetail>;
+
+/** Staff's note about a customer: up to 500 characters; empty removes it. */
+export const NOTE_MAX = 500;
+export const CustomerNoteUpdate = z.object({
+  note: z.string().trim().max(NOTE_MAX, `Заметка: не больше ${NOTE_MAX} символов`),
+});
+export type CustomerNoteUpdate = z.infer<typeof CustomerNoteUpdate>;
+export const CustomerNote = z.object({ telegram_id: z.number(), note: z.string().nullable() });
+export type CustomerNote = z.infer<typeof CustomerNote>;
 
 export const TelegramIdParam = z.object({ telegram_id: z.coerce.number().int().positive() });

@@ -38,6 +38,8 @@ export const PersonalDataExport = z.object({
   telegram_id: z.number(),
   exported_at: z.string(),
   bookings: z.array(PersonalBooking),
+  /** Staff's note about the customer (absent in exports of older versions). */
+  staff_note: z.string().nullable().optional(),
   /** "Tell me about new dates" subscriptions. */
   subscriptions: z.array(z.looseObject({ workshop: z.string(), created_at: z.string().nullable() })),
   /** The history of the bookings' changes (the audit log). */

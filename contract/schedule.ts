@@ -45,6 +45,8 @@ export const SchedulePublic = z.object({
   records: z.array(
     RecordPublic.extend({
       earlier_no_shows: z.number().int(),
+      /** Staff's note about the customer. */
+      customer_note: z.string().nullable().optional(),
       /** What the booking costs, what was paid, and the payment badge. */
       payment: RecordMoney.pick({ price: true, amount_paid: true, balance: true, status: true }).optional(),
     }),

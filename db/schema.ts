@@ -195,6 +195,15 @@ export interface TelegramUpdatesTable {
   received_at: Timestamp;
 }
 
+/** Staff's note about a customer: personal data (exported, erased with the person and by retention). */
+export interface CustomerNotesTable {
+  id: Generated<number>;
+  telegram_id: number;
+  note: string;
+  updated_by: number | null;
+  updated_at: Timestamp;
+}
+
 /** The money ledger, only appended; amounts in whole RSD, signed from the booking's side. */
 export interface PaymentsTable {
   id: Generated<number>;
@@ -232,4 +241,5 @@ export interface DB {
   rate_limits: RateLimitsTable;
   telegram_updates: TelegramUpdatesTable;
   payments: PaymentsTable;
+  customer_notes: CustomerNotesTable;
 }

@@ -6,6 +6,7 @@ import { staffActor } from '../../core/kernel/actor';
 import { DomainError, NotFound } from '../../core/kernel/errors';
 import { bool } from '../../db/database';
 import { listRecordsOfSchedules } from '../../db/repositories/records';
+import { notesOf } from '../../db/repositories/customer-notes';
 import { getRecordSchedule, listSchedulesBetween } from '../../db/repositories/schedules';
 import { getUserByTelegramId } from '../../db/repositories/users';
 import { HTML, type BotContext, type BotDeps } from '../context';
@@ -36,6 +37,10 @@ export function todayFeature(deps: BotDeps) {
     const schedule = await getRecordSchedule(db, scheduleId);
     if (!schedule) return null;
     const records = await listRecordsOfSchedules(db, [scheduleId]);
+    const notes = await notesOf(
+      db,
+      records.map((r) => r.telegram_id),
+    );
     return {
       title: schedule.workshop.title,
       date: schedule.date,
@@ -50,6 +55,7 @@ export function todayFeature(deps: BotDeps) {
           has_allergy: bool(r.has_allergy),
           allergy_type: r.allergy_type,
           attendance: r.attendance,
+          note: r.telegram_id === null ? null : (notes.get(r.telegram_id) ?? null),
         })),
     };
   }

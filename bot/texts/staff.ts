@@ -42,7 +42,8 @@ export const staff = {
       p: { name: string; last_name: string | null; telegram_login: string | null },
       people: number,
       firstTime: boolean,
-    ) => `${i + 1}. ${fullName(p)}${handle(p.telegram_login)}: ${[`${people} чел.`, ...(firstTime ? ['впервые'] : [])].join(', ')}`,
+    ) =>
+      `${i + 1}. ${fullName(p)}${handle(p.telegram_login)}: ${[`${people} чел.`, ...(firstTime ? ['впервые'] : [])].join(', ')}`,
     allergies: (any: boolean) => (any ? '⚠️ Аллергии:' : '⚠️ Аллергии: нет'),
     comments: (any: boolean) => (any ? '💬 Комментарии:' : '💬 Комментарии: нет'),
     item: (name: string, text: string) => `• ${e(name)}: ${e(text)}`,
@@ -59,12 +60,20 @@ export const staff = {
     empty: 'Записей нет.',
     participant: (
       i: number,
-      p: { name: string; last_name: string | null; people_count: number; has_allergy: boolean; allergy_type: string | null },
+      p: {
+        name: string;
+        last_name: string | null;
+        people_count: number;
+        has_allergy: boolean;
+        allergy_type: string | null;
+        note?: string | null;
+      },
       attendance: AttendanceValue | null,
     ) => {
       const allergy = p.has_allergy ? ` · ⚠️ аллергия: ${e(p.allergy_type || 'да')}` : '';
+      const note = p.note ? ` · 📝 ${e(p.note)}` : '';
       const mark = attendance ? ` — ${MARK[attendance]} ${ATTENDANCE_LABELS[attendance].toLowerCase()}` : '';
-      return `${i + 1}. ${fullName(p)}, ${p.people_count} чел.${allergy}${mark}`;
+      return `${i + 1}. ${fullName(p)}, ${p.people_count} чел.${allergy}${note}${mark}`;
     },
     marked: (name: string, value: AttendanceValue | null) =>
       value ? `${name}: ${ATTENDANCE_LABELS[value].toLowerCase()}` : `${name}: отметка снята`,

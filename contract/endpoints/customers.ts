@@ -20,6 +20,18 @@ export const customersApi = {
     params: 'TelegramIdParam',
     response: 'CustomerDetail',
   },
+  note: {
+    method: 'PUT',
+    path: '/customers/:telegram_id/note',
+    access: 'user',
+    tag: 'customers',
+    summary:
+      'Staff’s note about a customer (up to 500 characters; empty removes it), shown wherever their bookings are',
+    errors: [404],
+    params: 'TelegramIdParam',
+    body: 'CustomerNoteUpdate',
+    response: 'CustomerNote',
+  },
   data: {
     method: 'GET',
     path: '/customers/:telegram_id/data',

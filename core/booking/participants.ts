@@ -16,8 +16,8 @@ export const PARTICIPANT_COLUMNS = [
   'Источник',
   'Подтверждение',
   'Посещение',
+  'Заметка',
 ] as const;
-
 
 export function participantCells(r: ExportRow, timeZone: string): (string | number | null)[] {
   return [
@@ -33,6 +33,7 @@ export function participantCells(r: ExportRow, timeZone: string): (string | numb
     r.source ? (RECORD_SOURCES[r.source as keyof typeof RECORD_SOURCES] ?? r.source) : null,
     r.confirmed_at ? `Да, ${formatDateTime(r.confirmed_at, timeZone)}` : null,
     r.attendance ? ATTENDANCE_LABELS[r.attendance] : null,
+    r.note,
   ];
 }
 

@@ -1,3 +1,4 @@
+import { deleteCustomerNote, deleteNotesInactiveSince, getCustomerNote } from '../../db/repositories/customer-notes';
 import { forgetPaymentsOf } from '../../db/repositories/payments';
 import { ERASED_NAME, type ForgetResult, type PersonalDataExport } from '../../contract';
 import { bool, nowIso, type Database, type Executor } from '../../db/database';
@@ -72,6 +73,7 @@ export async function exportPersonalData(db: Executor, person: TelegramPerson): 
       has_allergy: bool(r.has_allergy),
       is_first_time: bool(r.is_first_time),
     })),
+    staff_note: (await getCustomerNote(db, person.id))?.note ?? null,
     subscriptions: await listSubscriptionsOf(db, person.id),
     history: history.map((h) => ({
       record_id: h.entity_id,
@@ -129,6 +131,7 @@ export async function forgetPerson(database: Database, person: TelegramPerson, a
     await deleteSeatGiftsOf(trx, theirs);
     await deleteNotificationsTo(trx, person.id);
     await deleteSubscriptionsOf(trx, person.id);
+    await deleteCustomerNote(trx, person.id);
     // The studio's books keep amounts, dates and methods, never whose they were (their credit goes with them).
     await forgetPaymentsOf(trx, person.id);
     await deleteBotSessionsOfChat(trx, person.id);
@@ -185,6 +188,10 @@ export async function runRetention(database: Database, now: Date): Promise<numbe
       if (n < BATCH) break;
     }
   }
+  // Staff's notes go with the rest of a customer's data: kept while they booked within the retention period.
+  done += Number(
+    (await withWriteTransaction(database, (trx) => deleteNotesInactiveSince(trx, stages[1].before))).numDeletedRows,
+  );
   done += await deleteFinishedNotificationsBefore(database.db, daysBefore(now, SENT_MESSAGES_KEPT_DAYS));
   return done;
 }

@@ -1,5 +1,6 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Executor } from '../database';
+import { notesOf } from './customer-notes';
 
 /** `%q%` for LIKE, with the user's own % and _ taken literally. */
 const containing = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -77,7 +78,7 @@ type Aggregated = Awaited<ReturnType<ReturnType<typeof aggregate>['execute']>>[n
 async function withNames(db: Executor, rows: Aggregated[]) {
   if (rows.length === 0) return [];
   const telegramIds = rows.flatMap((r) => (r.telegram_id === null ? [] : [r.telegram_id]));
-  const [latest, allergies] = await Promise.all([
+  const [latest, allergies, notes] = await Promise.all([
     db
       .selectFrom('records')
       .select(['id', 'name', 'last_name', 'telegram_login'])
@@ -95,6 +96,7 @@ async function withNames(db: Executor, rows: Aggregated[]) {
       .where('allergy_type', 'is not', null)
       .where('allergy_type', '!=', '')
       .execute(),
+    notesOf(db, telegramIds),
   ]);
   const byId = new Map(latest.map((r) => [r.id, r]));
   return rows.map((r) => {
@@ -110,6 +112,7 @@ async function withNames(db: Executor, rows: Aggregated[]) {
       cancellations: Number(r.cancellations),
       last_visit: r.last_visit,
       allergies: allergies.filter((a) => a.telegram_id === r.telegram_id).map((a) => a.allergy_type ?? ''),
+      note: notes.get(Number(r.telegram_id)) ?? null,
     };
   });
 }

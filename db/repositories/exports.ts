@@ -6,6 +6,7 @@ const exportRows = (db: Executor) =>
     .selectFrom('records as r')
     .innerJoin('schedules as s', 's.id', 'r.schedule_id')
     .innerJoin('workshops as w', 'w.id', 's.workshop_id')
+    .leftJoin('customer_notes as n', 'n.telegram_id', 'r.telegram_id')
     .select([
       'r.id',
       'r.state',
@@ -23,6 +24,7 @@ const exportRows = (db: Executor) =>
       'r.attendance',
       's.date',
       'w.title as workshop_title',
+      'n.note',
     ]);
 
 export type ExportRow = Awaited<ReturnType<ReturnType<typeof exportRows>['execute']>>[number];

@@ -6,6 +6,7 @@ import type { RecordSchedule, ScheduleOpen, SchedulePublic } from '../../contrac
 import { bool, flag, nowIso, type Executor } from '../database';
 import type { SchedulesTable } from '../schema';
 import { listNoShowDates, listRecordsOfSchedules, toRecordPublic } from './records';
+import { notesOf } from './customer-notes';
 
 export type ScheduleRow = Selectable<SchedulesTable>;
 
@@ -124,6 +125,10 @@ async function withRecords(db: Executor, rows: JoinedRow[]): Promise<SchedulePub
   );
   const bySchedule = new Map<number, typeof records>();
   for (const rec of records) bySchedule.set(rec.schedule_id, [...(bySchedule.get(rec.schedule_id) ?? []), rec]);
+  const notes = await notesOf(
+    db,
+    records.map((r) => r.telegram_id),
+  );
   const noShows = await listNoShowDates(db, [
     ...new Set(records.flatMap((r) => (r.telegram_id === null ? [] : [r.telegram_id]))),
   ]);
@@ -151,6 +156,7 @@ async function withRecords(db: Executor, rows: JoinedRow[]): Promise<SchedulePub
       records: recs.map((rec) => ({
         ...toRecordPublic(rec),
         earlier_no_shows: earlierNoShows(rec.telegram_id, r.date),
+        customer_note: rec.telegram_id === null ? null : (notes.get(rec.telegram_id) ?? null),
         payment: paymentOf(rec),
       })),
       places_available: placesAvailable(r.capacity, taken),

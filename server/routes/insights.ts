@@ -6,6 +6,8 @@ import { getCustomer, listCustomerBookings, listCustomers } from '../../db/repos
 import { nowIso } from '../../db/database';
 import { dashboardStats } from '../../core/staff/stats';
 import { NotFound } from '../../core/kernel/errors';
+import { setCustomerNote } from '../../core/staff/customer-notes';
+import { actorOf } from '../plugins/actor';
 import type { RouteDeps } from './deps';
 import { route } from '../route';
 
@@ -28,4 +30,9 @@ export default async function insightsRoutes(
     if (!customer) throw new NotFound('Клиент не найден');
     return { ...customer, records: await listCustomerBookings(db, req.params.telegram_id) };
   });
+
+  route(app, customersApi.note, async (req) => ({
+    telegram_id: req.params.telegram_id,
+    note: await setCustomerNote(database, actorOf(req), req.params.telegram_id, req.body.note),
+  }));
 }

@@ -67,6 +67,7 @@ describe("the chef's list", () => {
       'Источник',
       'Подтверждение',
       'Посещение',
+      'Заметка',
     ]);
     expect(rows).toHaveLength(3);
     expect(rows[1]).toEqual([
@@ -79,6 +80,7 @@ describe("the chef's list", () => {
       "'=1+1",
       'Да',
       'От друзей и знакомых',
+      '',
       '',
       '',
     ]);
@@ -99,7 +101,7 @@ describe("the chef's list", () => {
     expect(rows[0].slice(0, 3)).toEqual(['Дата', 'Мастер-класс', 'Имя']);
     const vera = rows.find((r) => r[2] === 'Вера');
     expect(vera?.[1]).toBe('Паста');
-    expect(vera?.at(-1)).toBe('Пришёл');
+    expect(vera?.at(-2)).toBe('Пришёл');
     const none = parseCsv((await get('/api/v1/records/export.csv?from=2001-01-01&to=2001-01-02')).body);
     expect(none).toHaveLength(1);
     expect((await get('/api/v1/records/export.csv?from=вчера')).statusCode).toBe(422);

@@ -266,6 +266,11 @@ const rows: Row[] = [
   // A customer's own data: the Telegram user only (staff have no data of their own here).
   { call: 'GET /me/data', request: async () => ({ url: '/me/data' }), expect: S(401, 200, 403, 403) },
   {
+    call: 'PUT /customers/{id}/note',
+    request: async () => ({ url: `/customers/${ctx.customer.id}/note`, payload: { note: 'Вегетарианец' } }),
+    expect: STAFF_ONLY,
+  },
+  {
     call: 'GET /customers/{id}/data',
     request: async () => ({ url: `/customers/${ctx.customer.id}/data` }),
     expect: SUPER_ONLY,

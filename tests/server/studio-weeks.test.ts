@@ -155,3 +155,103 @@ describe('staff cancel a session', () => {
     expect(row.every((r) => r.cancelled_at === null)).toBe(true);
   });
 });
+
+describe('client notes', () => {
+  const putNote = (telegramId: number, note: unknown, headers: Record<string, string> = staff) =>
+    t.app.inject({ method: 'PUT', url: `/api/v1/customers/${telegramId}/note`, headers, payload: { note } });
+
+  it('staff keep one note per customer: shown on every booking row, in the chef’s CSV and on Клиенты; audited without its text', async () => {
+    const vera = telegramUser('vera_notes');
+    const one = (await createSession(t.app, staff)).schedule;
+    const two = (await createSession(t.app, staff)).schedule;
+    await book(t.app, vera, bookingPayload(one.id, { name: 'Вера' }));
+    await book(t.app, vera, bookingPayload(two.id, { name: 'Вера' }));
+    await book(t.app, telegramUser(), bookingPayload(one.id, { name: 'Глеб' }));
+
+    const res = await putNote(vera.id, '  Вегетарианка; всегда приносит вино  ');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ telegram_id: vera.id, note: 'Вегетарианка; всегда приносит вино' });
+
+    for (const id of [one.id, two.id]) {
+      const s = (await t.app.inject({ method: 'GET', url: `/api/v1/schedule/${id}`, headers: staff })).json();
+      const rows = s.records.map((r: { name: string; customer_note: string | null }) => [r.name, r.customer_note]);
+      expect(rows).toContainEqual(['Вера', 'Вегетарианка; всегда приносит вино']);
+      if (id === one.id) expect(rows).toContainEqual(['Глеб', null]);
+    }
+    const csv = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/schedule/${one.id}/participants.csv`,
+      headers: staff,
+    });
+    const lines = csv.body.replace(/^\uFEFF/, '').split('\r\n');
+    expect(lines[0].split(';').at(-1)).toBe('Заметка');
+    // The note holds the field separator, so the cell is quoted.
+    expect(lines.find((l) => l.startsWith('Вера;'))).toMatch(/;"Вегетарианка; всегда приносит вино"$/);
+    const list = (await t.app.inject({ method: 'GET', url: '/api/v1/customers/?q=vera_notes', headers: staff })).json();
+    expect(list.data[0]).toMatchObject({ telegram_id: vera.id, note: 'Вегетарианка; всегда приносит вино' });
+    const card = (await t.app.inject({ method: 'GET', url: `/api/v1/customers/${vera.id}`, headers: staff })).json();
+    expect(card.note).toBe('Вегетарианка; всегда приносит вино');
+
+    const changed = await putNote(vera.id, 'Вегетарианка');
+    expect(changed.statusCode).toBe(200);
+    const removed = await putNote(vera.id, '');
+    expect(removed.json()).toEqual({ telegram_id: vera.id, note: null });
+    const log = await t.database.db
+      .selectFrom('audit_log')
+      .select(['action', 'before', 'after'])
+      .where('entity', '=', 'customer_note')
+      .orderBy('id')
+      .execute();
+    expect(log.map((l) => [l.action, l.before, l.after]).slice(-3)).toEqual([
+      ['created', null, JSON.stringify({ chars: 34 })],
+      ['updated', JSON.stringify({ chars: 34 }), JSON.stringify({ chars: 12 })],
+      ['deleted', JSON.stringify({ chars: 12 }), null],
+    ]);
+    expect(JSON.stringify(log)).not.toContain('Вегетарианка');
+  });
+
+  it('refuses a note over 500 characters, an unknown customer and anyone but staff, changing nothing', async () => {
+    const ivan = telegramUser();
+    await book(t.app, ivan, bookingPayload((await createSession(t.app, staff)).schedule.id));
+    const long = await putNote(ivan.id, 'а'.repeat(501));
+    expect(long.statusCode).toBe(422);
+    expect(long.json().detail).toContain('Заметка: не больше 500 символов');
+    const unknown = await putNote(1_999_999_999, 'x');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().detail).toBe('Клиент не найден');
+    expect((await putNote(ivan.id, 'x', {})).statusCode).toBe(401);
+    expect((await putNote(ivan.id, 'x', tma(ivan))).statusCode).toBe(401);
+    expect((await putNote(ivan.id, 'а'.repeat(500))).statusCode).toBe(200);
+    const rows = await t.database.db
+      .selectFrom('customer_notes')
+      .select('note')
+      .where('telegram_id', '=', ivan.id)
+      .execute();
+    expect(rows.map((r) => r.note.length)).toEqual([500]);
+  });
+
+  it('is personal data: exported by /mydata, erased by /forget and by retention', async () => {
+    const zoe = telegramUser();
+    const old = telegramUser();
+    await book(t.app, zoe, bookingPayload((await createSession(t.app, staff)).schedule.id));
+    await book(t.app, old, bookingPayload((await createSession(t.app, staff)).schedule.id));
+    await putNote(zoe.id, 'Аллергия на кошек');
+    await putNote(old.id, 'Был давно');
+    const data = (await t.app.inject({ method: 'GET', url: '/api/v1/me/data', headers: tma(zoe) })).json();
+    expect(data.staff_note).toBe('Аллергия на кошек');
+    const forget = await t.app.inject({ method: 'DELETE', url: '/api/v1/me/data', headers: tma(zoe) });
+    expect(forget.statusCode, forget.body).toBe(200);
+    const left = async (id: number) =>
+      (await t.database.db.selectFrom('customer_notes').select('note').where('telegram_id', '=', id).execute()).length;
+    expect(await left(zoe.id)).toBe(0);
+
+    // Retention: a customer whose last session is older than the retention period loses the note with the rest.
+    const { runRetention } = await import('../../core/privacy/personal-data');
+    const settings = (await t.app.inject({ method: 'GET', url: '/api/v1/business-settings/', headers: staff })).json();
+    expect(await left(old.id)).toBe(1);
+    await runRetention(t.database, new Date(Date.now() + 10 * 86_400_000));
+    expect(await left(old.id)).toBe(1);
+    await runRetention(t.database, new Date(Date.now() + (settings.retention_days + 10) * 86_400_000));
+    expect(await left(old.id)).toBe(0);
+  });
+});

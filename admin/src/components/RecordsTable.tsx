@@ -27,14 +27,19 @@ export function StateIcon({ state }: { state: string }) {
 const isCancelled = (r: RecordPublic) => r.state === 'CANCELLED' || r.is_cancelled;
 
 /** Non-cancelled bookings first, then cancelled ones; otherwise the server's order. */
-export function sortRecords(records: RecordPublic[]): RecordPublic[] {
+export function sortRecords<R extends RecordPublic>(records: R[]): R[] {
   return [...records.filter((r) => !isCancelled(r)), ...records.filter(isCancelled)];
 }
 
 export const RECORD_COLUMNS = ['Имя', 'Количество', 'Telegram', 'Комментарий', 'Аллергия', 'Причина отмены'] as const;
 
 /** A staff row: the booking and its customer's no-shows at earlier sessions. */
-type StaffRecord = RecordPublic & { earlier_no_shows?: number; payment?: { status: PaymentStatus; price: number } };
+type StaffRecord = RecordPublic & {
+  earlier_no_shows?: number;
+  payment?: { status: PaymentStatus; price: number };
+  /** Staff's note about the customer. */
+  customer_note?: string | null;
+};
 
 const NO_SHOWS = ['неявка', 'неявки', 'неявок'] as const;
 
@@ -150,6 +155,11 @@ export function RecordsTable({ records }: { records: StaffRecord[] }) {
                       </Anchor>
                       <RecordMarks r={r} onHistory={() => setHistory(r)} onPayment={() => setPayment(r)} />
                     </Group>
+                    {r.customer_note && (
+                      <Text size="xs" c="dimmed" mt={2} style={{ whiteSpace: 'pre-line' }} data-testid="customer-note">
+                        📝 {r.customer_note}
+                      </Text>
+                    )}
                   </Table.Td>
                   <Table.Td>{r.people_count ?? 1}</Table.Td>
                   <Table.Td>

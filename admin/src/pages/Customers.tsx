@@ -10,6 +10,7 @@ import { useApi } from '../query';
 import { EmptyState } from '../components/EmptyState';
 import { PageHeader } from '../components/PageHeader';
 import { Pager } from '../components/Pager';
+import { CustomerNoteEditor } from '../components/CustomerNoteEditor';
 import '../pageStyles';
 
 const PAGE_SIZE = 20;
@@ -45,6 +46,7 @@ function CustomerHistory({ telegramId, onClose }: { telegramId: number; onClose:
             </Badge>
           </Group>
           {data.allergies.length > 0 && <Text c="red.9">Аллергия: {data.allergies.join(', ')}</Text>}
+          <CustomerNoteEditor key={data.note ?? ''} telegramId={data.telegram_id} note={data.note ?? null} />
           <ScrollArea type="auto">
             <Table miw={560} fz="sm" striped>
               <Table.Thead>
@@ -132,6 +134,11 @@ export default function CustomersListPage() {
                     <Anchor component="button" type="button" fz="sm" ta="left" onClick={() => setOpen(c.telegram_id)}>
                       {fullName(c) || '—'}
                     </Anchor>
+                    {c.note && (
+                      <Text size="xs" c="dimmed" lineClamp={2}>
+                        📝 {c.note}
+                      </Text>
+                    )}
                   </Table.Td>
                   <Table.Td>{c.telegram_login ? `@${c.telegram_login}` : c.telegram_id}</Table.Td>
                   <Table.Td>{c.bookings}</Table.Td>
