@@ -96,7 +96,7 @@ function MoneyForm({
   return (
     <Group align="flex-end" gap="xs" wrap="wrap">
       <NumberInput
-        label={`${label}, дин.`}
+        label="Сумма, дин."
         description={hint}
         value={amount}
         onChange={setAmount}
@@ -135,7 +135,7 @@ export function PaymentDialog({ recordId, title, onClose }: { recordId: number; 
   };
   const m = data?.money;
   return (
-    <Modal opened onClose={onClose} title={`Оплата: ${title}`} size="xl">
+    <Modal opened onClose={onClose} title={`Оплата: ${title}`} size="xl" closeButtonProps={{ 'aria-label': 'Закрыть' }}>
       {!data || !m ? (
         <Skeleton h={200} />
       ) : (

@@ -20,7 +20,7 @@ export const PAY_TEXTS = {
   refund: 'Студия вернёт вам',
   payBy: (amount: string, until: string) => `Оплатите ${amount} до ${until}`,
   payByText: 'Иначе запись отменится, а места достанутся другим.',
-  telegram: (amount: string) => `Оплатить ${amount} в Telegram`,
+  telegram: 'Оплатить в Telegram',
   qr: 'Перевод по QR-коду',
   qrHint: 'Отсканируйте код в приложении банка или переведите по реквизитам:',
   account: 'Счёт',
@@ -129,7 +129,7 @@ export function PaymentSection({ view, onPaid }: { view: RecordView; onPaid: () 
           )}
           {pay?.telegram && (
             <Button size="l" stretched loading={busy} onClick={() => void payTelegram()}>
-              {PAY_TEXTS.telegram(formatPrice(due))}
+              {PAY_TEXTS.telegram}
             </Button>
           )}
           {pay?.ips_qr && <IpsTransfer recordId={view.record.id} />}
