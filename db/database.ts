@@ -30,9 +30,11 @@ export function createDb(url: string, opts: { poolSize?: number } = {}): Databas
         max: opts.poolSize ?? 10,
         types: { getTypeParser: pgTypeParser(pg.types) },
       });
-      // An idle connection that breaks (the database restarted, the network dropped) leaves the pool and
-      // the next query opens a new one; unheard, pg's 'error' event would end the process.
+      // A connection that breaks (the database restarted, the network dropped) leaves the pool and the
+      // next query opens a new one; unheard, pg's 'error' event (of the pool for an idle connection, of
+      // the connection itself while one is held, e.g. for a session lock) would end the process.
       p.on('error', () => {});
+      p.on('connect', (client) => client.on('error', () => {}));
       return p;
     };
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });

@@ -52,9 +52,9 @@ export async function startServerProcess(
       () => false,
     );
     if (ready) break;
-    if (Date.now() - started > (opts.timeoutMs ?? 30_000)) {
+    if (Date.now() - started > (opts.timeoutMs ?? 60_000)) {
       child.kill('SIGKILL');
-      throw new Error(`no readiness within ${opts.timeoutMs ?? 30_000} ms:\n${out}`);
+      throw new Error(`no readiness within ${opts.timeoutMs ?? 60_000} ms:\n${out}`);
     }
     await new Promise((r) => setTimeout(r, 50));
   }
