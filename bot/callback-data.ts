@@ -1,5 +1,6 @@
 import type { Composer, Context, Filter } from 'grammy';
 import { ID_MAX } from '../contract/common';
+import { isLanguage, type Language } from '../contract/language';
 
 /*
  * Every button the bot sends carries one of these as its callback data, and every press is read back
@@ -28,7 +29,9 @@ export type CallbackData =
   | { kind: 'cancel_abort' }
   | { kind: 'cancel_confirm'; yes: boolean }
   /** /forget's confirmation. */
-  | { kind: 'forget'; yes: boolean };
+  | { kind: 'forget'; yes: boolean }
+  /** /language: the language picked. */
+  | { kind: 'language'; language: Language };
 
 export type CallbackKind = CallbackData['kind'];
 export type CallbackOf<K extends CallbackKind> = Extract<CallbackData, { kind: K }>;
@@ -71,6 +74,8 @@ function wire(data: CallbackData): string {
       return `cancel:${yesNo(data.yes)}`;
     case 'forget':
       return `forget:${yesNo(data.yes)}`;
+    case 'language':
+      return `lang:${data.language}`;
   }
 }
 
@@ -113,6 +118,8 @@ export function decodeCallbackData(text: string): DecodedCallback {
       return a === 'yes' || a === 'no' ? { kind: 'cancel_confirm', yes: a === 'yes' } : null;
     case 'forget':
       return b === undefined && (a === 'yes' || a === 'no') ? { kind: 'forget', yes: a === 'yes' } : null;
+    case 'lang':
+      return b === undefined && isLanguage(a) ? { kind: 'language', language: a } : null;
     default:
       return null;
   }
@@ -136,14 +143,16 @@ type PressContext<C extends Context> = Filter<C, 'callback_query:data'>;
  */
 export function onButton<C extends Context, K extends CallbackKind>(
   composer: Composer<C>,
-  button: K | { kind: K; notFound: string },
+  button: K | { kind: K; notFound: string | ((ctx: PressContext<C>) => string) },
   handler: (ctx: PressContext<C>, data: CallbackOf<K>) => unknown,
 ): void {
   const { kind, notFound } = typeof button === 'string' ? { kind: button, notFound: undefined } : button;
   composer.on('callback_query:data', async (ctx, next) => {
     const data = decodeCallbackData(ctx.callbackQuery.data);
     if (data?.kind === 'missing' && data.of === kind)
-      return void (await ctx.answerCallbackQuery(notFound ? { text: notFound, show_alert: true } : {}));
+      return void (await ctx.answerCallbackQuery(
+        notFound ? { text: typeof notFound === 'string' ? notFound : notFound(ctx), show_alert: true } : {},
+      ));
     if (data?.kind !== kind) return next();
     await handler(ctx, data as CallbackOf<K>);
   });

@@ -4,9 +4,17 @@ import type { ConversationFlavor } from '@grammyjs/conversations';
 import type { Database } from '../db/database';
 import type { Log } from '../core/kernel/log';
 import type { RenderContext } from './messages';
+import type { Language } from '../contract/language';
+import type { BotTexts } from './texts';
+
+/** The language of the update's sender and its catalogue, set for every update (features/language.ts). */
+export interface LanguageFlavor {
+  language: Language;
+  t: BotTexts;
+}
 
 /** The context of the bot's middleware (outside conversations). */
-export type BotContext = ConversationFlavor<Context>;
+export type BotContext = ConversationFlavor<Context & LanguageFlavor>;
 
 export type { Log };
 

@@ -15,9 +15,10 @@ import { personalDataFeature } from './features/personal-data';
 import { paymentsFeature } from './features/payments';
 import { fallbackFeature, helpFeature } from './features/help';
 import { texts } from './texts';
+import { languageFeature, languageMiddleware } from './features/language';
 
 /** Bump when a conversation changes in a way that old stored states cannot be replayed. */
-const CONVERSATION_VERSION = 1;
+const CONVERSATION_VERSION = 2;
 
 /**
  * Handles the updates of one chat one after another (in this process): the conversation state
@@ -54,6 +55,9 @@ export function createBot(deps: BotDeps & { botInfo?: UserFromGetMe }): Bot<BotC
   // its own Api without this: it has its own retries.
   bot.api.config.use(autoRetry({ maxRetryAttempts: 2, maxDelaySeconds: 5, rethrowHttpErrors: true }));
 
+  // Every update is answered in its sender's language.
+  bot.use(languageMiddleware(deps));
+
   // Payments first: a pre-checkout query comes without a chat, and a payment must never wait for a conversation.
   bot.use(paymentsFeature(deps));
 
@@ -78,6 +82,7 @@ export function createBot(deps: BotDeps & { botInfo?: UserFromGetMe }): Bot<BotC
       maxMillisecondsToWait: CANCEL_WAIT_MS,
     }),
   );
+  pm.use(languageFeature(deps));
   pm.use(linkFeature(deps));
   pm.use(journeyFeature(deps));
   pm.use(startFeature(deps));
@@ -91,7 +96,7 @@ export function createBot(deps: BotDeps & { botInfo?: UserFromGetMe }): Bot<BotC
   bot.catch(async (err) => {
     log.error({ err: err.error, update_id: err.ctx.update.update_id }, 'bot: error while handling an update');
     try {
-      if (err.ctx.chat?.type === 'private') await err.ctx.reply(texts.replies.error);
+      if (err.ctx.chat?.type === 'private') await err.ctx.reply((err.ctx.t ?? texts).replies.error);
     } catch {
       // Telegram unreachable: the error is logged already.
     }

@@ -15,7 +15,10 @@ import { PAYMENT_METHOD_LABELS, type PaymentMethod } from '../contract/money';
 import { applyButton, inlineKeyboard, recordButton, urlButton, webAppButton } from './keyboards/webapp';
 import { ratingButtons, reminderButton } from './keyboards/journey';
 import type { RenderedMessage } from './outbox';
-import { texts } from './texts';
+import { texts, textsFor, type BotTexts } from './texts';
+import { DEFAULT_LANGUAGE, type Language } from '../contract/language';
+import { customerLanguage } from '../core/language/customer-language';
+import type { Executor } from '../db/database';
 
 /*
  * What the bot sends, put together from the text catalogue (bot/texts): the outbox notifications
@@ -24,7 +27,10 @@ import { texts } from './texts';
  * catalogue's, which escapes every value that comes from users or staff (HTML parse mode).
  */
 
-const { common, customer: C, staff: S, replies: R, money: M } = texts;
+const { common, staff: S, money: M } = texts;
+
+/** The catalogue of the recipient's language (customers); staff read Russian. */
+const textsOf = (rc: RenderContext): BotTexts => textsFor(rc.language ?? DEFAULT_LANGUAGE);
 
 export interface RenderContext {
   publicUrl: string;
@@ -34,6 +40,8 @@ export interface RenderContext {
   calendarPath(recordId: number): string;
   /** Telegram payments' provider token: confirmations are followed by an invoice to pay (absent: none). */
   paymentProviderToken?: string;
+  /** The recipient's language (customers' messages); Russian when absent. */
+  language?: Language;
 }
 
 export interface OutgoingMessage {
@@ -47,6 +55,7 @@ const MAX_TEXT = 3900;
 const isHttpUrl = (u: string) => /^https?:\/\/\S+$/i.test(u);
 
 function scheduleLines(s: ScheduleSnapshot, rc: RenderContext): string[] {
+  const { customer: C, common } = textsOf(rc);
   return [
     C.schedule.date(common.dateTime(s.date, rc.timezone)),
     C.schedule.address(s.address_title, s.address_description),
@@ -55,7 +64,7 @@ function scheduleLines(s: ScheduleSnapshot, rc: RenderContext): string[] {
 }
 
 /** Joins lines, dropping whole lines from the end (with a note) when the text would be too long. */
-function fit(lines: string[]): string {
+function fit(lines: string[], { common } = texts): string {
   const out: string[] = [];
   let length = 0;
   for (let i = 0; i < lines.length; i++) {
@@ -71,6 +80,7 @@ function fit(lines: string[]): string {
 
 /** The booking's money under a message: the price, what is paid, and what to pay by when. */
 function moneyLines(m: MoneySnapshot | undefined, state: string, rc: RenderContext): string[] {
+  const { money: M, common } = textsOf(rc);
   if (!m || m.price <= 0) return [];
   if (state === 'CANCELLED')
     return [
@@ -116,23 +126,22 @@ function customerMessage(n: CustomerNotification, rc: RenderContext): RenderedMe
 }
 
 function customerText(n: CustomerNotification, rc: RenderContext, money: string[]): OutgoingMessage {
+  const T = textsOf(rc);
+  const { customer: C, money: M, common } = T;
   const { schedule: s, record: r } = n.payload;
   const w = s.workshop_title;
-  const myRecord = inlineKeyboard([[recordButton(rc.publicUrl, r.record_id)]]);
+  const myRecord = inlineKeyboard([[recordButton(rc.publicUrl, r.record_id, C.buttons.myRecord)]]);
   // Once the seats are theirs, the confirmation offers the date for the customer's calendar.
   const withCalendar = inlineKeyboard([
-    [recordButton(rc.publicUrl, r.record_id)],
+    [recordButton(rc.publicUrl, r.record_id, C.buttons.myRecord)],
     [urlButton(rc.publicUrl, C.buttons.addToCalendar, rc.calendarPath(r.record_id))],
   ]);
   const details = [...scheduleLines(s, rc), C.people(r.people_count)];
   const msg = (head: string[], tail: string[] = [], markup = myRecord): OutgoingMessage => ({
-    text: fit([
-      ...head,
-      '',
-      ...details,
-      ...(money.length ? ['', ...money] : []),
-      ...(tail.length ? ['', ...tail] : []),
-    ]),
+    text: fit(
+      [...head, '', ...details, ...(money.length ? ['', ...money] : []), ...(tail.length ? ['', ...tail] : [])],
+      T,
+    ),
     reply_markup: markup,
   });
   switch (n.kind) {
@@ -150,7 +159,7 @@ function customerText(n: CustomerNotification, rc: RenderContext, money: string[
           [M.holdExpiredHint],
           inlineKeyboard([
             [webAppButton(rc.publicUrl, C.buttons.bookAgain, `/apply?again=${r.record_id}`)],
-            [recordButton(rc.publicUrl, r.record_id)],
+            [recordButton(rc.publicUrl, r.record_id, C.buttons.myRecord)],
           ]),
         );
       return msg([C.cancelled(w), ...(r.cancel_reason ? [C.cancelReason(r.cancel_reason)] : [])], [C.restoreHint]);
@@ -173,23 +182,29 @@ function customerText(n: CustomerNotification, rc: RenderContext, money: string[
       );
     case 'schedule.deleted':
       return {
-        text: fit([
-          C.scheduleDeleted(w, common.dateTime(s.date, rc.timezone)),
-          ...(money.length ? ['', ...money] : []),
-          '',
-          C.pickAnother,
-        ]),
+        text: fit(
+          [
+            C.scheduleDeleted(w, common.dateTime(s.date, rc.timezone)),
+            ...(money.length ? ['', ...money] : []),
+            '',
+            C.pickAnother,
+          ],
+          T,
+        ),
         reply_markup: inlineKeyboard([[applyButton(rc.publicUrl, C.buttons.pickAnother)]]),
       };
     case 'schedule.cancelled':
       return {
-        text: fit([
-          C.sessionCancelled(w, common.dateTime(s.date, rc.timezone)),
-          ...(r.cancel_reason ? [C.cancelReason(r.cancel_reason)] : []),
-          ...(money.length ? ['', ...money] : []),
-          '',
-          C.otherDatesHint,
-        ]),
+        text: fit(
+          [
+            C.sessionCancelled(w, common.dateTime(s.date, rc.timezone)),
+            ...(r.cancel_reason ? [C.cancelReason(r.cancel_reason)] : []),
+            ...(money.length ? ['', ...money] : []),
+            '',
+            C.otherDatesHint,
+          ],
+          T,
+        ),
         reply_markup: inlineKeyboard([
           [webAppButton(rc.publicUrl, C.buttons.otherDates, `/apply?workshop=${n.payload.workshop_id}`)],
         ]),
@@ -198,7 +213,7 @@ function customerText(n: CustomerNotification, rc: RenderContext, money: string[
       // Sent by staff by hand: a plain reminder. The automatic ones ask (reminderMessage).
       return msg([C.manualReminder(w)], [C.waitingForYou]);
     case 'record.thanks':
-      return { text: fit([C.thanks(w), '', C.rateAsk]), reply_markup: thanksKeyboard(rc, r.record_id) };
+      return { text: fit([C.thanks(w), '', C.rateAsk], T), reply_markup: thanksKeyboard(rc, r.record_id) };
     case 'record.given_away':
       return msg([C.givenAway(w, n.payload.receiver_name)], [], undefined);
     case 'record.received':
@@ -212,27 +227,27 @@ function customerText(n: CustomerNotification, rc: RenderContext, money: string[
 /** "Записаться снова" (the workshop's next dates, with the party size and allergy of this booking) and the rating. */
 export const thanksKeyboard = (rc: RenderContext, recordId: number, rated?: number) =>
   inlineKeyboard([
-    rated ? [] : ratingButtons(recordId),
-    [webAppButton(rc.publicUrl, C.buttons.bookAgain, `/apply?again=${recordId}`)],
+    rated ? [] : ratingButtons(recordId, textsOf(rc).customer.buttons.rating),
+    [webAppButton(rc.publicUrl, textsOf(rc).customer.buttons.bookAgain, `/apply?again=${recordId}`)],
   ]);
 
 /** The automatic reminder: the session, and "Приду" / "Не смогу". */
 export function reminderText(s: ScheduleSnapshot, peopleCount: number, hoursBefore: number, rc: RenderContext) {
-  return fit([
-    C.reminder(s.workshop_title, hoursBefore),
-    '',
-    ...scheduleLines(s, rc),
-    C.people(peopleCount),
-    '',
-    C.reminderAsk,
-  ]);
+  const T = textsOf(rc);
+  const C = T.customer;
+  return fit(
+    [C.reminder(s.workshop_title, hoursBefore), '', ...scheduleLines(s, rc), C.people(peopleCount), '', C.reminderAsk],
+    T,
+  );
 }
 
-export const reminderKeyboard = (rc: RenderContext, recordId: number) =>
-  inlineKeyboard([
+export function reminderKeyboard(rc: RenderContext, recordId: number) {
+  const C = textsOf(rc).customer;
+  return inlineKeyboard([
     [reminderButton(C.buttons.coming, 'yes', recordId), reminderButton(C.buttons.notComing, 'no', recordId)],
-    [recordButton(rc.publicUrl, recordId)],
+    [recordButton(rc.publicUrl, recordId, C.buttons.myRecord)],
   ]);
+}
 
 function reminderMessage(
   n: Extract<Notification, { kind: 'schedule.reminder' }>,
@@ -250,8 +265,10 @@ function reminderMessage(
 
 function newDatesMessage(n: Extract<Notification, { kind: 'workshop.new_dates' }>, rc: RenderContext): OutgoingMessage {
   const s = n.payload.schedule;
+  const T = textsOf(rc);
+  const C = T.customer;
   return {
-    text: fit([C.newDate(s.workshop_title), '', ...scheduleLines(s, rc), '', C.newDateHint]),
+    text: fit([C.newDate(s.workshop_title), '', ...scheduleLines(s, rc), '', C.newDateHint], T),
     reply_markup: inlineKeyboard([
       [webAppButton(rc.publicUrl, C.buttons.book, `/apply?workshop=${n.payload.workshop_id}`)],
     ]),
@@ -340,8 +357,9 @@ export function renderNotification(n: Notification, rc: RenderContext, now = new
 /* ---------- /mydata ---------- */
 
 /** The readable part of /mydata (the JSON file beside it has everything). */
-export function personalDataText(x: PersonalDataExport, timezone: string): string {
-  const P = R.personalData;
+export function personalDataText(x: PersonalDataExport, timezone: string, T: BotTexts = texts): string {
+  const { common } = T;
+  const P = T.replies.personalData;
   const bookings = x.bookings.map((b, i) => {
     const notes = [
       ...(b.has_allergy ? [P.allergy(b.allergy_type)] : []),
@@ -355,20 +373,23 @@ export function personalDataText(x: PersonalDataExport, timezone: string): strin
       ...(notes.length ? [`    ${notes.join(' · ')}`] : []),
     ].join('\n');
   });
-  return fit([
-    P.title,
-    '',
-    P.telegramId(x.telegram_id),
-    ...(x.staff_account ? [P.staffAccount(x.staff_account.email)] : []),
-    '',
-    P.bookings(x.bookings.length),
-    ...bookings,
-    '',
-    P.subscriptions(x.subscriptions.map((s) => s.workshop)),
-    '',
-    P.fileNote,
-    P.forgetHint,
-  ]);
+  return fit(
+    [
+      P.title,
+      '',
+      P.telegramId(x.telegram_id),
+      ...(x.staff_account ? [P.staffAccount(x.staff_account.email)] : []),
+      '',
+      P.bookings(x.bookings.length),
+      ...bookings,
+      '',
+      P.subscriptions(x.subscriptions.map((s) => s.workshop)),
+      '',
+      P.fileNote,
+      P.forgetHint,
+    ],
+    T,
+  );
 }
 
 /* ---------- /today ---------- */
@@ -398,4 +419,18 @@ export function todayText(s: TodaySession, timezone: string): string {
   const head = S.today.head(s.title, common.dateTime(s.date, timezone), people, s.capacity);
   if (s.participants.length === 0) return `${head}\n\n${S.today.empty}`;
   return `${head}\n\n${s.participants.map((p, i) => S.today.participant(i, p, p.attendance)).join('\n')}`;
+}
+
+/* ---------- delivery ---------- */
+
+/** A notification as its recipient reads it: a customer's in their language as it is now, staff's in Russian. */
+export async function renderNotificationForChat(
+  db: Executor,
+  n: Notification,
+  chatId: number,
+  rc: RenderContext,
+  now = new Date(),
+): Promise<RenderedMessage> {
+  const language = n.kind.startsWith('staff.') ? DEFAULT_LANGUAGE : await customerLanguage(db, chatId);
+  return renderNotification(n, { ...rc, language }, now);
 }

@@ -6,8 +6,9 @@ import { takeUpdate } from '../db/repositories/telegram-updates';
 import { createOutbox, DEFAULT_OUTBOX_OPTIONS, type Outbox, type OutboxDeps, type OutboxOptions } from './outbox';
 import { createBot } from './createBot';
 import { renderContext, type BotConfig, type BotContext, type Log } from './context';
-import { renderNotification } from './messages';
-import { texts } from './texts';
+import { renderNotificationForChat } from './messages';
+import { texts, textsFor } from './texts';
+import { DEFAULT_LANGUAGE, LANGUAGES } from '../contract/language';
 import { webAppsEnabled } from './keyboards/webapp';
 import type { InvoiceParams } from '../core/money/telegram';
 
@@ -61,7 +62,7 @@ export function createOutboxFor(deps: {
     api: api.raw,
     log: deps.log,
     options,
-    render: (n) => renderNotification(n, rc),
+    render: (n, chatId) => renderNotificationForChat(deps.database.db, n, chatId, rc),
     onSend: deps.onSend,
   });
 }
@@ -108,7 +109,10 @@ export function createTelegram(deps: {
   async function setup(): Promise<void> {
     try {
       await init();
+      // Russian for everyone, and each other language's list for users whose Telegram is in it.
       await bot.api.setMyCommands(texts.replies.commands);
+      for (const language of LANGUAGES.filter((l) => l !== DEFAULT_LANGUAGE))
+        await bot.api.setMyCommands(textsFor(language).replies.commands, { language_code: language });
       if (https) {
         await bot.api.setChatMenuButton({
           menu_button: {

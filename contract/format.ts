@@ -12,6 +12,22 @@ export function plural(n: number, [one, few, many]: readonly [one: string, few: 
   return form === 'one' ? one : form === 'few' ? few : many;
 }
 
+const localeRules = new Map<string, Intl.PluralRules>();
+
+/**
+ * The form of a word for n by the plural rules of a locale: pluralIn('sr-Latn', 3, { one: 'sat', few: 'sata',
+ * other: 'sati' }) → 'sata'. A category the language does not use may be left out (`other` is the fallback).
+ */
+export function pluralIn(
+  locale: string,
+  n: number,
+  forms: Partial<Record<Intl.LDMLPluralRule, string>> & { other: string },
+): string {
+  let rules = localeRules.get(locale);
+  if (!rules) localeRules.set(locale, (rules = new Intl.PluralRules(locale)));
+  return forms[rules.select(n)] ?? forms.other;
+}
+
 const priceFormat = new Intl.NumberFormat('ru');
 
 /** 3500 → '3 500 RSD' (no-break spaces, so a price never wraps). */
@@ -85,14 +101,35 @@ export function formatTime(when: Instant, timeZone: string): string {
 /** 'пятница' */
 export const formatWeekday = (when: Instant, timeZone: string) => names(when, timeZone).weekday;
 
-/** '21 ноября 2026 12:00': staff cards and the bot's messages. */
-export function formatDateTime(when: Instant, timeZone: string): string {
+/** A date and time as another language writes it ('21 November 2026 at 12:00', '21. novembar 2026. 12:00'). */
+function localDateTime(when: Instant, timeZone: string, locale: string, withYear: boolean): string {
+  const key = `${locale} ${timeZone} ${withYear}`;
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, {
+      timeZone,
+      day: 'numeric',
+      month: 'long',
+      ...(withYear ? { year: 'numeric' } : {}),
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    formats.set(key, format);
+  }
+  return format.format(new Date(when));
+}
+
+/** '21 ноября 2026 12:00': staff cards and the bot's messages; `locale` other than 'ru': that language's way. */
+export function formatDateTime(when: Instant, timeZone: string, locale = 'ru'): string {
+  if (locale !== 'ru') return localDateTime(when, timeZone, locale, true);
   const w = wallClock(when, timeZone);
   return `${w.day} ${names(when, timeZone).month} ${w.year} ${w.hour}:${pad(w.minute)}`;
 }
 
 /** '21 ноября 12:00': where space is short (the bot's buttons). */
-export function formatShortDateTime(when: Instant, timeZone: string): string {
+export function formatShortDateTime(when: Instant, timeZone: string, locale = 'ru'): string {
+  if (locale !== 'ru') return localDateTime(when, timeZone, locale, false);
   const w = wallClock(when, timeZone);
   return `${w.day} ${names(when, timeZone).month} ${w.hour}:${pad(w.minute)}`;
 }

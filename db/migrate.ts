@@ -12,6 +12,7 @@ import * as m0500 from './migrations/20261122_0500_personal_data';
 import * as m20261123_0646 from './migrations/20261123_0646_rate_limits_and_seen_updates';
 import * as m20261123_0704 from './migrations/20261123_0704_money';
 import * as m20261123_0739 from './migrations/20261123_0739_cancelled_sessions';
+import * as m20261123_0746 from './migrations/20261123_0746_languages_and_business';
 import * as m20261123_0753 from './migrations/20261123_0753_customer_notes';
 
 /**
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '20261123_0646_rate_limits_and_seen_updates': m20261123_0646,
   '20261123_0704_money': m20261123_0704,
   '20261123_0739_cancelled_sessions': m20261123_0739,
+  '20261123_0746_languages_and_business': m20261123_0746,
   '20261123_0753_customer_notes': m20261123_0753,
 };
 

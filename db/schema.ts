@@ -204,6 +204,33 @@ export interface CustomerNotesTable {
   updated_at: Timestamp;
 }
 
+/** A customer's language: what Telegram last said (language_code) and what they chose with /language. */
+export interface CustomerLanguagesTable {
+  telegram_id: number;
+  telegram_code: string | null;
+  chosen: string | null;
+  updated_at: Timestamp;
+}
+
+/** A Telegram Business connection: the bot acting in the studio's own account. */
+export interface BusinessConnectionsTable {
+  id: string;
+  /** The business account's owner and their private chat with the bot. */
+  user_id: number;
+  user_chat_id: number;
+  can_reply: Bool;
+  is_enabled: Bool;
+  updated_at: Timestamp;
+}
+
+/** One customer's chat with the studio's business account: when staff last wrote, when the bot last answered. */
+export interface BusinessChatsTable {
+  connection_id: string;
+  chat_id: number;
+  staff_wrote_at: Timestamp | null;
+  answered_at: Timestamp | null;
+}
+
 /** The money ledger, only appended; amounts in whole RSD, signed from the booking's side. */
 export interface PaymentsTable {
   id: Generated<number>;
@@ -242,4 +269,7 @@ export interface DB {
   telegram_updates: TelegramUpdatesTable;
   payments: PaymentsTable;
   customer_notes: CustomerNotesTable;
+  customer_languages: CustomerLanguagesTable;
+  business_connections: BusinessConnectionsTable;
+  business_chats: BusinessChatsTable;
 }

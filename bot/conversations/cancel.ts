@@ -8,10 +8,8 @@ import { loadUpcoming, type UpcomingBooking } from '../data';
 import { confirmCancelKeyboard, pickRecordKeyboard } from '../keyboards/cancel';
 import { decodeCallbackData, encodeCallbackData } from '../callback-data';
 import { CONTROL_CHARACTER, CONTROL_CHARACTER_MESSAGE } from '../../contract/common';
-import { texts } from '../texts';
-
-const { common } = texts;
-const say = texts.replies.cancel;
+import { textsFor } from '../texts';
+import { customerLanguage } from '../../core/language/customer-language';
 
 export const CANCEL_CONVERSATION = 'cancel';
 /** A conversation left unanswered this long is dropped: the next message is handled as usual. */
@@ -46,6 +44,10 @@ export function createCancelConversation(deps: BotDeps) {
   const tz = deps.config.businessTimezone;
   return async function cancel(conversation: Conversation<BotContext, Context>, ctx: Context): Promise<void> {
     const telegramId = ctx.from!.id;
+    // The conversation's own context has no language: read once, then replayed from the stored state.
+    const T = textsFor(await conversation.external(() => customerLanguage(deps.database.db, telegramId)));
+    const { common } = T;
+    const say = T.replies.cancel;
     const items: UpcomingBooking[] = (await conversation.external(() => loadUpcoming(deps, telegramId))).filter(
       (b) => b.state !== 'CANCELLED',
     );
@@ -57,6 +59,7 @@ export function createCancelConversation(deps: BotDeps) {
       ...HTML,
       reply_markup: pickRecordKeyboard(
         items.map((b) => ({ id: b.id, label: say.pickButton(b.workshop_title, common.shortDateTime(b.date, tz)) })),
+        T,
       ),
     });
 
@@ -92,7 +95,7 @@ export function createCancelConversation(deps: BotDeps) {
 
     await ctx.reply(say.confirm(picked.workshop_title, common.dateTime(picked.date, tz), reason), {
       ...HTML,
-      reply_markup: confirmCancelKeyboard(),
+      reply_markup: confirmCancelKeyboard(T),
     });
     const [yes, no] = [true, false].map((y) => encodeCallbackData({ kind: 'cancel_confirm', yes: y }));
     const answer = await conversation.waitForCallbackQuery([yes, no], {

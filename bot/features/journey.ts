@@ -12,12 +12,10 @@ import { queueButton, reminderButton, shareUrl, subscribeButton } from '../keybo
 import { onButton } from '../callback-data';
 import { inlineKeyboard, recordButton, webAppButton } from '../keyboards/webapp';
 import { reminderKeyboard, reminderText, thanksKeyboard } from '../messages';
-import { texts } from '../texts';
+import { texts, type BotTexts } from '../texts';
 import type { ScheduleSnapshot } from '../../core/notify/notifications';
 import { scheduleSnapshot } from '../../core/notify/notifications';
 
-/** What the journey's buttons answer. */
-const J = texts.replies.journey;
 /** The reason a booking cancelled from a reminder's "Не смогу" carries. */
 export const CANT_COME_REASON = texts.staff.cancelReasons.cantCome;
 /** The reason of a booking that left the queue from /my. */
@@ -48,7 +46,10 @@ async function refusal<T>(run: () => Promise<T>): Promise<{ ok: true; value: T }
  */
 export function journeyFeature(deps: BotDeps) {
   const composer = new Composer<BotContext>();
-  const rc = renderContext(deps.config);
+  const baseRc = renderContext(deps.config);
+  /** The render context in the presser's language. */
+  const rcOf = (ctx: BotContext) => ({ ...baseRc, language: ctx.language });
+  const notYours = (ctx: BotContext) => ctx.t.replies.journey.notYours;
   const tz = deps.config.businessTimezone;
   const db = deps.database.db;
 
@@ -63,9 +64,12 @@ export function journeyFeature(deps: BotDeps) {
     }
   }
 
-  const when = (s: ScheduleSnapshot) => texts.common.dateTime(s.date, tz);
+  const whenIn = (ctx: BotContext) => (s: ScheduleSnapshot) => ctx.t.common.dateTime(s.date, tz);
 
-  onButton(composer, { kind: 'reminder', notFound: J.notYours }, async (ctx, { answer, recordId }) => {
+  onButton(composer, { kind: 'reminder', notFound: notYours }, async (ctx, { answer, recordId }) => {
+    const J = ctx.t.replies.journey;
+    const rc = rcOf(ctx);
+    const when = whenIn(ctx);
     const telegramId = ctx.from.id;
     const mine = await own(recordId, telegramId);
     if (!mine) {
@@ -79,7 +83,7 @@ export function journeyFeature(deps: BotDeps) {
       await ctx.answerCallbackQuery({ text: J.confirmedToast });
       await ctx.editMessageText(J.confirmed(snapshot.workshop_title, when(snapshot)), {
         ...HTML,
-        reply_markup: inlineKeyboard([[recordButton(rc.publicUrl, recordId)]]),
+        reply_markup: inlineKeyboard([[recordButton(rc.publicUrl, recordId, ctx.t.customer.buttons.myRecord)]]),
       });
       return;
     }
@@ -114,7 +118,7 @@ export function journeyFeature(deps: BotDeps) {
       await ctx.answerCallbackQuery({ text: J.cancelledToast });
       await ctx.editMessageText(J.cancelled(snapshot.workshop_title, when(snapshot)), {
         ...HTML,
-        reply_markup: inlineKeyboard([[recordButton(rc.publicUrl, recordId)]]),
+        reply_markup: inlineKeyboard([[recordButton(rc.publicUrl, recordId, ctx.t.customer.buttons.myRecord)]]),
       });
       return;
     }
@@ -125,21 +129,24 @@ export function journeyFeature(deps: BotDeps) {
     const link = giftUrl(ctx.me.username, done.value.token);
     await ctx.editMessageText(J.giftLink(snapshot.workshop_title, when(snapshot), link), {
       ...HTML,
-      reply_markup: giftKeyboard(link, snapshot.workshop_title, recordId),
+      reply_markup: giftKeyboard(ctx.t, link, snapshot.workshop_title, recordId),
     });
   });
 
   onButton(composer, { kind: 'rate', notFound: MSG.recordNotFound }, async (ctx, { recordId, rating }) => {
+    const J = ctx.t.replies.journey;
     const done = await refusal(() => rateClass(deps.database, customerActor(ctx.from.id), recordId, rating));
     if (!done.ok) return void (await ctx.answerCallbackQuery(alert(done.detail)));
     await ctx.answerCallbackQuery({ text: J.ratedToast });
     await ctx.editMessageText(J.rated(done.value.schedule.workshop.title, rating), {
       ...HTML,
-      reply_markup: thanksKeyboard(rc, recordId, rating),
+      reply_markup: thanksKeyboard(rcOf(ctx), recordId, rating),
     });
   });
 
-  onButton(composer, { kind: 'queue', notFound: J.notYours }, async (ctx, { step, recordId }) => {
+  onButton(composer, { kind: 'queue', notFound: notYours }, async (ctx, { step, recordId }) => {
+    const J = ctx.t.replies.journey;
+    const when = whenIn(ctx);
     const mine = await own(recordId, ctx.from.id);
     if (!mine) return void (await ctx.answerCallbackQuery({ text: J.notYours, show_alert: true }));
     const { snapshot } = mine;
@@ -169,6 +176,7 @@ export function journeyFeature(deps: BotDeps) {
   });
 
   onButton(composer, { kind: 'subscribe', notFound: MSG.workshopNotFound }, async (ctx, { workshopId }) => {
+    const J = ctx.t.replies.journey;
     const done = await refusal(() => subscribe(deps.database, workshopId, ctx.from.id));
     if (!done.ok) return void (await ctx.answerCallbackQuery(alert(done.detail)));
     await ctx.answerCallbackQuery({ text: J.subscribedToast });
@@ -180,21 +188,26 @@ export function journeyFeature(deps: BotDeps) {
   return composer;
 }
 
-const giftKeyboard = (link: string, workshopTitle: string, recordId: number): InlineKeyboardMarkup => ({
-  inline_keyboard: [
-    [{ text: J.giftSendButton, url: shareUrl(link, J.giftShareText(workshopTitle)) }],
-    [reminderButton(J.backButton, 'back', recordId)],
-  ],
-});
+const giftKeyboard = (T: BotTexts, link: string, workshopTitle: string, recordId: number): InlineKeyboardMarkup => {
+  const J = T.replies.journey;
+  return {
+    inline_keyboard: [
+      [{ text: J.giftSendButton, url: shareUrl(link, J.giftShareText(workshopTitle)) }],
+      [reminderButton(J.backButton, 'back', recordId)],
+    ],
+  };
+};
 
 /** /start gift_<token>: the friend's way into the mini-app, where they see the session and accept. */
-export function giftStartReply(deps: BotDeps, token: string) {
+export function giftStartReply(deps: BotDeps, token: string, T: BotTexts = texts) {
+  const J = T.replies.journey;
   const markup = inlineKeyboard([[webAppButton(deps.config.publicUrl, J.giftAcceptButton, `/apply?gift=${token}`)]]);
   return { text: markup ? J.giftStart : J.giftStartNoApp, markup };
 }
 
 /** /start's offer: workshops without free dates, each with "Сообщить о новых датах". */
-export async function newDatesOffer(deps: BotDeps, telegramId: number) {
+export async function newDatesOffer(deps: BotDeps, telegramId: number, T: BotTexts = texts) {
+  const J = T.replies.journey;
   const offers = (await dateOffers(deps.database.db, telegramId)).filter((o) => !o.subscribed).slice(0, 5);
   if (offers.length === 0) return null;
   return {

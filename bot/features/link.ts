@@ -1,6 +1,5 @@
 import { Composer } from 'grammy';
 import { HTML, type BotContext, type BotDeps } from '../context';
-import { texts } from '../texts';
 import { consumeLinkToken, LINK_PREFIX } from '../../core/staff/telegram-link';
 
 /** `/start link_<token>`: the deep link from the staff profile connects that account to this Telegram user. */
@@ -13,11 +12,11 @@ export function linkFeature(deps: BotDeps) {
       ? await consumeLinkToken(deps.database, token, { id: ctx.from!.id, username: ctx.from!.username })
       : null;
     if (!user) {
-      await ctx.reply(texts.replies.link.invalid, HTML);
+      await ctx.reply(ctx.t.replies.link.invalid, HTML);
       return;
     }
     deps.log.info({ userId: user.id }, 'staff account linked to Telegram');
-    await ctx.reply(texts.replies.link.done(user.email), HTML);
+    await ctx.reply(ctx.t.replies.link.done(user.email), HTML);
   });
   return composer;
 }

@@ -1,7 +1,6 @@
 import { Composer } from 'grammy';
 import { HTML, type BotContext, type BotDeps } from '../context';
 import { loadUpcoming } from '../data';
-import { texts } from '../texts';
 import { queueButton } from '../keyboards/journey';
 import { applyButton, inlineKeyboard, webAppButton } from '../keyboards/webapp';
 
@@ -9,12 +8,15 @@ import { applyButton, inlineKeyboard, webAppButton } from '../keyboards/webapp';
 export function myFeature(deps: BotDeps) {
   const composer = new Composer<BotContext>();
   const tz = deps.config.businessTimezone;
-  const { common } = texts;
-  const say = texts.replies.my;
   composer.command('my', async (ctx) => {
+    const { common } = ctx.t;
+    const say = ctx.t.replies.my;
     const items = await loadUpcoming(deps, ctx.from!.id);
     if (items.length === 0) {
-      await ctx.reply(say.empty, { ...HTML, reply_markup: inlineKeyboard([[applyButton(deps.config.publicUrl)]]) });
+      await ctx.reply(say.empty, {
+        ...HTML,
+        reply_markup: inlineKeyboard([[applyButton(deps.config.publicUrl, ctx.t.customer.buttons.apply)]]),
+      });
       return;
     }
     const lines = items.map((b, i) =>

@@ -1,9 +1,6 @@
 import { Composer } from 'grammy';
 import { preCheckoutRefusal, recordTelegramPayment } from '../../core/money/telegram';
 import type { BotContext, BotDeps } from '../context';
-import { texts } from '../texts';
-
-const CHECK_FAILED = texts.money.checkFailed;
 
 /**
  * Telegram payments. The last check before charging is answered here, at once (Telegram waits 10 s
@@ -25,7 +22,7 @@ export function paymentsFeature({ database, log }: BotDeps) {
       });
     } catch (err) {
       log.error({ err }, 'payments: pre-checkout check failed');
-      refusal = CHECK_FAILED;
+      refusal = ctx.t.money.checkFailed;
     }
     if (refusal === null) await ctx.answerPreCheckoutQuery(true);
     else await ctx.answerPreCheckoutQuery(false, { error_message: refusal });

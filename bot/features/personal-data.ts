@@ -6,9 +6,6 @@ import { HTML, type BotContext, type BotDeps } from '../context';
 import { confirmForgetKeyboard } from '../keyboards/personal-data';
 import { onButton } from '../callback-data';
 import { personalDataText } from '../messages';
-import { texts } from '../texts';
-
-const PD = texts.replies.personalData;
 
 /**
  * /mydata: everything stored about the user, as a message and as a JSON file (sent here, not
@@ -20,23 +17,26 @@ export function personalDataFeature(deps: BotDeps) {
   const person = (ctx: BotContext) => ({ id: ctx.from!.id, username: ctx.from!.username ?? null });
 
   composer.command('mydata', async (ctx) => {
+    const PD = ctx.t.replies.personalData;
     const data = await exportPersonalData(deps.database.db, person(ctx));
-    await ctx.reply(personalDataText(data, deps.config.businessTimezone), HTML);
+    await ctx.reply(personalDataText(data, deps.config.businessTimezone, ctx.t), HTML);
     const file = new InputFile(Buffer.from(JSON.stringify(data, null, 2), 'utf8'), PD.fileName);
     await ctx.replyWithDocument(file, { caption: PD.fileCaption });
   });
 
   composer.command('forget', async (ctx) => {
+    const PD = ctx.t.replies.personalData;
     const data = await exportPersonalData(deps.database.db, person(ctx));
     const now = nowIso();
     const upcoming = data.bookings.filter((b) => b.state !== 'CANCELLED' && b.date > now).length;
     await ctx.reply(PD.forgetAsk(upcoming, data.staff_account?.email ?? null), {
       ...HTML,
-      reply_markup: confirmForgetKeyboard(),
+      reply_markup: confirmForgetKeyboard(ctx.t),
     });
   });
 
   onButton(composer, 'forget', async (ctx, { yes }) => {
+    const PD = ctx.t.replies.personalData;
     if (!yes) {
       await ctx.answerCallbackQuery();
       await ctx.editMessageText(PD.forgetKept, HTML);
@@ -47,7 +47,7 @@ export function personalDataFeature(deps: BotDeps) {
       result = await forgetPerson(deps.database, person(ctx), customerActor(ctx.from.id));
     } catch (err) {
       // The press is answered even so (the error handler then says something went wrong).
-      await ctx.answerCallbackQuery({ text: texts.replies.error });
+      await ctx.answerCallbackQuery({ text: ctx.t.replies.error });
       throw err;
     }
     await ctx.answerCallbackQuery({ text: PD.forgetDoneToast });

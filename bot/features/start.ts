@@ -1,6 +1,5 @@
 import { Composer } from 'grammy';
 import { HTML, type BotContext, type BotDeps } from '../context';
-import { texts } from '../texts';
 import { applyButton, inlineKeyboard } from '../keyboards/webapp';
 import { GIFT_START_PREFIX } from '../../core/journey/seat-gifts';
 import { giftStartReply, newDatesOffer } from './journey';
@@ -14,16 +13,16 @@ export function startFeature(deps: BotDeps) {
   const composer = new Composer<BotContext>();
   composer.command('start', async (ctx) => {
     if (ctx.match.startsWith(GIFT_START_PREFIX)) {
-      const gift = giftStartReply(deps, ctx.match.slice(GIFT_START_PREFIX.length).trim());
+      const gift = giftStartReply(deps, ctx.match.slice(GIFT_START_PREFIX.length).trim(), ctx.t);
       await ctx.reply(gift.text, { ...HTML, reply_markup: gift.markup });
       return;
     }
-    const markup = inlineKeyboard([[applyButton(deps.config.publicUrl)]]);
-    await ctx.reply(texts.replies.start(deps.config.businessName, markup !== undefined), {
+    const markup = inlineKeyboard([[applyButton(deps.config.publicUrl, ctx.t.customer.buttons.apply)]]);
+    await ctx.reply(ctx.t.replies.start(deps.config.businessName, markup !== undefined), {
       ...HTML,
       reply_markup: markup,
     });
-    const offer = await newDatesOffer(deps, ctx.from!.id);
+    const offer = await newDatesOffer(deps, ctx.from!.id, ctx.t);
     if (offer) await ctx.reply(offer.text, { ...HTML, reply_markup: offer.markup });
   });
   return composer;

@@ -3,24 +3,24 @@ import { encodeCallbackData } from '../callback-data';
 import { texts } from '../texts';
 
 /** The /cancel conversation's buttons. */
-export const pickRecordKeyboard = (items: { id: number; label: string }[]): InlineKeyboardMarkup => ({
+export const pickRecordKeyboard = (items: { id: number; label: string }[], T = texts): InlineKeyboardMarkup => ({
   inline_keyboard: [
     ...items.map((i) => [
       { text: i.label, callback_data: encodeCallbackData({ kind: 'cancel_pick', recordId: i.id }) },
     ]),
-    [{ text: texts.replies.cancel.abortButton, callback_data: encodeCallbackData({ kind: 'cancel_abort' }) }],
+    [{ text: T.replies.cancel.abortButton, callback_data: encodeCallbackData({ kind: 'cancel_abort' }) }],
   ],
 });
 
-export const confirmCancelKeyboard = (): InlineKeyboardMarkup => ({
+export const confirmCancelKeyboard = (T = texts): InlineKeyboardMarkup => ({
   inline_keyboard: [
     [
       {
-        text: texts.replies.cancel.yesButton,
+        text: T.replies.cancel.yesButton,
         callback_data: encodeCallbackData({ kind: 'cancel_confirm', yes: true }),
       },
       {
-        text: texts.replies.cancel.noButton,
+        text: T.replies.cancel.noButton,
         callback_data: encodeCallbackData({ kind: 'cancel_confirm', yes: false }),
       },
     ],

@@ -9,9 +9,9 @@ export const reminderButton = (text: string, answer: ReminderAnswer, recordId: n
   callback_data: encodeCallbackData({ kind: 'reminder', answer, recordId }),
 });
 
-export const ratingButtons = (recordId: number): InlineKeyboardButton[] =>
+export const ratingButtons = (recordId: number, label = texts.customer.buttons.rating): InlineKeyboardButton[] =>
   ([1, 2, 3, 4, 5] as const).map((rating) => ({
-    text: texts.customer.buttons.rating(rating),
+    text: label(rating),
     callback_data: encodeCallbackData({ kind: 'rate', recordId, rating }),
   }));
 

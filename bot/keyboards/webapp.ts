@@ -18,8 +18,8 @@ export function urlButton(publicUrl: string, text: string, path: string): Inline
 }
 
 /** "Моя запись": the customer's booking page `/record/{id}`. */
-export const recordButton = (publicUrl: string, recordId: number) =>
-  webAppButton(publicUrl, texts.customer.buttons.myRecord, `/record/${recordId}`);
+export const recordButton = (publicUrl: string, recordId: number, text = texts.customer.buttons.myRecord) =>
+  webAppButton(publicUrl, text, `/record/${recordId}`);
 
 /** The booking wizard `/apply`. */
 export const applyButton = (publicUrl: string, text = texts.customer.buttons.apply) =>

@@ -7,6 +7,7 @@ export const replies = {
     { command: 'start', description: 'Начать и записаться на мастер-класс' },
     { command: 'my', description: 'Мои записи' },
     { command: 'cancel', description: 'Отменить запись' },
+    { command: 'language', description: 'Язык' },
     { command: 'help', description: 'Помощь' },
     { command: 'mydata', description: 'Мои данные: что о вас хранится' },
     { command: 'forget', description: 'Удалить мои данные' },
@@ -39,6 +40,12 @@ export const replies = {
   unknown: 'Я понимаю команды /start, /my, /cancel и /help.',
   buttonGone: 'Эта кнопка больше не действует. Отправьте команду заново.',
   error: common.error,
+  /** /language: the buttons are each language's name in itself. */
+  language: {
+    ask: 'Выберите язык бота:',
+    set: 'Готово: буду писать вам по-русски.',
+    setToast: 'Русский',
+  },
   my: {
     empty: 'У вас пока нет предстоящих записей.',
     head: 'Ваши предстоящие записи:',

@@ -5,6 +5,7 @@ import { bool } from '../../db/database';
 import { getUserById, type UserRow } from '../../db/repositories/users';
 import { HttpError } from '../http-error';
 import { verifyInitData, type TelegramUser } from './telegram-init-data';
+import { noteTelegramLanguage } from '../../core/language/customer-language';
 import type { Access } from '../../contract/endpoints';
 
 declare module 'fastify' {
@@ -59,6 +60,8 @@ export async function registerAuth(
       const tgUser = credentials ? verifyInitData(credentials, opts.botToken) : null;
       if (!tgUser) throw new HttpError(401, 'Недействительные данные Telegram: откройте приложение из бота заново');
       req.telegramUser = tgUser;
+      // The app's language is the customer's too: notifications written later follow it.
+      if (tgUser.language_code) await noteTelegramLanguage(opts.database.db, tgUser.id, tgUser.language_code);
       return;
     }
     if (scheme !== 'bearer' || !credentials) throw new HttpError(401, 'Not authenticated');

@@ -5,6 +5,8 @@ export interface TelegramUser {
   username?: string;
   first_name?: string;
   last_name?: string;
+  /** The IETF tag of the user's Telegram app language ('en', 'sr', 'ru'…). */
+  language_code?: string;
 }
 
 export const INIT_DATA_MAX_AGE_S = 24 * 60 * 60;
@@ -39,6 +41,7 @@ export function verifyInitData(initData: string, botToken: string, nowMs = Date.
       username: typeof user.username === 'string' ? user.username : undefined,
       first_name: typeof user.first_name === 'string' ? user.first_name : undefined,
       last_name: typeof user.last_name === 'string' ? user.last_name : undefined,
+      language_code: typeof user.language_code === 'string' ? user.language_code.slice(0, 35) : undefined,
     };
   } catch {
     return null;

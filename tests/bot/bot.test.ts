@@ -57,6 +57,7 @@ describe('the webhook', () => {
       'start',
       'my',
       'cancel',
+      'language',
       'help',
       'mydata',
       'forget',
