@@ -171,6 +171,18 @@ export const CashDesk = z.object({
 export type CashDesk = z.infer<typeof CashDesk>;
 
 export const CustomerCredit = z.object({ balance: z.number().int() });
+
+/** A superuser's change of a customer's studio credit: signed whole dinars and why. */
+export const CreditAdjustment = z.object({
+  amount: z
+    .number({ error: 'Укажите сумму в динарах' })
+    .int('Сумма — целое число динаров')
+    .min(-10_000_000, 'Сумма слишком большая')
+    .max(10_000_000, 'Сумма слишком большая')
+    .refine((n) => n !== 0, 'Сумма не может быть нулевой'),
+  reason: z.string().trim().min(1, 'Укажите причину').max(500, 'Причина: не больше 500 символов'),
+});
+export type CreditAdjustment = z.infer<typeof CreditAdjustment>;
 export type CustomerCredit = z.infer<typeof CustomerCredit>;
 
 export const InvoiceLink = z.object({ url: z.string(), amount: z.number().int() });

@@ -76,6 +76,17 @@ export const paymentsApi = {
     errors: [403],
     response: 'CustomerCredit',
   },
+  adjustCredit: {
+    method: 'POST',
+    path: '/customers/:telegram_id/credit',
+    access: 'superuser',
+    tag,
+    summary: "Change a customer's studio credit by hand (signed), with the reason; it never goes below zero",
+    errors: [409],
+    params: 'TelegramIdParam',
+    body: 'CreditAdjustment',
+    response: 'CustomerCredit',
+  },
   invoice: {
     method: 'POST',
     path: '/records/:id/invoice',

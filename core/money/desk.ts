@@ -1,6 +1,7 @@
 import type {
   CashDesk,
   CashDeskRow,
+  CreditAdjustment,
   PaymentCreate,
   PaymentMethod,
   PaymentPublic,
@@ -26,7 +27,9 @@ import { type RecordRow } from '../../db/repositories/records';
 import { assertStaff, type Actor } from '../kernel/actor';
 import { Conflict } from '../kernel/errors';
 import { loadForActor, onRecord, type OnRecord } from '../booking/command';
-import { appendToRecord, recordMoney } from './ledger';
+import { adjustCredit, appendToRecord, recordMoney } from './ledger';
+import { withLocks } from '../../db/lock';
+import { publish } from '../notify/publish';
 import { moneyOf, priceOf } from './price';
 
 /*
@@ -42,6 +45,7 @@ export const DESK_MSG = {
   nothingToRefund: 'Возвращать нечего',
   aboveRefundable: (paid: number) => `Вернуть можно не больше оплаченного (${paid} дин.)`,
   noCustomer: 'Запись сделана не из Telegram: вернуть на депозит клиента нельзя',
+  creditShort: (balance: number) => `На депозите клиента только ${balance} дин.`,
 } as const;
 
 export const toPaymentPublic = (p: PaymentRow): PaymentPublic => ({
@@ -146,6 +150,23 @@ export function overridePrice(
         },
       ],
     };
+  });
+}
+
+/** A superuser adds to or takes from a customer's studio credit, with the reason (logged, never below zero). */
+export async function adjustCustomerCredit(
+  database: Database,
+  actor: Actor,
+  telegramId: number,
+  input: CreditAdjustment,
+): Promise<{ balance: number }> {
+  assertStaff(actor, 'owner');
+  return withLocks(database, { telegramIds: [telegramId] }, async (trx) => {
+    const event = await adjustCredit(trx, actor, telegramId, input.amount, input.reason);
+    const balance = event.after!.amount_paid;
+    if (balance < 0) throw new Conflict(DESK_MSG.creditShort(event.before!.amount_paid));
+    await publish(trx, [event]);
+    return { balance };
   });
 }
 

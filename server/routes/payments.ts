@@ -8,6 +8,7 @@ import {
   CASH_DESK_COLUMNS,
   cashDesk,
   cashDeskCells,
+  adjustCustomerCredit,
   customerCredit,
   overridePrice,
   recordDeskPayment,
@@ -49,6 +50,10 @@ export default async function paymentsRoutes(
 
   route(app, paymentsApi.refund, async (req, reply) =>
     reply.status(201).send(await recordRefund(database, actorOf(req), req.params.id, req.body)),
+  );
+
+  route(app, paymentsApi.adjustCredit, async (req) =>
+    adjustCustomerCredit(database, actorOf(req), req.params.telegram_id, req.body),
   );
 
   route(app, paymentsApi.price, async (req) => overridePrice(database, actorOf(req), req.params.id, req.body));

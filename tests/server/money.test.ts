@@ -338,6 +338,27 @@ describe('the cash desk', () => {
   });
 });
 
+describe('credit adjusted by a superuser', () => {
+  it('adds and takes with a reason, logged without the customer, never below zero; the next booking spends it', async () => {
+    const anna = telegramUser();
+    const adjust = (payload: Record<string, unknown>) =>
+      t.app.inject({ method: 'POST', url: `/api/v1/customers/${anna.id}/credit`, headers: staff, payload });
+    expect((await adjust({ amount: 1000, reason: ' ' })).statusCode).toBe(422);
+    expect((await adjust({ amount: 1000, reason: 'Компенсация за перенос' })).json()).toEqual({ balance: 1000 });
+    const tooMuch = await adjust({ amount: -1500, reason: 'Ошибка' });
+    expect(tooMuch.statusCode).toBe(409);
+    expect(tooMuch.json().detail).toBe('На депозите клиента только 1000 дин.');
+    expect((await adjust({ amount: -200, reason: 'Ошибка' })).json()).toEqual({ balance: 800 });
+    expect(await credit(anna)).toBe(800);
+    const log = await t.database.db.selectFrom('audit_log').selectAll().where('entity', '=', 'credit').execute();
+    expect(log.length).toBeGreaterThanOrEqual(2);
+    expect(JSON.stringify(log)).not.toContain(String(anna.id));
+    const { schedule } = await createSession(t.app, staff, { price: 3000 });
+    const booked = (await book(t.app, anna, bookingPayload(schedule.id))).json();
+    expect(booked.money).toMatchObject({ amount_paid: 800, paid_by_credit: 800, balance: 2200 });
+  });
+});
+
 describe('erasure', () => {
   it('keeps amounts, dates and methods in the ledger and its log, never whose they were', async () => {
     const { schedule } = await createSession(t.app, staff, { price: 1800 });

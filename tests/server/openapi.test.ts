@@ -46,6 +46,7 @@ const SUPERUSER = [
   'GET /customers/{telegram_id}/data',
   'DELETE /customers/{telegram_id}/data',
   'GET /audit/',
+  'POST /customers/{telegram_id}/credit',
 ];
 const CUSTOMER = [
   'POST /records/',
@@ -61,6 +62,9 @@ const CUSTOMER = [
   'GET /date-subscriptions/',
   'PUT /date-subscriptions/{id}',
   'DELETE /date-subscriptions/{id}',
+  'GET /me/credit',
+  'POST /records/{id}/invoice',
+  'GET /records/{id}/ips-qr',
 ];
 const roleOf = (op: string): Role =>
   PUBLIC.includes(op) ? 'public' : SUPERUSER.includes(op) ? 'superuser' : CUSTOMER.includes(op) ? 'customer' : 'user';

@@ -219,6 +219,21 @@ const rows: Row[] = [
     expect: STAFF_ONLY,
   },
   {
+    call: 'POST /schedule/series',
+    request: async () => ({
+      url: '/schedule/series',
+      payload: {
+        workshop_id: ctx.workshopId,
+        address_id: ctx.addressId,
+        start: new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10),
+        weekdays: [1, 2, 3, 4, 5, 6, 7],
+        time: '12:00',
+        weeks: 1,
+      },
+    }),
+    expect: STAFF_CREATE,
+  },
+  {
     call: 'POST /schedule/{id}/cancel',
     request: async () => ({ url: `/schedule/${await fresh.schedule()}/cancel`, payload: { reason: 'Шеф заболел' } }),
     expect: STAFF_ONLY,
@@ -394,6 +409,11 @@ const rows: Row[] = [
   { call: 'GET /payments/', request: async () => ({ url: '/payments/' }), expect: STAFF_ONLY },
   { call: 'GET /payments/export.csv', request: async () => ({ url: '/payments/export.csv' }), expect: STAFF_ONLY },
   { call: 'GET /me/credit', request: async () => ({ url: '/me/credit' }), expect: S(401, 200, 403, 403) },
+  {
+    call: 'POST /customers/{id}/credit',
+    request: async () => ({ url: `/customers/${ctx.customer.id}/credit`, payload: { amount: 100, reason: 'Подарок' } }),
+    expect: SUPER_ONLY,
+  },
   {
     // Without PAYMENT_PROVIDER_TOKEN the owner hears that Telegram payments are off (tests/bot/payments.test.ts has them on).
     call: 'POST /records/{id}/invoice',
