@@ -1,13 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { TEST_BOT_TOKEN } from './telegram';
+import { startServerProcess } from './server-process';
 
 /**
- * Real server processes (server/main.ts, as deployed) on one database, for tests and benchmarks of
- * several instances: each on its own port, its log kept to read what it did (e.g. whether it is the
- * outbox's sender). The database must be migrated first (instances starting together would race).
+ * Real server processes (server/main.ts through startServerProcess) on one database with the bot on,
+ * for the tests and benchmarks of several instances' delivery: each on its own port, its log kept to
+ * read what it did (whether it is the outbox's sender). The database must be migrated first
+ * (instances starting together would race).
  */
 export interface ServerInstance {
   url: string;
@@ -27,7 +28,13 @@ export async function startServerInstances(
   count: number,
   opts: { databaseUrl: string; telegramApiRoot: string; env?: Record<string, string> },
 ): Promise<ServerInstance[]> {
-  return Promise.all(Array.from({ length: count }, () => startServerInstance(opts)));
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startServerInstance(opts)));
+  const failed = started.find((r) => r.status === 'rejected');
+  if (failed) {
+    await Promise.all(started.map((r) => (r.status === 'fulfilled' ? r.value.kill() : undefined)));
+    throw failed.reason;
+  }
+  return started.map((r) => (r as PromiseFulfilledResult<ServerInstance>).value);
 }
 
 async function startServerInstance(opts: {
@@ -36,63 +43,39 @@ async function startServerInstance(opts: {
   env?: Record<string, string>;
 }): Promise<ServerInstance> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wb-instance-'));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: {
-      ...process.env,
-      // JSON log lines, as deployed (pino-pretty would cost the instances CPU the benchmark measures).
-      NODE_ENV: 'production',
-      DATABASE_URL: opts.databaseUrl,
-      DATA_DIR: dir,
-      DIST_DIR: dir,
-      // A free port, chosen by the system; the instance says which in its log.
-      PORT: '0',
-      SECRET_KEY: 'test-secret-key-that-is-long-enough-0123456789',
-      FIRST_SUPERUSER: 'admin@example.com',
-      FIRST_SUPERUSER_PASSWORD: 'superuser-password-1',
-      BOT_TOKEN: TEST_BOT_TOKEN,
-      TELEGRAM_API_ROOT: opts.telegramApiRoot,
-      PUBLIC_URL: 'http://127.0.0.1',
-      LOG_LEVEL: 'info',
-      ...opts.env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const deadline = Date.now() + 30_000;
-  let url = '';
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server instance exited ${child.exitCode}:\n${out}`);
-    url ||= /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1] ?? '';
-    const up = await (url ? fetch(`${url}/api/v1/utils/health-check/`) : Promise.reject(new Error('no port yet'))).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    if (Date.now() > deadline) throw new Error(`server instance not up in 30 s:\n${out}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const done = async () => {
-    await exited;
+  const p = await startServerProcess({
+    // JSON log lines, as deployed (pino-pretty would cost the instances CPU the benchmark measures).
+    NODE_ENV: 'production',
+    DATABASE_URL: opts.databaseUrl,
+    DATA_DIR: dir,
+    DIST_DIR: dir,
+    SECRET_KEY: 'test-secret-key-that-is-long-enough-0123456789',
+    FIRST_SUPERUSER: 'admin@example.com',
+    FIRST_SUPERUSER_PASSWORD: 'superuser-password-1',
+    BOT_TOKEN: TEST_BOT_TOKEN,
+    TELEGRAM_API_ROOT: opts.telegramApiRoot,
+    PUBLIC_URL: 'http://127.0.0.1',
+    LOG_LEVEL: 'info',
+    ...opts.env,
+  }).catch((err: unknown) => {
     fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  });
+  const ended = async (signal: NodeJS.Signals) => {
+    p.kill(signal);
+    const code = await p.exited;
+    fs.rmSync(dir, { recursive: true, force: true });
+    return code;
   };
   return {
-    url,
-    pid: child.pid!,
-    log: () => out,
-    isSender: () => out.includes(SENDER_LOG),
+    url: p.url,
+    pid: p.child.pid!,
+    log: p.output,
+    isSender: () => p.output().includes(SENDER_LOG),
     async kill() {
-      child.kill('SIGKILL');
-      await done();
+      await ended('SIGKILL');
     },
-    async stop() {
-      child.kill('SIGTERM');
-      const code = await exited;
-      await done();
-      return code;
-    },
+    stop: () => ended('SIGTERM'),
   };
 }
 
