@@ -28,6 +28,39 @@ export const ScheduleUpdate = z.object({
 });
 export type ScheduleUpdate = z.infer<typeof ScheduleUpdate>;
 
+/** How far ahead a series may reach. */
+export const SERIES_MAX_MONTHS = 6;
+/** ISO weekdays: 1 = Monday … 7 = Sunday. */
+export const WEEKDAY_LABELS = ['Пн', 'Вт', 'Ср', 'Чт', 'Пт', 'Сб', 'Вс'] as const;
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Укажите дату в формате ГГГГ-ММ-ДД');
+
+/**
+ * A weekly series: on the chosen weekdays at `time` (the studio's clock), from `start` for `weeks`
+ * weeks or until `until` (included), at most six months ahead; one of `weeks` and `until`.
+ */
+export const ScheduleSeriesCreate = z
+  .object({
+    workshop_id: workshopId,
+    address_id: addressId,
+    capacity: capacity.default(DEFAULT_CAPACITY),
+    start: day,
+    weekdays: z
+      .array(z.number().int().min(1, 'Выберите дни недели').max(7, 'Выберите дни недели'))
+      .min(1, 'Выберите дни недели')
+      .max(7),
+    time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Укажите время ЧЧ:ММ'),
+    weeks: z.number().int().min(1, 'Повторять: от 1 до 26 недель').max(26, 'Повторять: от 1 до 26 недель').optional(),
+    until: day.optional(),
+  })
+  .refine((s) => (s.weeks === undefined) !== (s.until === undefined), {
+    message: 'Укажите число недель или дату окончания',
+  });
+export type ScheduleSeriesCreate = z.input<typeof ScheduleSeriesCreate>;
+
+/** Which sessions of a series a change or deletion covers: this one, or this one and the later ones. */
+export const ScheduleScopeQuery = z.object({ scope: z.enum(['one', 'following']).default('one') });
+export type ScheduleScopeQuery = z.infer<typeof ScheduleScopeQuery>;
+
 /** Staff cancel a session: the reason is shown to its customers. */
 export const ScheduleCancel = z.object({ reason: requiredText('Укажите причину отмены', 500) });
 export type ScheduleCancel = z.infer<typeof ScheduleCancel>;
@@ -56,6 +89,8 @@ export const SchedulePublic = z.object({
   /** Cancelled by staff (kept in history) and the reason its customers were told; null otherwise. */
   cancelled_at: z.string().nullable().optional(),
   cancel_reason: z.string().nullable().optional(),
+  /** The weekly series it belongs to, null for a single session. */
+  series_id: z.number().int().nullable().optional(),
 });
 export type SchedulePublic = z.infer<typeof SchedulePublic>;
 

@@ -48,6 +48,15 @@ export interface SchedulesTable {
   /** Cancelled by staff: kept in history, offered to nobody. */
   cancelled_at: Generated<Timestamp | null>;
   cancel_reason: Generated<string | null>;
+  /** The series it was created in (weekly repeats), null for a single session. */
+  series_id: Generated<number | null>;
+}
+
+/** A weekly series of sessions created at once; `rule` is the request as JSON. */
+export interface ScheduleSeriesTable {
+  id: Generated<number>;
+  rule: string;
+  created_at: Timestamp;
 }
 
 export interface RecordsTable {
@@ -269,6 +278,7 @@ export interface DB {
   telegram_updates: TelegramUpdatesTable;
   payments: PaymentsTable;
   customer_notes: CustomerNotesTable;
+  schedule_series: ScheduleSeriesTable;
   customer_languages: CustomerLanguagesTable;
   business_connections: BusinessConnectionsTable;
   business_chats: BusinessChatsTable;

@@ -1,9 +1,15 @@
 import type { ScheduleCreate, ScheduleUpdate } from '../../contract';
 import { isPast } from '../../contract/format';
 import type { Database, Executor } from '../../db/database';
-import { withScheduleLock, withWriteTransaction } from '../../db/lock';
+import { withLocks, withWriteTransaction } from '../../db/lock';
 import { listRecordsOfSchedules } from '../../db/repositories/records';
-import { deleteSchedule, getSchedule, insertSchedule, updateSchedule } from '../../db/repositories/schedules';
+import {
+  deleteSchedule,
+  getSchedule,
+  insertSchedule,
+  listSeriesFrom,
+  updateSchedule,
+} from '../../db/repositories/schedules';
 import { getWorkshop } from '../../db/repositories/workshops';
 import { getAddress } from '../../db/repositories/addresses';
 import type { Actor } from '../kernel/actor';
@@ -50,42 +56,76 @@ export async function addSchedule(database: Database, actor: Actor, input: Sched
   });
 }
 
-/** A larger capacity serves the queue; a new date or address of an upcoming session is told to its customers. */
-export async function editSchedule(database: Database, actor: Actor, id: number, patch: ScheduleUpdate): Promise<void> {
-  await withScheduleLock(database, id, async (trx) => {
-    const before = await getSchedule(trx, id);
-    if (!before) throw new NotFound(MSG.scheduleNotFound);
-    if (before.cancelled_at) throw new Conflict(MSG.sessionCancelled);
-    await assertRefsExist(trx, patch);
-    const values = { ...patch, ...(patch.date && { date: new Date(patch.date).toISOString() }) };
-    await updateSchedule(trx, id, values);
-    const schedule = await loadSchedule(trx, id);
-    const upcoming = !isPast(schedule.date);
-    const changed = { date: schedule.date !== before.date, address: schedule.address.id !== before.address_id };
-    const promoted = upcoming && schedule.capacity > before.capacity ? await fill(trx, schedule) : [];
-    const events: DomainEvent[] = [
-      {
-        type: 'schedule.updated',
-        actor,
-        before: scheduleFields(before),
-        after: values,
-        schedule,
-        told: upcoming && (changed.date || changed.address) ? await openRecords(trx, id) : [],
-        changed,
-      },
-      ...promoted,
-    ];
-    await publish(trx, events);
+/** Which sessions a change covers: this one, or this one and the later ones of its series. */
+export type Scope = 'one' | 'following';
+
+/**
+ * A larger capacity serves the queue; a new date or address of an upcoming session is told to its
+ * customers. With `following`, the later sessions of the series change too, in the same transaction:
+ * the same capacity, workshop and address, and a new date moves each of them by the same shift.
+ */
+export async function editSchedule(
+  database: Database,
+  actor: Actor,
+  id: number,
+  patch: ScheduleUpdate,
+  scope: Scope = 'one',
+): Promise<void> {
+  const ids = scope === 'following' ? await listSeriesFrom(database.db, id) : [id];
+  await withLocks(database, { scheduleIds: ids }, async (trx) => {
+    const first = await getSchedule(trx, id);
+    if (!first) throw new NotFound(MSG.scheduleNotFound);
+    const shift = patch.date ? new Date(patch.date).getTime() - new Date(first.date).getTime() : 0;
+    for (const sid of ids) {
+      const s = sid === id ? first : await getSchedule(trx, sid);
+      if (!s) continue;
+      const date = patch.date && new Date(new Date(s.date).getTime() + shift).toISOString();
+      await publish(trx, await editLocked(trx, actor, sid, { ...patch, ...(date && { date }) }));
+    }
   });
 }
 
-/** Its customers of an upcoming session are told, then it goes with its bookings. */
-export async function removeSchedule(database: Database, actor: Actor, id: number): Promise<void> {
-  await withScheduleLock(database, id, async (trx) => {
-    const schedule = await loadSchedule(trx, id);
-    const before = (await getSchedule(trx, id))!;
-    const told = isPast(schedule.date) ? [] : await openRecords(trx, id);
-    await publish(trx, [{ type: 'schedule.deleted', actor, before: scheduleFields(before), schedule, told }]);
-    await deleteSchedule(trx, id);
+async function editLocked(trx: Executor, actor: Actor, id: number, patch: ScheduleUpdate): Promise<DomainEvent[]> {
+  const before = await getSchedule(trx, id);
+  if (!before) throw new NotFound(MSG.scheduleNotFound);
+  if (before.cancelled_at) throw new Conflict(MSG.sessionCancelled);
+  await assertRefsExist(trx, patch);
+  const values = { ...patch, ...(patch.date && { date: new Date(patch.date).toISOString() }) };
+  await updateSchedule(trx, id, values);
+  const schedule = await loadSchedule(trx, id);
+  const upcoming = !isPast(schedule.date);
+  const changed = { date: schedule.date !== before.date, address: schedule.address.id !== before.address_id };
+  const promoted = upcoming && schedule.capacity > before.capacity ? await fill(trx, schedule) : [];
+  const events: DomainEvent[] = [
+    {
+      type: 'schedule.updated',
+      actor,
+      before: scheduleFields(before),
+      after: values,
+      schedule,
+      told: upcoming && (changed.date || changed.address) ? await openRecords(trx, id) : [],
+      changed,
+    },
+    ...promoted,
+  ];
+  return events;
+}
+
+/** Its customers of an upcoming session are told, then it goes with its bookings (with `following`, the later ones of its series too). */
+export async function removeSchedule(
+  database: Database,
+  actor: Actor,
+  id: number,
+  scope: Scope = 'one',
+): Promise<void> {
+  const ids = scope === 'following' ? await listSeriesFrom(database.db, id) : [id];
+  await withLocks(database, { scheduleIds: ids.length ? ids : [id] }, async (trx) => {
+    for (const sid of ids.length ? ids : [id]) {
+      const schedule = await loadSchedule(trx, sid);
+      const before = (await getSchedule(trx, sid))!;
+      const told = isPast(schedule.date) ? [] : await openRecords(trx, sid);
+      await publish(trx, [{ type: 'schedule.deleted', actor, before: scheduleFields(before), schedule, told }]);
+      await deleteSchedule(trx, sid);
+    }
   });
 }

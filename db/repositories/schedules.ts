@@ -26,6 +26,7 @@ const joined = (db: Executor) =>
       's.is_notified',
       's.cancelled_at',
       's.cancel_reason',
+      's.series_id',
       'w.title as w_title',
       'w.description as w_description',
       'w.price as w_price',
@@ -153,6 +154,7 @@ async function withRecords(db: Executor, rows: JoinedRow[]): Promise<SchedulePub
       workshop_id: r.workshop_id,
       address_id: r.address_id,
       is_notified: bool(r.is_notified),
+      series_id: r.series_id,
       records: recs.map((rec) => ({
         ...toRecordPublic(rec),
         earlier_no_shows: earlierNoShows(rec.telegram_id, r.date),
@@ -199,7 +201,7 @@ export interface ScheduleValues {
   address_id: number;
 }
 
-export const insertSchedule = (db: Executor, s: ScheduleValues) =>
+export const insertSchedule = (db: Executor, s: ScheduleValues & { series_id?: number | null }) =>
   db
     .insertInto('schedules')
     .values({ ...s, is_notified: flag(false), created_at: nowIso() })
@@ -217,6 +219,29 @@ export const setScheduleNotified = (db: Executor, id: number) =>
     .set({ is_notified: flag(true) })
     .where('id', '=', id)
     .execute();
+
+export const insertSeries = (db: Executor, rule: unknown) =>
+  db
+    .insertInto('schedule_series')
+    .values({ rule: JSON.stringify(rule), created_at: nowIso() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+
+/** A session and the later sessions of its series not cancelled, by date (only itself when it is in none). */
+export async function listSeriesFrom(db: Executor, id: number): Promise<number[]> {
+  const s = await getSchedule(db, id);
+  if (!s) return [];
+  if (s.series_id === null) return [id];
+  const rows = await db
+    .selectFrom('schedules')
+    .select('id')
+    .where('series_id', '=', s.series_id)
+    .where((eb) => eb.or([eb('id', '=', id), eb.and([eb('date', '>', s.date), eb('cancelled_at', 'is', null)])]))
+    .orderBy('date')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
 
 export const setScheduleCancelled = (db: Executor, id: number, reason: string, at: string) =>
   db.updateTable('schedules').set({ cancelled_at: at, cancel_reason: reason }).where('id', '=', id).execute();

@@ -8,6 +8,7 @@ import { createPublicScheduleCache } from '../../core/schedules/public-schedule'
 import { MSG } from '../../core/kernel/messages';
 import { addSchedule, editSchedule, removeSchedule } from '../../core/schedules/schedules';
 import { cancelSession } from '../../core/schedules/cancel-session';
+import { addSeries } from '../../core/schedules/series';
 import { NotFound } from '../../core/kernel/errors';
 import { REMINDER_MSG, sendReminders } from '../../core/journey/reminders';
 import type { RouteDeps } from './deps';
@@ -44,10 +45,16 @@ export default async function scheduleRoutes(
     reply.status(201).send(await detail(await addSchedule(database, actorOf(req), req.body))),
   );
 
+  route(app, scheduleApi.series, async (req, reply) => {
+    const ids = await addSeries(database, actorOf(req), req.body, businessTimezone);
+    const data = await Promise.all(ids.map(detail));
+    return reply.status(201).send({ data, count: data.length });
+  });
+
   route(app, scheduleApi.get, async (req) => detail(req.params.id));
 
   route(app, scheduleApi.update, async (req) => {
-    await editSchedule(database, actorOf(req), req.params.id, req.body);
+    await editSchedule(database, actorOf(req), req.params.id, req.body, req.query.scope);
     return detail(req.params.id);
   });
 
@@ -63,7 +70,7 @@ export default async function scheduleRoutes(
   });
 
   route(app, scheduleApi.delete, async (req) => {
-    await removeSchedule(database, actorOf(req), req.params.id);
+    await removeSchedule(database, actorOf(req), req.params.id, req.query.scope);
     return { message: 'Schedule deleted successfully' };
   });
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderNotification } from '../../bot/messages';
+import { formatWeekday, toZonedInput } from '../../contract/format';
 import { readNotification } from '../../core/notify/notifications';
 import { consumeLinkToken, createLinkToken } from '../../core/staff/telegram-link';
 import { buildTestApp, type TestApp } from '../helpers/app';
@@ -253,5 +254,169 @@ describe('client notes', () => {
     expect(await left(old.id)).toBe(1);
     await runRetention(t.database, new Date(Date.now() + (settings.retention_days + 10) * 86_400_000));
     expect(await left(old.id)).toBe(0);
+  });
+});
+
+describe('recurring sessions', () => {
+  const tz = 'Europe/Belgrade';
+  const series = (payload: Record<string, unknown>) =>
+    t.app.inject({ method: 'POST', url: '/api/v1/schedule/series', headers: staff, payload });
+  const countSchedules = async () =>
+    Number(
+      (
+        await t.database.db
+          .selectFrom('schedules')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const nextMonday = () => {
+    const d = new Date(Date.now() + 7 * 86_400_000);
+    d.setUTCDate(d.getUTCDate() + ((8 - (d.getUTCDay() || 7)) % 7));
+    return d.toISOString().slice(0, 10);
+  };
+
+  it('a 12-week series on Monday and Thursday at 18:30: 24 sessions in one request, each remembering its series; subscribers told once', async () => {
+    const { workshop, address } = await createSession(t.app, staff, { capacity: 0 });
+    const fan = telegramUser();
+    const sub = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/date-subscriptions/${workshop.id}`,
+      headers: tma(fan),
+    });
+    expect(sub.statusCode, sub.body).toBeLessThan(300);
+    const before = await countSchedules();
+    const start = nextMonday();
+    const res = await series({
+      workshop_id: workshop.id,
+      address_id: address.id,
+      capacity: 6,
+      start,
+      weekdays: [1, 4],
+      time: '18:30',
+      weeks: 12,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const { data, count } = res.json();
+    expect(count).toBe(24);
+    expect(await countSchedules()).toBe(before + 24);
+    const seriesIds = new Set(data.map((s: { series_id: number }) => s.series_id));
+    expect(seriesIds.size).toBe(1);
+    expect([...seriesIds][0]).toEqual(expect.any(Number));
+    for (const s of data) {
+      expect(toZonedInput(s.date, tz).slice(11, 16)).toBe('18:30');
+      expect(formatWeekday(s.date, tz)).toMatch(/понедельник|четверг/);
+      expect(s.capacity).toBe(6);
+    }
+    expect(toZonedInput(data[0].date, tz).slice(0, 10)).toBe(start);
+    const told = (await outbox(fan.id)).filter((n) => n.kind === 'workshop.new_dates');
+    expect(told).toHaveLength(1);
+  });
+
+  it('is all or nothing: a missing workshop, more than six months, no future date or a bad rule write nothing', async () => {
+    const { workshop, address } = await createSession(t.app, staff);
+    const before = await countSchedules();
+    const base = {
+      workshop_id: workshop.id,
+      address_id: address.id,
+      start: nextMonday(),
+      weekdays: [2],
+      time: '10:00',
+    };
+    const missing = await series({ ...base, workshop_id: 2_000_000, weeks: 4 });
+    expect(missing.statusCode).toBe(404);
+    const long = await series({ ...base, weeks: 27 });
+    expect(long.statusCode).toBe(422);
+    const untilFar = new Date(Date.now() + 200 * 86_400_000).toISOString().slice(0, 10);
+    const far = await series({ ...base, until: untilFar });
+    expect(far.statusCode).toBe(422);
+    expect(far.json().detail).toBe('Серия — не дальше чем на 6 месяцев от первой даты');
+    const both = await series({ ...base, weeks: 2, until: untilFar });
+    expect(both.statusCode).toBe(422);
+    expect(both.json().detail).toContain('Укажите число недель или дату окончания');
+    const noDays = await series({ ...base, weekdays: [], weeks: 2 });
+    expect(noDays.statusCode).toBe(422);
+    const past = await series({ ...base, start: '2020-01-06', weeks: 2 });
+    expect(past.statusCode).toBe(422);
+    expect(await countSchedules()).toBe(before);
+  });
+
+  it('"this and following": an edit and a deletion cover this session and the later ones of its series only', async () => {
+    const { workshop, address } = await createSession(t.app, staff);
+    const created = (
+      await series({
+        workshop_id: workshop.id,
+        address_id: address.id,
+        start: nextMonday(),
+        weekdays: [3],
+        time: '12:00',
+        weeks: 6,
+      })
+    ).json().data as { id: number; date: string; capacity: number }[];
+    const anna = telegramUser();
+    await book(t.app, anna, bookingPayload(created[4].id));
+    const third = created[2];
+    const later = new Date(new Date(third.date).getTime() + 3_600_000).toISOString();
+    const edit = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/schedule/${third.id}?scope=following`,
+      headers: staff,
+      payload: { capacity: 12, date: later },
+    });
+    expect(edit.statusCode, edit.body).toBe(200);
+    const now = await Promise.all(
+      created.map(async (s) =>
+        (await t.app.inject({ method: 'GET', url: `/api/v1/schedule/${s.id}`, headers: staff })).json(),
+      ),
+    );
+    expect(now.map((s) => s.capacity)).toEqual([8, 8, 12, 12, 12, 12]);
+    expect(now.map((s) => toZonedInput(s.date, tz).slice(11, 16))).toEqual([
+      '12:00',
+      '12:00',
+      '13:00',
+      '13:00',
+      '13:00',
+      '13:00',
+    ]);
+    expect((await outbox(anna.id)).map((n) => n.kind)).toContain('schedule.changed');
+
+    // Only this one (the default).
+    const one = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/schedule/${created[1].id}`,
+      headers: staff,
+      payload: { capacity: 3 },
+    });
+    expect(one.statusCode).toBe(200);
+    expect(one.json().capacity).toBe(3);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/schedule/${created[2].id}`, headers: staff })).json().capacity,
+    ).toBe(12);
+
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/schedule/${created[3].id}?scope=following`,
+      headers: staff,
+    });
+    expect(del.statusCode).toBe(200);
+    const left = await t.database.db
+      .selectFrom('schedules')
+      .select('id')
+      .where(
+        'id',
+        'in',
+        created.map((s) => s.id),
+      )
+      .orderBy('date')
+      .execute();
+    expect(left.map((r) => r.id)).toEqual(created.slice(0, 3).map((s) => s.id));
+    // The booking on a deleted session was told so.
+    expect((await outbox(anna.id)).map((n) => n.kind)).toContain('schedule.deleted');
+    const bad = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/schedule/${created[0].id}?scope=all`,
+      headers: staff,
+    });
+    expect(bad.statusCode).toBe(422);
   });
 });

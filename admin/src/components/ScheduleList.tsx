@@ -1,5 +1,5 @@
 import { startTransition, useEffect, useState } from 'react';
-import { Button, Group, NativeSelect, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, NativeSelect, SegmentedControl, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { urlOf } from '../../../contract/endpoints/client';
 import { addressesApi } from '../../../contract/endpoints/addresses';
 import { recordsApi } from '../../../contract/endpoints/records';
@@ -7,11 +7,11 @@ import { scheduleApi } from '../../../contract/endpoints/schedule';
 import { workshopsApi } from '../../../contract/endpoints/workshops';
 import type { SchedulePublic, SchedulesPublic } from '../../../contract/schedule';
 import { call } from '../api';
-import { ScheduleForm } from '../forms/ScheduleForm';
+import { SCOPE_OPTIONS, ScheduleForm } from '../forms/ScheduleForm';
 import { deleteObject, runChange } from '../mutations';
 import { MESSAGES, TITLES, toastError } from '../notify';
 import '../pageStyles';
-import { ConfirmDelete, ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDelete, ConfirmDialog, DELETE_QUESTION } from './ConfirmDialog';
 import { EmptyState } from './EmptyState';
 import { IconPlus } from './icons';
 import { PageHeader } from './PageHeader';
@@ -114,6 +114,7 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
   const [deleting, setDeleting] = useState<SchedulePublic | null>(null);
   const [notifying, setNotifying] = useState<SchedulePublic | null>(null);
   const [cancelling, setCancelling] = useState<SchedulePublic | null>(null);
+  const [deleteScope, setDeleteScope] = useState<'one' | 'following'>('one');
 
   const notify = async (s: SchedulePublic) => {
     await runChange(() => call(scheduleApi.notify, { params: { id: s.id } }), MESSAGES.notified);
@@ -175,11 +176,35 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
         <CancelSessionDialog key={cancelling.id} schedule={cancelling} onClose={() => setCancelling(null)} />
       )}
       <ConfirmDelete
-        opened={deleting !== null}
+        opened={deleting !== null && deleting.series_id == null}
         onClose={() => setDeleting(null)}
         what={deleting?.workshop.title}
         onConfirm={() => deleteObject(scheduleApi.delete, { params: { id: deleting!.id } })}
       />
+      {/* A session of a weekly series: only it, or it and the later ones. */}
+      <ConfirmDialog
+        opened={deleting !== null && deleting.series_id != null}
+        onClose={() => {
+          setDeleting(null);
+          setDeleteScope('one');
+        }}
+        onConfirm={() =>
+          deleteObject(scheduleApi.delete, { params: { id: deleting!.id }, query: { scope: deleteScope } })
+        }
+        title="Удаление"
+        confirmLabel="Удалить"
+      >
+        <Text>{DELETE_QUESTION}</Text>
+        <Text size="sm" c="dimmed">
+          {deleting?.workshop.title} — повторяющийся мастер-класс
+        </Text>
+        <SegmentedControl
+          aria-label="Что удалить"
+          data={SCOPE_OPTIONS}
+          value={deleteScope}
+          onChange={(v) => setDeleteScope(v as 'one' | 'following')}
+        />
+      </ConfirmDialog>
       <ConfirmDialog
         opened={notifying !== null}
         onClose={() => setNotifying(null)}

@@ -1,7 +1,19 @@
 import '@mantine/dates/styles.css';
 // The picker formats its value with dayjs: Russian month names.
 import 'dayjs/locale/ru';
-import { NumberInput, Select } from '@mantine/core';
+import { useState } from 'react';
+import {
+  Chip,
+  Group,
+  NumberInput,
+  Radio,
+  SegmentedControl,
+  Select,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { DateTimePicker, DatesProvider } from '@mantine/dates';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
@@ -9,7 +21,7 @@ import type { z } from 'zod';
 import type { AddressPublic } from '../../../contract/addresses';
 import { DEFAULT_CAPACITY } from '../../../contract/common';
 import { fromZonedInput, toZonedInput, type Instant } from '../../../contract/format';
-import { ScheduleCreate, type SchedulePublic } from '../../../contract/schedule';
+import { ScheduleCreate, WEEKDAY_LABELS, type SchedulePublic } from '../../../contract/schedule';
 import type { WorkshopPublic } from '../../../contract/workshops';
 import { scheduleApi } from '../../../contract/endpoints/schedule';
 import { call } from '../api';
@@ -33,6 +45,24 @@ export function defaultSessionInput(now: Instant = new Date(), timeZone = zone):
 const asZonedIso = (iso: string) => fromZonedInput(toZonedInput(iso, zone), zone);
 const optionValue = (id: number | undefined) => (id === undefined ? null : String(id));
 const optionId = (value: string | null) => (value === null ? undefined : Number(value));
+
+/** Which sessions of a series an edit or a deletion covers. */
+export const SCOPE_OPTIONS = [
+  { value: 'one', label: 'Только это' },
+  { value: 'following', label: 'Это и следующие' },
+];
+
+/** ISO weekday (1 = Monday) of a session input on the studio's clock. */
+const weekdayOf = (iso: string) => new Date(`${toZonedInput(iso, zone).slice(0, 10)}T12:00:00Z`).getUTCDay() || 7;
+
+/** Weekly repeat of a new session: on which weekdays, for how many weeks or until which day. */
+interface Repeat {
+  on: boolean;
+  weekdays: string[];
+  end: 'weeks' | 'until';
+  weeks: number | string;
+  until: string;
+}
 
 export interface ScheduleFormProps {
   schedule?: SchedulePublic;
@@ -68,9 +98,29 @@ export function ScheduleForm({ schedule, workshops, addresses, opened, onClose, 
         },
   });
 
+  const [scope, setScope] = useState<'one' | 'following'>('one');
+  const [repeat, setRepeat] = useState<Repeat>({ on: false, weekdays: [], end: 'weeks', weeks: 4, until: '' });
+
   const onSubmit = async (body: ScheduleCreate) => {
+    const local = toZonedInput(body.date, zone);
+    const series = () =>
+      call(scheduleApi.series, {
+        body: {
+          workshop_id: body.workshop_id,
+          address_id: body.address_id,
+          capacity: body.capacity,
+          start: local.slice(0, 10),
+          time: local.slice(11, 16),
+          weekdays: (repeat.weekdays.length ? repeat.weekdays : [String(weekdayOf(body.date))]).map(Number),
+          ...(repeat.end === 'weeks' ? { weeks: Number(repeat.weeks) } : { until: repeat.until }),
+        },
+      });
     const save = () =>
-      schedule ? call(scheduleApi.update, { params: { id: schedule.id }, body }) : call(scheduleApi.create, { body });
+      schedule
+        ? call(scheduleApi.update, { params: { id: schedule.id }, query: { scope }, body })
+        : repeat.on
+          ? series()
+          : call(scheduleApi.create, { body });
     if (await runChange(save, schedule ? MESSAGES.scheduleUpdated : MESSAGES.scheduleCreated)) onClose();
   };
 
@@ -83,7 +133,7 @@ export function ScheduleForm({ schedule, workshops, addresses, opened, onClose, 
       onClose={onClose}
       title={schedule ? 'Редактирование расписания' : 'Добавление мастер-класса в расписание'}
       onSubmit={handleSubmit(onSubmit)}
-      saveDisabled={schedule ? !isDirty : false}
+      saveDisabled={schedule ? !isDirty && scope === 'one' : false}
       saving={isSubmitting}
     >
       <Controller
@@ -169,6 +219,71 @@ export function ScheduleForm({ schedule, workshops, addresses, opened, onClose, 
           />
         )}
       />
+      {schedule?.series_id != null && (
+        <Stack gap={4}>
+          <Text size="sm" fw={500} id="scope-label">
+            Изменить
+          </Text>
+          <SegmentedControl
+            aria-labelledby="scope-label"
+            data={SCOPE_OPTIONS}
+            value={scope}
+            onChange={(v) => setScope(v as 'one' | 'following')}
+          />
+        </Stack>
+      )}
+      {!schedule && (
+        <Stack gap="xs" data-testid="repeat">
+          <Switch
+            label="Повторять каждую неделю"
+            checked={repeat.on}
+            onChange={(e) => setRepeat({ ...repeat, on: e.currentTarget.checked })}
+          />
+          {repeat.on && (
+            <>
+              <Text size="sm" id="weekdays-label">
+                Дни недели (по умолчанию — день выбранной даты)
+              </Text>
+              <Chip.Group multiple value={repeat.weekdays} onChange={(v) => setRepeat({ ...repeat, weekdays: v })}>
+                <Group gap={6} role="group" aria-labelledby="weekdays-label">
+                  {WEEKDAY_LABELS.map((label, i) => (
+                    <Chip key={label} value={String(i + 1)} size="sm">
+                      {label}
+                    </Chip>
+                  ))}
+                </Group>
+              </Chip.Group>
+              <Radio.Group
+                label="Сколько"
+                value={repeat.end}
+                onChange={(v) => setRepeat({ ...repeat, end: v as Repeat['end'] })}
+              >
+                <Group gap="md" mt={4}>
+                  <Radio value="weeks" label="Число недель" />
+                  <Radio value="until" label="До даты" />
+                </Group>
+              </Radio.Group>
+              {repeat.end === 'weeks' ? (
+                <NumberInput
+                  label="Недель (до 26)"
+                  min={1}
+                  max={26}
+                  allowDecimal={false}
+                  value={repeat.weeks}
+                  onChange={(v) => setRepeat({ ...repeat, weeks: v })}
+                />
+              ) : (
+                <TextInput
+                  type="date"
+                  label="Последний день (не дальше 6 месяцев)"
+                  value={repeat.until}
+                  onChange={(e) => setRepeat({ ...repeat, until: e.currentTarget.value })}
+                />
+              )}
+            </>
+          )}
+        </Stack>
+      )}
     </FormModal>
   );
 }
