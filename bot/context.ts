@@ -31,6 +31,8 @@ export interface BotConfig {
   secretKey: string;
   /** Telegram payments (from @BotFather → Payments); absent: no invoices. */
   paymentProviderToken?: string | null;
+  /** Minutes after staff wrote in a business chat during which the bot does not answer there (default 30). */
+  businessQuietMinutes?: number;
 }
 
 /** What the bot is built from: the same database and core functions as the API. */

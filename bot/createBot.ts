@@ -16,6 +16,7 @@ import { paymentsFeature } from './features/payments';
 import { fallbackFeature, helpFeature } from './features/help';
 import { texts } from './texts';
 import { languageFeature, languageMiddleware } from './features/language';
+import { businessFeature } from './features/business';
 
 /** Bump when a conversation changes in a way that old stored states cannot be replayed. */
 const CONVERSATION_VERSION = 2;
@@ -60,6 +61,9 @@ export function createBot(deps: BotDeps & { botInfo?: UserFromGetMe }): Bot<BotC
 
   // Payments first: a pre-checkout query comes without a chat, and a payment must never wait for a conversation.
   bot.use(paymentsFeature(deps));
+
+  // The studio's own Telegram account (Telegram Business): handled here, never as the bot's own chats.
+  bot.use(businessFeature(deps));
 
   // Customers and staff talk to the bot in private chats only, as a person: an update without a
   // sender (from) or a chat has nobody to answer, so no handler below sees one (they may rely on both).

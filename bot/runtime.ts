@@ -12,7 +12,13 @@ import { DEFAULT_LANGUAGE, LANGUAGES } from '../contract/language';
 import { webAppsEnabled } from './keyboards/webapp';
 import type { InvoiceParams } from '../core/money/telegram';
 
-export const ALLOWED_UPDATES = ['message', 'callback_query', 'pre_checkout_query'] as const;
+export const ALLOWED_UPDATES = [
+  'message',
+  'callback_query',
+  'pre_checkout_query',
+  'business_connection',
+  'business_message',
+] as const;
 const SETUP_RETRY_MS = 30_000;
 const INIT_TIMEOUT_MS = 10_000;
 

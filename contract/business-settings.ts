@@ -71,8 +71,27 @@ export const BusinessSettings = z.object({
     .refine((s) => s === '' || normalizeBankAccount(s) !== null, BANK_ACCOUNT_MSG),
   /** The transfer's recipient: the studio's name and town. */
   bank_recipient: z.string().trim().max(70, 'Получатель: не больше 70 символов'),
+  /** The bot answers customers in the studio's own Telegram account (Telegram Business). */
+  business_auto_reply: z.boolean({ error: 'Укажите, отвечает ли бот в аккаунте студии' }),
+  /** In one business chat the bot answers at most once in this many hours. */
+  business_reply_hours: z
+    .number({ error: 'Введите число часов' })
+    .int('Введите целое число часов')
+    .min(1, 'Автоответ: не чаще раза в 1 час')
+    .max(720, 'Автоответ: не реже раза в 720 часов'),
 });
 export type BusinessSettings = z.infer<typeof BusinessSettings>;
+
+/** Whether the studio's Telegram account has the bot connected (Telegram Business), as the settings show it. */
+export const TelegramBusinessStatus = z.object({
+  /** A connection is enabled. */
+  connected: z.boolean(),
+  /** It lets the bot answer in the account's chats. */
+  can_reply: z.boolean(),
+  /** When Telegram last told of a change of it; null: never connected. */
+  changed_at: z.string().nullable(),
+});
+export type TelegramBusinessStatus = z.infer<typeof TelegramBusinessStatus>;
 
 /** PUT takes any subset of the fields; the rest keep their values. */
 export const BusinessSettingsUpdate = BusinessSettings.partial();
@@ -91,4 +110,6 @@ export const DEFAULT_BUSINESS_SETTINGS: BusinessSettings = {
   refund_to: 'credit',
   bank_account: '',
   bank_recipient: '',
+  business_auto_reply: true,
+  business_reply_hours: 12,
 };

@@ -79,6 +79,7 @@ const Env = z.object({
   DIST_DIR: z.string().default('./dist'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SCHEDULER_TICK_S: z.coerce.number().int().min(1).max(3600).default(60),
+  BUSINESS_QUIET_MINUTES: z.coerce.number().int().min(0).max(10_080).default(30),
   BACKUP_KEEP_DAYS: z.coerce.number().int().min(1).max(3650).default(35),
   METRICS_TOKEN: z
     .string()
@@ -113,6 +114,8 @@ export interface Config {
   logLevel: string;
   /** How often the periodic jobs (reminders, digest, …) run, in milliseconds. */
   schedulerTickMs: number;
+  /** The bot answers in the studio's business chats only when staff have not written there this long. */
+  businessQuietMinutes: number;
   /** `npm run backup` deletes its backups older than this: erased personal data leaves the backups too. */
   backupKeepDays: number;
   /** Bearer token of GET /metrics; none: the route does not exist. */
@@ -142,6 +145,7 @@ const EXPECTED: Partial<Record<keyof z.infer<typeof Env>, string>> = {
   USERS_OPEN_REGISTRATION: 'true or false',
   LOG_LEVEL: 'one of fatal, error, warn, info, debug, trace, silent',
   SCHEDULER_TICK_S: 'a whole number of seconds from 1 to 3600',
+  BUSINESS_QUIET_MINUTES: 'a whole number of minutes from 0 to 10080',
   BACKUP_KEEP_DAYS: 'a whole number of days from 1 to 3650',
   METRICS_TOKEN: '16 to 256 letters, digits or -._~+/= (e.g. from `openssl rand -hex 32`)',
   SHUTDOWN_DRAIN_S: 'a number of seconds from 0 to 300',
@@ -226,6 +230,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, opts: { dote
     distDir: e.DIST_DIR,
     logLevel: e.LOG_LEVEL,
     schedulerTickMs: e.SCHEDULER_TICK_S * 1000,
+    businessQuietMinutes: e.BUSINESS_QUIET_MINUTES,
     backupKeepDays: e.BACKUP_KEEP_DAYS,
     metricsToken: e.METRICS_TOKEN,
     shutdownDrainMs: Math.round(e.SHUTDOWN_DRAIN_S * 1000),

@@ -292,4 +292,14 @@ const money: BotTexts['money'] = {
   checkFailed: 'Could not check the booking. Please try again in a minute',
 };
 
-export const en: BotTexts = { common, customer, staff, replies, money };
+const business: BotTexts['business'] = {
+  head: 'Hello! This is the studio’s automatic answer: a person will reply as soon as they are free.',
+  sessionsHead: 'The next workshops with free seats:',
+  session: (workshop: string, date: string, seats: number) =>
+    `• ${q(workshop)}, ${date}: ${seats} ${pluralIn(locale, seats, { one: 'seat', other: 'seats' })}`,
+  noSessions: 'There are no free seats right now, but new dates come up regularly.',
+  bookHint: 'You can book in the app with the button below.',
+  button: 'Book a workshop',
+};
+
+export const en: BotTexts = { common, customer, staff, replies, money, business };

@@ -1,4 +1,5 @@
 import type { Language } from '../../contract/language';
+import { business } from './business';
 import { common } from './common';
 import { customer } from './customer';
 import { en } from './en';
@@ -14,7 +15,7 @@ import { staff } from './staff';
  * The studio's language is Russian; customers may read English or Serbian (en.ts, sr.ts: the same
  * type, with the staff texts in Russian).
  */
-export const ru = { common, customer, staff, replies, money };
+export const ru = { common, customer, staff, replies, money, business };
 
 export type BotTexts = typeof ru;
 

@@ -292,4 +292,14 @@ const money: BotTexts['money'] = {
   checkFailed: 'Prijava nije proverena. Pokušajte ponovo za minut',
 };
 
-export const sr: BotTexts = { common, customer, staff, replies, money };
+const business: BotTexts['business'] = {
+  head: 'Zdravo! Ovo je automatski odgovor studija: javiće vam se neko čim se oslobodi.',
+  sessionsHead: 'Najbliže radionice sa slobodnim mestima:',
+  session: (workshop: string, date: string, seats: number) =>
+    `• ${q(workshop)}, ${date}: ${seats} ${pluralIn(locale, seats, { one: 'mesto', few: 'mesta', other: 'mesta' })}`,
+  noSessions: 'Trenutno nema slobodnih mesta, ali novi datumi se redovno pojavljuju.',
+  bookHint: 'Prijaviti se možete u aplikaciji preko dugmeta ispod.',
+  button: 'Prijava na radionicu',
+};
+
+export const sr: BotTexts = { common, customer, staff, replies, money, business };

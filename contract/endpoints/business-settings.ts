@@ -21,4 +21,12 @@ export const businessSettingsApi = {
     body: 'BusinessSettingsUpdate',
     response: 'BusinessSettings',
   },
+  telegramBusiness: {
+    method: 'GET',
+    path: '/business-settings/telegram-business',
+    access: 'user',
+    tag,
+    summary: "Whether the studio's Telegram account has the bot connected (Telegram Business)",
+    response: 'TelegramBusinessStatus',
+  },
 } as const satisfies Endpoints;

@@ -70,7 +70,7 @@ describe('the webhook', () => {
     expect(fake.ok('setWebhook')[0].params).toMatchObject({
       url: `${PUBLIC_URL}/api/v1/telegram/webhook`,
       secret_token: secret,
-      allowed_updates: ['message', 'callback_query', 'pre_checkout_query'],
+      allowed_updates: ['message', 'callback_query', 'pre_checkout_query', 'business_connection', 'business_message'],
     });
     // The token goes in the fake's path, never in the webhook URL.
     expect(JSON.stringify(fake.ok('setWebhook')[0].params)).not.toContain(t.config.botToken);

@@ -100,9 +100,13 @@ function allTexts(node: unknown, path = ''): [string, string][] {
 
 /** Customer-facing parts: everything but the staff texts, staff payment alerts and the staff account link. */
 const customerTexts = (t: BotTexts) =>
-  allTexts({ common: t.common, customer: t.customer, replies: { ...t.replies, link: {} }, money: t.money }).filter(
-    ([path]) => !/^\.money\.staff/.test(path),
-  );
+  allTexts({
+    common: t.common,
+    customer: t.customer,
+    replies: { ...t.replies, link: {} },
+    money: t.money,
+    business: t.business,
+  }).filter(([path]) => !/^\.money\.staff/.test(path));
 
 describe('the customer catalogues', () => {
   for (const [name, catalogue] of [

@@ -205,6 +205,11 @@ export async function startFakeTelegram(
           from: FAKE_BOT,
           text: params.text,
           reply_markup: params.reply_markup,
+          // Sent for a business account: Telegram says which connection, and that a bot sent it.
+          ...(params.business_connection_id !== undefined && {
+            business_connection_id: params.business_connection_id,
+            sender_business_bot: FAKE_BOT,
+          }),
         };
       case 'sendDocument': {
         const doc = params.document as UploadedFile | string | undefined;
@@ -340,6 +345,8 @@ export async function startFakeTelegram(
         error = rule.error;
       } else if ((error = paymentCallError(method, params))) {
         // A payments call Telegram would refuse.
+      } else if ((error = businessCallError(method, params))) {
+        // A send for a business account Telegram would refuse.
       } else if (method === 'sendMessage' && chatId !== undefined && blocked.has(chatId)) {
         error = BLOCKED;
       } else if (flood && chatId !== undefined && isSend(method)) {
@@ -388,6 +395,57 @@ function paymentCallError(method: string, params: CallParams): ApiError | undefi
   return undefined;
 }
 
+/* ---------- Telegram Business ---------- */
+
+/** The business connections the fake knows as enabled with the right to reply (tests say which). */
+export const businessConnections = new Set<string>();
+
+/**
+ * A send with business_connection_id: the connection must exist and may reply, and the message may not
+ * carry web-app buttons (Telegram refuses those for business accounts).
+ */
+function businessCallError(method: string, params: CallParams): ApiError | undefined {
+  if (params.business_connection_id === undefined) return undefined;
+  if (!isSend(method) && method !== 'sendChatAction') return bad('business_connection_id is not supported here');
+  if (!businessConnections.has(String(params.business_connection_id))) return bad('BUSINESS_CONNECTION_INVALID');
+  const markup = param<{ inline_keyboard?: { web_app?: unknown }[][] } | undefined>(params.reply_markup);
+  if (markup?.inline_keyboard?.some((row) => row.some((b) => b.web_app !== undefined)))
+    return bad('BUTTON_TYPE_INVALID');
+  return undefined;
+}
+
+/** Telegram's update when a business account connects the bot, changes its rights, or disconnects it. */
+export function businessConnectionUpdate(id: string, owner: TgUser, opts: { canReply: boolean; enabled: boolean }) {
+  if (opts.enabled && opts.canReply) businessConnections.add(id);
+  else businessConnections.delete(id);
+  return {
+    update_id: nextUpdateId++,
+    business_connection: {
+      id,
+      user: owner,
+      user_chat_id: owner.id,
+      date: Math.floor(Date.now() / 1000),
+      rights: { can_reply: opts.canReply, can_read_messages: true },
+      is_enabled: opts.enabled,
+    },
+  };
+}
+
+/** A message in a chat of the business account: `from` is the customer, or the owner writing to them. */
+export function businessMessageUpdate(connectionId: string, chatWith: TgUser, from: TgUser, text: string) {
+  return {
+    update_id: nextUpdateId++,
+    business_message: {
+      message_id: nextMessageId++,
+      business_connection_id: connectionId,
+      date: Math.floor(Date.now() / 1000),
+      chat: { id: chatWith.id, type: 'private', first_name: chatWith.first_name },
+      from,
+      text,
+    },
+  };
+}
+
 /* ---------- updates, as Telegram would post them to the webhook ---------- */
 
 let nextUpdateId = 1;
@@ -398,6 +456,7 @@ export interface TgUser {
   is_bot: false;
   first_name: string;
   username?: string;
+  language_code?: string;
 }
 
 export const tgUser = (id: number, username?: string): TgUser => ({

@@ -302,6 +302,11 @@ const rows: Row[] = [
   },
   { call: 'GET /business-settings/', request: async () => ({ url: '/business-settings/' }), expect: STAFF_ONLY },
   {
+    call: 'GET /business-settings/telegram-business',
+    request: async () => ({ url: '/business-settings/telegram-business' }),
+    expect: STAFF_ONLY,
+  },
+  {
     call: 'GET /records/{id}/calendar.ics (signed link)',
     request: async () => ({
       url: `/records/${ctx.recordId}/calendar.ics?sig=${calendarSignature(t.config.secretKey, ctx.recordId)}`,

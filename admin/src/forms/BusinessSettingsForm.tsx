@@ -1,8 +1,8 @@
-import { Button, NumberInput, Select, Stack, TextInput, Textarea, Title } from '@mantine/core';
+import { Button, NumberInput, Select, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { BusinessSettings } from '../../../contract/business-settings';
+import { BusinessSettings, type TelegramBusinessStatus } from '../../../contract/business-settings';
 import { businessSettingsApi } from '../../../contract/endpoints/business-settings';
 import { PREPAYMENT_LABELS, PREPAYMENTS, REFUND_TO, REFUND_TO_LABELS } from '../../../contract/money';
 import { call } from '../api';
@@ -57,6 +57,16 @@ const NUMBER_FIELDS = [
   },
 ] as const;
 
+/** The line about the studio's Telegram account (Telegram Business). */
+const telegramBusinessLine = (s: TelegramBusinessStatus | undefined) =>
+  !s
+    ? 'Проверяем подключение…'
+    : !s.connected
+      ? 'Бот не подключён к аккаунту студии. Подключить: Telegram → Настройки → Telegram Business → Чат-боты.'
+      : s.can_reply
+        ? 'Бот подключён к аккаунту студии и может отвечать клиентам.'
+        : 'Бот подключён к аккаунту студии, но без права отвечать: разрешите ему отвечать в Telegram Business.';
+
 /** The money choices: how customers pay and where a cancelled booking's money goes. */
 const SELECT_FIELDS = [
   {
@@ -85,7 +95,15 @@ function firstMessage(err: unknown): string | undefined {
 }
 
 /** The studio's settings: everyone on the staff sees them, a superuser changes them. */
-export function BusinessSettingsForm({ settings, editable }: { settings: BusinessSettings; editable: boolean }) {
+export function BusinessSettingsForm({
+  settings,
+  editable,
+  telegramBusiness,
+}: {
+  settings: BusinessSettings;
+  editable: boolean;
+  telegramBusiness?: TelegramBusinessStatus;
+}) {
   const {
     register,
     control,
@@ -189,6 +207,47 @@ export function BusinessSettingsForm({ settings, editable }: { settings: Busines
           disabled={!editable}
           error={errors.privacy_text?.message}
           {...register('privacy_text')}
+        />
+        <Title order={3} size="h5">
+          Аккаунт студии в Telegram
+        </Title>
+        <Text size="sm" data-testid="telegram-business-status">
+          {telegramBusinessLine(telegramBusiness)}
+        </Text>
+        <Controller
+          control={control}
+          name="business_auto_reply"
+          render={({ field }) => (
+            <Switch
+              label="Бот отвечает клиентам в аккаунте студии"
+              description="Когда сотрудники давно не писали в этом чате: ближайшие мастер-классы со свободными местами и кнопка записи"
+              disabled={!editable}
+              name={field.name}
+              ref={field.ref}
+              checked={field.value}
+              onBlur={field.onBlur}
+              onChange={(e) => field.onChange(e.currentTarget.checked)}
+            />
+          )}
+        />
+        <Controller
+          control={control}
+          name="business_reply_hours"
+          render={({ field, fieldState }) => (
+            <NumberInput
+              label="Автоответ в одном чате не чаще, чем раз в столько часов"
+              min={1}
+              clampBehavior="none"
+              allowDecimal={false}
+              disabled={!editable}
+              name={field.name}
+              ref={field.ref}
+              value={numberValue(field.value)}
+              onBlur={field.onBlur}
+              onChange={onNumberChange(field.onChange)}
+              error={fieldState.error?.message}
+            />
+          )}
         />
         {editable && (
           <Button type="submit" loading={isSubmitting} disabled={!isDirty} w="fit-content">

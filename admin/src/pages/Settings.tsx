@@ -70,6 +70,7 @@ function BusinessSettings() {
       onError: (err) => toastError(TITLES.general, err),
     },
   );
+  const { data: telegramBusiness } = useApi(businessSettingsApi.telegramBusiness, {});
   const editable = Boolean(user?.is_superuser);
   return (
     <section>
@@ -81,7 +82,11 @@ function BusinessSettings() {
           ? 'Правила студии для клиентов: напоминания, срок изменения записи, контакты и хранение данных.'
           : 'Правила студии для клиентов. Изменить их может суперпользователь.'}
       </Text>
-      {data && user ? <BusinessSettingsForm settings={data} editable={editable} /> : <Skeleton h={420} maw={560} />}
+      {data && user ? (
+        <BusinessSettingsForm settings={data} editable={editable} telegramBusiness={telegramBusiness} />
+      ) : (
+        <Skeleton h={420} maw={560} />
+      )}
     </section>
   );
 }
