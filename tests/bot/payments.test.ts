@@ -165,6 +165,26 @@ describe('successful_payment', () => {
     ).toBe(true);
   });
 
+  it('money for a booking already paid at the studio goes to the customer’s credit', async () => {
+    const { user, tg, id } = await booked(1800);
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/records/${id}/payments`,
+      headers: staff,
+      payload: { method: 'cash' },
+    });
+    await send(successfulPaymentUpdate(tg, `record:${id}`, 180_000, 'charge-twice'));
+    const l = await ledger(id);
+    expect(l.money).toMatchObject({ amount_paid: 1800, balance: 0, status: 'paid' });
+    expect(l.payments.map((p: { amount: number; method: string }) => [p.amount, p.method])).toEqual([
+      [1800, 'cash'],
+      [1800, 'telegram'],
+      [-1800, 'credit'],
+    ]);
+    const credit = await t.app.inject({ method: 'GET', url: '/api/v1/me/credit', headers: tma(user) });
+    expect(credit.json()).toEqual({ balance: 1800 });
+  });
+
   it('money for a booking cancelled meanwhile goes to the customer’s credit and staff are alerted', async () => {
     const { user, tg, id } = await booked(2500);
     await t.app.inject({
