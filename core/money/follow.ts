@@ -12,7 +12,8 @@ import { appendToRecord, recordMoney } from './ledger';
  * (the publisher runs it before it tells anyone, so the messages say where the money went):
  * - a booking that becomes ACTIVE (booked, restored, promoted) first spends the customer's studio
  *   credit, up to what it costs; with prepayment, whatever is still required holds its seats until
- *   pay_by = now + payment_hold_minutes, never past the start. A QUEUED booking pays nothing.
+ *   pay_by = now + payment_hold_minutes, never past the start. A QUEUED booking pays nothing, and a
+ *   booking staff took for someone without Telegram is not held (they pay at the studio).
  * - a cancelled booking (by anyone, or with its session deleted) gives back all that was paid, a
  *   smaller party what it paid beyond its new price: what came from credit goes back to credit; the
  *   rest to credit with refund_to credit, else it is owed back until staff record the refund.
@@ -50,7 +51,8 @@ async function becameActive(
       );
   }
   const m = await recordMoney(trx, r, s);
-  const payBy = m.amount_paid < m.required_now ? holdUntil(now, schedule.date, s) : null;
+  // Only a Telegram customer can pay from afar: a booking staff took for someone else is not held.
+  const payBy = r.telegram_id !== null && m.amount_paid < m.required_now ? holdUntil(now, schedule.date, s) : null;
   const record = payBy !== r.pay_by ? await setPayBy(trx, r.id, payBy) : r;
   return { record, events };
 }

@@ -290,6 +290,20 @@ describe('the seat hold', () => {
     expect((await view(booked.record.id, anna)).record.state).toBe('ACTIVE');
   });
 
+  it('a booking staff take for someone without Telegram is not held', async () => {
+    await settings({ prepayment: 'full', payment_hold_minutes: 30 });
+    const { schedule } = await createSession(t.app, staff, { price: 1000 });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/records/',
+      headers: staff,
+      payload: bookingPayload(schedule.id),
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().money).toMatchObject({ pay_by: null, status: 'unpaid', required_now: 1000 });
+    expect((await t.scheduler.runOnce(new Date(Date.now() + 3600_000)))['payment-holds']).toBe(0);
+  });
+
   it('the hold never runs past the start', async () => {
     await settings({ prepayment: 'full', payment_hold_minutes: 600 });
     const start = new Date(Date.now() + 60 * 60_000).toISOString();
