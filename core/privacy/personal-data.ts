@@ -1,3 +1,4 @@
+import { deleteCustomerLanguage } from '../../db/repositories/customer-languages';
 import { deleteCustomerNote, deleteNotesInactiveSince, getCustomerNote } from '../../db/repositories/customer-notes';
 import { forgetPaymentsOf } from '../../db/repositories/payments';
 import { ERASED_NAME, type ForgetResult, type PersonalDataExport } from '../../contract';
@@ -137,6 +138,7 @@ export async function forgetPerson(database: Database, person: TelegramPerson, a
     await deleteBotSessionsOfChat(trx, person.id);
     await unlinkStaffTelegram(trx, person.id);
     await deleteRateLimitsOf(trx, person.id);
+    await deleteCustomerLanguage(trx, person.id);
     // Bookings whose values of theirs were erased: their own, and those they gave away.
     const anonymised = theirs.length + given.length;
     // That an erasure happened, and who asked (never whose: that is what was erased).

@@ -79,6 +79,19 @@ describe('replies in the customer’s language', () => {
   });
 });
 
+describe('erasure', () => {
+  it('/forget erases the language choice with the rest of the person’s data', async () => {
+    const u = speaker(31_020);
+    await send(callbackUpdate(u, 'lang:en'));
+    await send(textUpdate(u, '/my'));
+    expect(lastText(u.id)).toBe('You have no upcoming bookings yet.');
+    await send(callbackUpdate(u, 'forget:yes'));
+    expect(fake.ok('editMessageText').at(-1)!.params.text).toContain('Done: your personal data is deleted.');
+    await send(textUpdate(u, '/my'));
+    expect(lastText(u.id)).toBe('У вас пока нет предстоящих записей.');
+  });
+});
+
 describe('notifications in the recipient’s language', () => {
   it('a booking confirmed in English and in Serbian (dates in their format), in Russian otherwise; staff read Russian', async () => {
     const { schedule } = await createSession(t.app, staff, { date: SESSION_DATE });
