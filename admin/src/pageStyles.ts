@@ -21,5 +21,7 @@ import '@mantine/core/styles/Alert.css';
 import '@mantine/core/styles/ThemeIcon.css';
 import '@mantine/core/styles/Indicator.css';
 import '@mantine/core/styles/SegmentedControl.css';
+import '@mantine/core/styles/Chip.css';
+import '@mantine/core/styles/Radio.css';
 import '@mantine/core/styles/Pagination.css';
 import '@mantine/core/styles/Progress.css';

@@ -26,7 +26,12 @@ export function CancelSessionDialog({ schedule, onClose }: { schedule: ScheduleP
     if (ok) onClose();
   };
   return (
-    <Modal opened onClose={onClose} title={<Text fw={700}>Отменить мастер-класс?</Text>}>
+    <Modal
+      opened
+      onClose={onClose}
+      title={<Text fw={700}>Отменить мастер-класс?</Text>}
+      closeButtonProps={{ 'aria-label': 'Закрыть' }}
+    >
       <Stack gap="md">
         <Text>
           «{schedule.workshop.title}», {formatDateTime(schedule.date, config.businessTimezone)}

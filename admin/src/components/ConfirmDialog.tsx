@@ -32,7 +32,13 @@ export function ConfirmDialog({
     onClose();
   };
   return (
-    <Modal opened={opened} onClose={onClose} title={<Text fw={700}>{title}</Text>} size="sm">
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={<Text fw={700}>{title}</Text>}
+      size="sm"
+      closeButtonProps={{ 'aria-label': 'Закрыть' }}
+    >
       <Stack gap="lg">
         {children}
         <Group justify="flex-end" gap="sm">

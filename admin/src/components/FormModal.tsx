@@ -25,6 +25,7 @@ export function FormModal({
     <Modal
       opened={opened}
       onClose={onClose}
+      closeButtonProps={{ 'aria-label': 'Закрыть' }}
       title={
         <Text fw={700} size="lg">
           {title}

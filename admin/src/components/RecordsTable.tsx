@@ -157,7 +157,7 @@ export function RecordsTable({ records }: { records: StaffRecord[] }) {
                     </Group>
                     {r.customer_note && (
                       <Text size="xs" c="dimmed" mt={2} style={{ whiteSpace: 'pre-line' }} data-testid="customer-note">
-                        📝 {r.customer_note}
+                        Заметка: {r.customer_note}
                       </Text>
                     )}
                   </Table.Td>

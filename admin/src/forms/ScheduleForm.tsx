@@ -247,7 +247,7 @@ export function ScheduleForm({ schedule, workshops, addresses, opened, onClose, 
               <Chip.Group multiple value={repeat.weekdays} onChange={(v) => setRepeat({ ...repeat, weekdays: v })}>
                 <Group gap={6} role="group" aria-labelledby="weekdays-label">
                   {WEEKDAY_LABELS.map((label, i) => (
-                    <Chip key={label} value={String(i + 1)} size="sm">
+                    <Chip key={label} value={String(i + 1)} size="sm" color="teal.9">
                       {label}
                     </Chip>
                   ))}

@@ -136,7 +136,7 @@ export default function CustomersListPage() {
                     </Anchor>
                     {c.note && (
                       <Text size="xs" c="dimmed" lineClamp={2}>
-                        📝 {c.note}
+                        Заметка: {c.note}
                       </Text>
                     )}
                   </Table.Td>

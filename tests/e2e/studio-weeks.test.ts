@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, screenshotPath } from '../helpers/browser';
+import { startTestServer } from '../helpers/server';
+import { initDataFor } from '../helpers/telegram';
+import { axeProblems } from '../helpers/miniapp';
+
+/*
+ * The studio's weeks in the browser: a weekly series from the add dialog, a client note kept on
+ * Клиенты and shown on the customer's booking rows, a session cancelled with a reason and shown in
+ * History as «Отменён»; screenshots of each and no serious or critical axe-core finding.
+ */
+
+type Server = Awaited<ReturnType<typeof startTestServer>>;
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+let server: Server;
+let browser: Browser;
+let staff: { authorization: string };
+let workshopId = 0;
+let sessionId = 0;
+const VERA = { id: 7_300_001, username: 'vera_weeks' };
+const errors: string[] = [];
+
+async function api<T>(method: string, path: string, body?: unknown, headers = staff): Promise<T> {
+  const res = await fetch(`${server.url}/api/v1${path}`, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+async function newPage(viewport: { width: number; height: number }): Promise<{ ctx: BrowserContext; page: Page }> {
+  // bypassCSP: axe-core is injected as an inline script, which the admin's policy rightly refuses.
+  const ctx = await browser.newContext({ viewport, locale: 'ru-RU', timezoneId: 'UTC', bypassCSP: true });
+  const page = await ctx.newPage();
+  page.setDefaultTimeout(10_000);
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) errors.push(m.text());
+  });
+  return { ctx, page };
+}
+
+async function login(page: Page) {
+  await page.goto(`${server.url}/login`);
+  await page.getByLabel('Email').fill(server.superuser.email);
+  await page.getByLabel('Password', { exact: true }).fill(server.superuser.password);
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await page.getByText('С возвращением').waitFor();
+}
+
+async function shot(page: Page, name: string, fullPage = true) {
+  await page.waitForTimeout(400); // transitions settle
+  await page.screenshot({ path: screenshotPath(`weeks-${name}`), fullPage });
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ env: { BUSINESS_TIMEZONE: 'Europe/Belgrade' } });
+  browser = await launchBrowser();
+  staff = await server.auth();
+  workshopId = (await api<{ id: number }>('POST', '/workshops/', { title: 'Хинкали', price: 3000 })).id;
+  const address = await api<{ id: number }>('POST', '/address/', { title: 'Улица 1', map_link: 'https://m/1' });
+  sessionId = (
+    await api<{ id: number }>('POST', '/schedule/', {
+      date: new Date(Date.now() + 3 * 86_400_000).toISOString(),
+      capacity: 6,
+      workshop_id: workshopId,
+      address_id: address.id,
+    })
+  ).id;
+  await api(
+    'POST',
+    '/records/',
+    { schedule_id: sessionId, name: 'Вера', last_name: 'Ким', is_first_time: false, consent: true },
+    { authorization: `tma ${initDataFor({ id: VERA.id, username: VERA.username, first_name: 'Вера' })}` },
+  );
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('the studio’s weeks in the browser', () => {
+  it('adds a weekly series from the add dialog: Monday and Thursday for 4 weeks are 8 sessions of one series', async () => {
+    const { ctx, page } = await newPage(DESKTOP);
+    await login(page);
+    await page.goto(`${server.url}/schedule`);
+    await page.getByRole('button', { name: 'Добавить' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Мастер-класс').click();
+    await page.getByRole('option', { name: 'Хинкали' }).click();
+    await dialog.getByLabel('Повторять каждую неделю').check();
+    await dialog.getByText('Пн', { exact: true }).click();
+    await dialog.getByText('Чт', { exact: true }).click();
+    await dialog.getByLabel('Недель (до 26)').fill('4');
+    // The pointer off the chips: axe checks the resting colours, not a hover.
+    await page.mouse.move(0, 0);
+    await shot(page, 'series-dialog', false);
+    expect(await axeProblems(page, '[role="dialog"]')).toEqual([]);
+    const created = page.waitForResponse((r) => r.url().endsWith('/schedule/series') && r.status() === 201);
+    await dialog.getByRole('button', { name: 'Сохранить' }).click();
+    const body = await (await created).json();
+    expect(body.count).toBe(8);
+    expect(new Set(body.data.map((s: { series_id: number }) => s.series_id)).size).toBe(1);
+    const list = await api<{ data: { workshop: { id: number }; series_id: number | null }[] }>('GET', '/schedule/');
+    expect(list.data.filter((s) => s.series_id !== null)).toHaveLength(8);
+
+    // Editing one of them offers «Только это» / «Это и следующие».
+    const card = page.locator(`[data-schedule-id="${body.data[0].id}"]`);
+    await card.getByRole('button', { name: 'Редактировать' }).click();
+    await page.getByRole('dialog').getByText('Это и следующие').waitFor();
+    await shot(page, 'series-edit', false);
+    await page.keyboard.press('Escape');
+    await ctx.close();
+  });
+
+  it('a note kept on Клиенты is shown on the customer’s booking row', async () => {
+    const { ctx, page } = await newPage(DESKTOP);
+    await login(page);
+    await page.goto(`${server.url}/customers`);
+    await page.getByRole('button', { name: /Вера/ }).click();
+    await page.getByTestId('customer-note-input').fill('Вегетарианка, всегда приносит вино');
+    const saved = page.waitForResponse((r) => r.url().endsWith(`/customers/${VERA.id}/note`) && r.ok());
+    await page.getByRole('button', { name: 'Сохранить заметку' }).click();
+    await saved;
+    await shot(page, 'note-customer', false);
+    await page.keyboard.press('Escape');
+
+    await page.goto(`${server.url}/schedule`);
+    const row = page
+      .locator(`[data-schedule-id="${sessionId}"]`)
+      .getByTestId('records-table')
+      .getByRole('row')
+      .filter({ hasText: 'Вера' });
+    await row.getByTestId('customer-note').filter({ hasText: 'Вегетарианка, всегда приносит вино' }).waitFor();
+    await page.locator(`[data-schedule-id="${sessionId}"]`).scrollIntoViewIfNeeded();
+    await shot(page, 'note-booking-row', false);
+    expect(await axeProblems(page)).toEqual([]);
+    await ctx.close();
+  });
+
+  it('cancels a session with a reason: it leaves the schedule and shows in History as «Отменён»', async () => {
+    for (const [viewport, name] of [
+      [DESKTOP, 'desktop'],
+      [PHONE, 'phone'],
+    ] as const) {
+      const { ctx, page } = await newPage(viewport);
+      await login(page);
+      if (name === 'desktop') {
+        await page.goto(`${server.url}/schedule`);
+        const card = page.locator(`[data-schedule-id="${sessionId}"]`);
+        await card.getByRole('button', { name: 'Отменить мастер-класс' }).click();
+        const dialog = page.getByRole('dialog');
+        await dialog.getByRole('button', { name: 'Отменить мастер-класс' }).click();
+        await dialog.getByText('Укажите причину отмены').waitFor();
+        await dialog.getByLabel('Причина (её увидят клиенты)').fill('Шеф заболел');
+        await shot(page, 'cancel-dialog', false);
+        expect(await axeProblems(page, '[role="dialog"]')).toEqual([]);
+        const done = page.waitForResponse((r) => r.url().endsWith(`/schedule/${sessionId}/cancel`) && r.ok());
+        await dialog.getByRole('button', { name: 'Отменить мастер-класс' }).click();
+        await done;
+        await card.waitFor({ state: 'detached' });
+      }
+      await page.goto(`${server.url}/past`);
+      const cancelled = page.locator(`[data-schedule-id="${sessionId}"]`);
+      await cancelled.getByTestId('cancelled-badge').waitFor();
+      await cancelled.getByText('Причина отмены: Шеф заболел').waitFor();
+      await expect(cancelled.getByRole('button', { name: 'Редактировать' }).count()).resolves.toBe(0);
+      await shot(page, `history-cancelled-${name}`, false);
+      expect(await axeProblems(page)).toEqual([]);
+      await ctx.close();
+    }
+    const view = await api<{ records: { state: string }[] }>('GET', `/schedule/${sessionId}`);
+    expect(view.records.map((r) => r.state)).toEqual(['CANCELLED']);
+    expect(errors).toEqual([]);
+  });
+});
