@@ -6,6 +6,7 @@ import {
   bindMiniAppCssVars,
   bindViewportCssVars,
   closeMiniApp,
+  downloadFile as sdkDownloadFile,
   expandViewport,
   hapticFeedbackImpactOccurred,
   hapticFeedbackNotificationOccurred,
@@ -151,6 +152,12 @@ export async function openInvoice(url: string): Promise<string> {
       resolve('failed');
     }
   });
+}
+
+/** Telegram's own download dialog; the caller checked that the client has it (Mini Apps 8.0+). */
+export function downloadFile(url: string, fileName: string): boolean {
+  if (full && sdkDownloadFile.isAvailable()) return attempt(() => sdkDownloadFile(url, fileName));
+  return attempt(() => postEvent('web_app_request_file_download', { url, file_name: fileName }));
 }
 
 export function openTgLink(url: string): void {

@@ -21,6 +21,8 @@ export interface Launch {
   user: TelegramUser | null;
   themeParams: Record<string, string>;
   platform?: string;
+  /** The Mini Apps version the client supports ('8.0'): what it can do. */
+  version?: string;
 }
 
 const STORAGE_KEY = 'workshop-tma-launch';
@@ -63,7 +65,13 @@ export function readLaunch(
   } catch {
     themeParams = {};
   }
-  return { initData, user, themeParams, platform: params.get('tgWebAppPlatform') ?? undefined };
+  return {
+    initData,
+    user,
+    themeParams,
+    platform: params.get('tgWebAppPlatform') ?? undefined,
+    version: params.get('tgWebAppVersion') ?? undefined,
+  };
 }
 
 let launch: Launch = { user: null, themeParams: {} };
@@ -209,6 +217,24 @@ export async function openInvoice(url: string): Promise<string | null> {
   if (!inTelegram()) return null;
   const m = sdk ?? (await loadSdk());
   return m ? m.openInvoice(url) : null;
+}
+
+/** Whether the client supports a Mini Apps version ('8.0'): its features are used only then. */
+export function clientSupports(version: string): boolean {
+  const have = (launch.version ?? '0').split('.').map(Number);
+  const want = version.split('.').map(Number);
+  for (let i = 0; i < Math.max(have.length, want.length); i++) {
+    const d = (have[i] ?? 0) - (want[i] ?? 0);
+    if (d !== 0) return d > 0;
+  }
+  return true;
+}
+
+/** Telegram's download dialog for a file (clients of Mini Apps 8.0+); false elsewhere (the caller opens the link). */
+export async function downloadFile(url: string, fileName: string): Promise<boolean> {
+  if (!inTelegram() || !clientSupports('8.0') || !url.startsWith('https://')) return false;
+  const m = sdk ?? (await loadSdk());
+  return m ? m.downloadFile(url, fileName) : false;
 }
 
 /** Opens a t.me link inside Telegram (e.g. the share sheet); false outside Telegram (the page follows the link). */

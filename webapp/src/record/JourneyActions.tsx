@@ -5,7 +5,7 @@ import { formatDate, formatTime } from '../../../contract/format';
 import { recordsApi } from '../../../contract/endpoints/records';
 import { call, errorText } from '../api';
 import { config } from '../config';
-import { haptic, openLink, openTelegramLink } from '../tg';
+import { downloadFile, haptic, openLink, openTelegramLink } from '../tg';
 import { Notice } from '../ui/Notice';
 import { toast } from '../ui/toast';
 
@@ -35,8 +35,10 @@ export function CalendarButton({ view }: { view: RecordView }) {
       stretched
       mode="bezeled"
       data-href={href}
-      onClick={() => {
+      onClick={async () => {
         const url = new URL(href, location.origin).toString();
+        // Telegram's own download dialog where the client has it; else its browser, which hands the file on.
+        if (await downloadFile(url, 'masterclass.ics')) return;
         if (!openLink(url)) location.assign(url);
       }}
     >
