@@ -94,7 +94,7 @@ export interface OutboxDeps {
   database: Database;
   /** A Bot API client without auto-retry: the worker does its own retries. */
   api: OutboxApi;
-  /** Text and buttons (or calls) of a notification (bot/messages.ts), at delivery time, in the chat's language. */
+  /** Text and buttons (or calls) of a notification (bot/messages.ts), in the chat's language: when the row is claimed, a moment before it is sent. */
   render(n: Notification, chatId: number): RenderedMessage | Promise<RenderedMessage>;
   log: Log;
   options?: Partial<OutboxOptions>;
@@ -123,6 +123,8 @@ interface Held {
   bulk: boolean;
   row: NotificationRow;
   leaseUntil: number;
+  /** Rendered when claimed, so a send goes out at its slot, not after a render's database read. */
+  calls: OutboxCall[];
 }
 
 /** What became of one send. */
@@ -176,8 +178,18 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     if (limit <= 0) return 0;
     if (!(await claims.anyDue(ctl, now))) return 0;
     const rows = await claims.claim(ctl, now, limit);
-    for (const row of rows)
-      pacer.add(Number(row.chat_id), { id: row.id, bulk: bulk.has(row.kind), row, leaseUntil: now + o.leaseMs });
+    const rendered = await Promise.all(rows.map(render));
+    for (const [i, row] of rows.entries()) {
+      const calls = rendered[i];
+      if (calls)
+        pacer.add(Number(row.chat_id), {
+          id: row.id,
+          bulk: bulk.has(row.kind),
+          row,
+          leaseUntil: now + o.leaseMs,
+          calls,
+        });
+    }
     if (rows.length > 0 && nextHeartbeatAt === 0) nextHeartbeatAt = now + o.heartbeatMs;
     return rows.length;
   }
@@ -195,23 +207,26 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     }
   }
 
-  /** `answered`: Telegram has answered (the write that records the outcome is still to come). */
-  async function deliver(
-    row: NotificationRow,
-    previousStart: number | undefined,
-    answered: () => void,
-  ): Promise<Outcome> {
-    let calls: OutboxCall[];
+  /** The calls of a claimed row; null when it cannot be rendered (then it is failed for good). */
+  async function render(row: NotificationRow): Promise<OutboxCall[] | null> {
     try {
-      calls = callsOf(await deps.render(readNotification(row.kind, row.payload), Number(row.chat_id)));
+      return callsOf(await deps.render(readNotification(row.kind, row.payload), Number(row.chat_id)));
     } catch (err) {
       log.error(
         { err, notification: row.id, kind: row.kind },
         'outbox: cannot render the notification, failed for good',
       );
       await claims.failed(row, `render: ${describeError(err)}`);
-      return 'finished';
+      return null;
     }
+  }
+
+  /** `answered`: Telegram has answered (the write that records the outcome is still to come). */
+  async function deliver(
+    { row, calls }: Held,
+    previousStart: number | undefined,
+    answered: () => void,
+  ): Promise<Outcome> {
     try {
       await sendCalls(deps.api, Number(row.chat_id), calls, deps.onSend);
     } catch (err) {
@@ -270,7 +285,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     const work = (async () => {
       let outcome: Outcome = 'finished';
       try {
-        outcome = await deliver(item.row, previousStart, () => {
+        outcome = await deliver(item, previousStart, () => {
           pacer.answered(chatId);
           wake();
         });

@@ -210,14 +210,14 @@ describe('the outbox at Telegram’s pace (virtual clock)', () => {
     await enqueue(group, 2);
     // The second row waits 3 s (the group's pace), longer than the 2 s lease: the heartbeat extends it.
     // The test looks 2.3 s after the first message (the clock stands still while the fake answers it).
-    let later: Promise<void> | undefined;
+    // The clock stops right there (the wait's continuation runs before the clock can move on).
+    let later: Promise<() => void> | undefined;
     const w = virtualWorker({ leaseMs: 2000, heartbeatMs: 300, sendTimeoutMs: 1000, perChatClaim: 2 }, () => {
-      later ??= clock.wait(2300);
+      later ??= clock.wait(2300).then(() => clock.freeze());
     });
     w.start();
     await fake.waitFor(() => later !== undefined, 5000);
-    await later;
-    const thaw = clock.freeze();
+    const thaw = await later!;
     expect(sent(group)).toHaveLength(1);
     const [, waiting] = await listNotifications(t.database.db, { chat_id: group });
     expect(waiting.status).toBe('pending');
