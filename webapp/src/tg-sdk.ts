@@ -160,6 +160,29 @@ export function downloadFile(url: string, fileName: string): boolean {
   return attempt(() => postEvent('web_app_request_file_download', { url, file_name: fileName }));
 }
 
+let storageRequests = 0;
+
+/** A key of Telegram's DeviceStorage (Mini Apps 9.0+): its value, or null when there is none or the client fails. */
+export function deviceStorageGet(key: string): Promise<string | null> {
+  const req_id = `ds${++storageRequests}`;
+  return new Promise((resolve) => {
+    const done = (value: string | null) => {
+      offs.forEach((off) => off());
+      resolve(value);
+    };
+    const offs = [
+      on('device_storage_key_received', (e) => e.req_id === req_id && done(e.value ?? null)),
+      on('device_storage_failed', (e) => e.req_id === req_id && done(null)),
+    ];
+    if (!attempt(() => postEvent('web_app_device_storage_get_key', { req_id, key }))) done(null);
+  });
+}
+
+/** Stores a key in Telegram's DeviceStorage; null removes it. */
+export function deviceStorageSet(key: string, value: string | null): void {
+  attempt(() => postEvent('web_app_device_storage_save_key', { req_id: `ds${++storageRequests}`, key, value }));
+}
+
 export function openTgLink(url: string): void {
   if (full && attempt(() => sdkOpenTelegramLink.ifAvailable(url))) return;
   const path_full = url.replace(/^https:\/\/t\.me/, '');

@@ -237,6 +237,21 @@ export async function downloadFile(url: string, fileName: string): Promise<boole
   return m ? m.downloadFile(url, fileName) : false;
 }
 
+/** A draft kept on the device by Telegram (DeviceStorage, Mini Apps 9.0+), so a closed mini-app reopens with it. */
+const hasDeviceStorage = () => hasTelegramClient() && clientSupports('9.0');
+
+/** The stored draft under `key`; null when there is none or the client has no DeviceStorage. */
+export async function loadDraft(key: string): Promise<string | null> {
+  if (!hasDeviceStorage()) return null;
+  const m = sdk ?? (await loadSdk());
+  return m ? m.deviceStorageGet(key) : null;
+}
+
+/** Keeps (or with null, forgets) the draft under `key`; a no-op without DeviceStorage. */
+export function saveDraft(key: string, value: string | null): void {
+  if (hasDeviceStorage()) withSdk((m) => m.deviceStorageSet(key, value));
+}
+
 /** Opens a t.me link inside Telegram (e.g. the share sheet); false outside Telegram (the page follows the link). */
 export function openTelegramLink(url: string): boolean {
   if (!inTelegram() || !url.startsWith('https://t.me/')) return false;

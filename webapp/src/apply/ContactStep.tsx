@@ -16,13 +16,26 @@ import { formatDate, formatPrice, formatTime } from '../../../contract/format';
 import { recordsApi } from '../../../contract/endpoints/records';
 import { ApiError, call } from '../api';
 import { config } from '../config';
-import { haptic, hasTelegramClient, setClosingConfirmation, telegramUser, uiPlatform } from '../tg';
+import {
+  haptic,
+  hasTelegramClient,
+  loadDraft,
+  saveDraft,
+  setClosingConfirmation,
+  telegramUser,
+  uiPlatform,
+} from '../tg';
 import { useMainButton } from '../ui/useMainButton';
 import { Notice } from '../ui/Notice';
 import { PrivacySheet } from '../ui/PrivacySheet';
 import { Stepper } from '../ui/Stepper';
 import { toast } from '../ui/toast';
 import { IconCalendar } from '../ui/icons';
+
+/** The contact form's draft in Telegram's DeviceStorage: what a customer types and would not want to type again. */
+const DRAFT_KEY = 'contact-draft';
+const DRAFT_FIELDS = ['name', 'last_name', 'comment', 'has_allergy', 'allergy_type'] as const;
+const DRAFT_SAVE_MS = 400;
 
 const NO_TELEGRAM_USER =
   'Не удалось получить данные Telegram. Откройте запись через бота в Telegram, чтобы записаться.';
@@ -53,6 +66,7 @@ export default function ContactStep({
     register,
     control,
     handleSubmit,
+    setValue,
     formState: { errors, isDirty },
   } = useForm<z.input<typeof RecordCreateFields>, unknown, z.output<typeof RecordCreateFields>>({
     resolver: zodResolver(RecordCreateFields),
@@ -68,6 +82,35 @@ export default function ContactStep({
     },
   });
   const [people, hasAllergy] = useWatch({ control, name: ['people_count', 'has_allergy'] });
+  const draft = useWatch({ control, name: DRAFT_FIELDS });
+
+  // The draft Telegram kept on the device (name, allergy, comment) comes back when the form reopens…
+  useEffect(() => {
+    let live = true;
+    void loadDraft(DRAFT_KEY).then((raw) => {
+      if (!live || !raw) return;
+      try {
+        const saved = JSON.parse(raw) as Record<string, unknown>;
+        for (const field of DRAFT_FIELDS) {
+          const value = saved[field];
+          if (field === 'has_allergy' ? value === true : typeof value === 'string' && value)
+            setValue(field, value as never, { shouldDirty: true });
+        }
+      } catch {
+        // Not a draft of ours: ignored.
+      }
+    });
+    return () => {
+      live = false;
+    };
+  }, [setValue]);
+  // …and is kept as it is typed.
+  const draftJson = JSON.stringify(Object.fromEntries(DRAFT_FIELDS.map((f, i) => [f, draft[i]])));
+  useEffect(() => {
+    if (!isDirty) return;
+    const timer = setTimeout(() => saveDraft(DRAFT_KEY, draftJson), DRAFT_SAVE_MS);
+    return () => clearTimeout(timer);
+  }, [draftJson, isDirty]);
   const queued = people > session.places_available;
   const tz = config().businessTimezone;
 
@@ -82,6 +125,7 @@ export default function ContactStep({
         // Submitting under the consent line is the customer's consent (the server refuses a booking without it).
         const view = await call(recordsApi.create, { body: { schedule_id: session.id, ...values, consent: true } });
         haptic('success');
+        saveDraft(DRAFT_KEY, null);
         onDone(view);
       } catch (err) {
         haptic('error');
