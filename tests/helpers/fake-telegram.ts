@@ -310,6 +310,8 @@ export async function startFakeTelegram(
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => void handle());
     async function handle() {
+      // Telegram counts a message against its limits when it arrives, whatever the answer's latency.
+      const receivedAt = now();
       const m = /^\/bot([^/]+)\/(\w+)/.exec(req.url ?? '');
       const answer = (status: number, json: unknown) => {
         res.writeHead(status, { 'content-type': 'application/json' });
@@ -350,10 +352,10 @@ export async function startFakeTelegram(
       } else if (method === 'sendMessage' && chatId !== undefined && blocked.has(chatId)) {
         error = BLOCKED;
       } else if (flood && chatId !== undefined && isSend(method)) {
-        error = flood(chatId, now()) ?? undefined;
+        error = flood(chatId, receivedAt) ?? undefined;
         if (error) fake.floodErrors++;
       }
-      calls.push({ method, token, params, at: now(), ok: !error, error });
+      calls.push({ method, token, params, at: receivedAt, ok: !error, error });
       if (error) return answer(error.error_code, { ok: false, ...error });
       return answer(200, { ok: true, result: result(method, params) });
     }
