@@ -160,6 +160,15 @@ export function downloadFile(url: string, fileName: string): boolean {
   return attempt(() => postEvent('web_app_request_file_download', { url, file_name: fileName }));
 }
 
+/** Asks Telegram whether the app is on the home screen and, unless it is there or cannot be, offers to add it. */
+export function offerHomeScreen(): void {
+  const off = on('home_screen_checked', (e) => {
+    off();
+    if (e.status === 'missed' || e.status === 'unknown') attempt(() => postEvent('web_app_add_to_home_screen'));
+  });
+  if (!attempt(() => postEvent('web_app_check_home_screen'))) off();
+}
+
 let storageRequests = 0;
 
 /** A key of Telegram's DeviceStorage (Mini Apps 9.0+): its value, or null when there is none or the client fails. */

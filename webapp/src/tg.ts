@@ -237,6 +237,26 @@ export async function downloadFile(url: string, fileName: string): Promise<boole
   return m ? m.downloadFile(url, fileName) : false;
 }
 
+const BOOKINGS_KEY = 'workshop-tma-bookings';
+const HOME_SCREEN_OFFERED_KEY = 'workshop-tma-home-screen-offered';
+
+/**
+ * Counts the bookings made on this device; after the second one, Telegram's "add to home screen" is
+ * offered once (clients of Mini Apps 8.0+): a returning customer then opens the studio in one tap.
+ */
+export function bookingMade(): void {
+  try {
+    const count = Number(localStorage.getItem(BOOKINGS_KEY) ?? 0) + 1;
+    localStorage.setItem(BOOKINGS_KEY, String(count));
+    if (count < 2 || !hasTelegramClient() || !clientSupports('8.0')) return;
+    if (localStorage.getItem(HOME_SCREEN_OFFERED_KEY)) return;
+    localStorage.setItem(HOME_SCREEN_OFFERED_KEY, '1');
+  } catch {
+    return; // no storage: never offered rather than offered every time
+  }
+  withSdk((m) => m.offerHomeScreen());
+}
+
 /** A draft kept on the device by Telegram (DeviceStorage, Mini Apps 9.0+), so a closed mini-app reopens with it. */
 const hasDeviceStorage = () => hasTelegramClient() && clientSupports('9.0');
 

@@ -17,6 +17,7 @@ import { recordsApi } from '../../../contract/endpoints/records';
 import { ApiError, call } from '../api';
 import { config } from '../config';
 import {
+  bookingMade,
   haptic,
   hasTelegramClient,
   loadDraft,
@@ -126,6 +127,7 @@ export default function ContactStep({
         const view = await call(recordsApi.create, { body: { schedule_id: session.id, ...values, consent: true } });
         haptic('success');
         saveDraft(DRAFT_KEY, null);
+        bookingMade();
         onDone(view);
       } catch (err) {
         haptic('error');
