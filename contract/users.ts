@@ -19,6 +19,11 @@ const telegramIdClearOnly = z
 /** Telegram user ids are positive integers below 2^53. */
 export const TelegramId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
+/** Staff roles: owner (everything), manager (all but users and business settings), host (the day's sessions at the door). */
+export const STAFF_ROLES = ['owner', 'manager', 'host'] as const;
+export const StaffRoleSchema = z.enum(STAFF_ROLES);
+export const STAFF_ROLE_LABELS = { owner: 'Владелец', manager: 'Менеджер', host: 'Ведущий' } as const;
+
 export const UserPublic = z.object({
   id: z.number().int(),
   email: z.string(),
@@ -27,6 +32,8 @@ export const UserPublic = z.object({
   is_superuser: z.boolean(),
   telegram_id: z.number().nullable(),
   telegram_login: z.string().nullable(),
+  /** owner (the same as is_superuser), manager or host. */
+  role: StaffRoleSchema.optional(),
 });
 export type UserPublic = z.infer<typeof UserPublic>;
 
@@ -41,6 +48,7 @@ export const UserCreate = z
     password,
     confirm_password: z.string().max(255).optional(),
     is_superuser: z.boolean().default(false),
+    role: StaffRoleSchema.optional(),
     is_active: z.boolean().default(false),
   })
   .refine(passwordsMatch, PASSWORDS_DIFFER);
@@ -53,6 +61,7 @@ export const UserUpdate = z
     password: password.optional(),
     confirm_password: z.string().max(255).optional(),
     is_superuser: z.boolean().optional(),
+    role: StaffRoleSchema.optional(),
     is_active: z.boolean().optional(),
     telegram_id: telegramIdClearOnly,
   })

@@ -15,6 +15,7 @@ import * as m20261123_0739 from './migrations/20261123_0739_cancelled_sessions';
 import * as m20261123_0746 from './migrations/20261123_0746_languages_and_business';
 import * as m20261123_0753 from './migrations/20261123_0753_customer_notes';
 import * as m20261123_0805 from './migrations/20261123_0805_schedule_series';
+import * as m20261123_0823 from './migrations/20261123_0823_staff_roles';
 
 /**
  * Every migration, statically imported so they run the same under tsx, vitest and a bundle.
@@ -37,6 +38,7 @@ export const migrations: Record<string, Migration> = {
   '20261123_0746_languages_and_business': m20261123_0746,
   '20261123_0753_customer_notes': m20261123_0753,
   '20261123_0805_schedule_series': m20261123_0805,
+  '20261123_0823_staff_roles': m20261123_0823,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

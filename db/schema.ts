@@ -18,6 +18,8 @@ export interface UsersTable {
   created_at: Timestamp;
   /** Bumped by a password change or reset: access tokens carry it, older ones stop working. */
   token_version: Generated<number>;
+  /** owner (is_superuser), manager or host. */
+  role: Generated<'owner' | 'manager' | 'host'>;
 }
 
 export interface WorkshopsTable {

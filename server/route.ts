@@ -62,7 +62,7 @@ export function route<E extends Endpoint>(
   app.route({
     method: endpoint.method,
     url: endpoint.path,
-    config: { ...config, auth: endpoint.access },
+    config: { ...config, auth: endpoint.access, host: endpoint.host === true },
     schema,
     // The schema built here is the one RouteSchema<E> describes.
     handler: handler as RouteHandlerMethod,

@@ -33,6 +33,8 @@ export interface Endpoint {
   /** Under /api/v1; `:name` is a path parameter (the `params` schema checks it). */
   path: string;
   access: Access;
+  /** A host (the staff role at the door) may call it too; every other staff endpoint refuses a host (403). */
+  host?: true;
   /** The OpenAPI tag (the group in Swagger UI). */
   tag: string;
   summary: string;

@@ -19,6 +19,7 @@ export const loginApi = {
     method: 'POST',
     path: '/login/test-token',
     access: 'user',
+    host: true,
     tag,
     summary: 'Check the access token',
     response: 'UserPublic',

@@ -5,8 +5,11 @@ import { Forbidden } from './errors';
  * or a bot update's sender); commands decide from it what is allowed, and the audit log records it.
  */
 
-/** A staff member's role: the owner (a superuser) may do everything, a manager everything but users and business settings. */
-export type StaffRole = 'owner' | 'manager';
+/**
+ * A staff member's role: the owner (a superuser) may do everything, a manager everything but users and
+ * business settings, a host the day's sessions at the door (participants, check-in, payments).
+ */
+export type StaffRole = 'owner' | 'manager' | 'host';
 
 export type Actor =
   { kind: 'customer'; telegram_id: number } | { kind: 'staff'; user_id: number; role: StaffRole } | { kind: 'system' };
@@ -15,10 +18,14 @@ export const SYSTEM: Actor = { kind: 'system' };
 
 export const customerActor = (telegramId: number): Actor => ({ kind: 'customer', telegram_id: telegramId });
 
-export const staffActor = (user: { id: number; is_superuser: boolean | number }): Actor => ({
+/** is_superuser means owner (the API keeps the flag); otherwise the stored role. */
+export const staffRole = (user: { is_superuser: boolean | number; role?: string }): StaffRole =>
+  user.is_superuser ? 'owner' : user.role === 'host' ? 'host' : 'manager';
+
+export const staffActor = (user: { id: number; is_superuser: boolean | number; role?: string }): Actor => ({
   kind: 'staff',
   user_id: user.id,
-  role: user.is_superuser ? 'owner' : 'manager',
+  role: staffRole(user),
 });
 
 /** Staff and the system act on any booking; a customer only on their own. */

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { UserPublic } from '../../contract';
 import { bool, flag, nowIso, type Executor } from '../database';
 import type { UsersTable } from '../schema';
@@ -13,6 +13,7 @@ export const toUserPublic = (u: UserRow): UserPublic => ({
   is_superuser: bool(u.is_superuser),
   telegram_id: u.telegram_id,
   telegram_login: u.telegram_login,
+  role: bool(u.is_superuser) ? 'owner' : u.role === 'host' ? 'host' : 'manager',
 });
 
 export const getUserById = (db: Executor, id: number) =>
@@ -51,6 +52,8 @@ export interface UserInsert {
   full_name?: string | null;
   is_active: boolean;
   is_superuser: boolean;
+  /** Wins over is_superuser when both are given; is_superuser is kept equal to role = owner. */
+  role?: 'owner' | 'manager' | 'host';
 }
 
 export const insertUser = (db: Executor, u: UserInsert) =>
@@ -61,7 +64,8 @@ export const insertUser = (db: Executor, u: UserInsert) =>
       hashed_password: u.hashed_password,
       full_name: u.full_name ?? null,
       is_active: flag(u.is_active),
-      is_superuser: flag(u.is_superuser),
+      is_superuser: flag((u.role ?? (u.is_superuser ? 'owner' : 'manager')) === 'owner'),
+      role: u.role ?? (u.is_superuser ? 'owner' : 'manager'),
       telegram_id: null,
       telegram_login: null,
       created_at: nowIso(),
@@ -75,17 +79,30 @@ export interface UserPatch {
   hashed_password?: string;
   is_active?: boolean;
   is_superuser?: boolean;
+  role?: 'owner' | 'manager' | 'host';
   telegram_id?: number | null;
   telegram_login?: string | null;
 }
 
 export async function updateUser(db: Executor, id: number, patch: UserPatch) {
-  const { is_active, is_superuser, email, ...rest } = patch;
+  const { is_active, is_superuser, role, email, ...rest } = patch;
+  // One truth: is_superuser is role = owner. A role wins; the flag alone makes an owner, or turns one into a manager.
+  const roleValues =
+    role !== undefined
+      ? { role, is_superuser: flag(role === 'owner') }
+      : is_superuser !== undefined
+        ? {
+            is_superuser: flag(is_superuser),
+            role: is_superuser
+              ? ('owner' as const)
+              : sql<'manager' | 'host'>`case when role = 'owner' then 'manager' else role end`,
+          }
+        : {};
   const values = {
     ...rest,
     ...(email !== undefined && { email: email.toLowerCase() }),
     ...(is_active !== undefined && { is_active: flag(is_active) }),
-    ...(is_superuser !== undefined && { is_superuser: flag(is_superuser) }),
+    ...roleValues,
   };
   if (Object.keys(values).length === 0) return getUserById(db, id);
   return db.updateTable('users').set(values).where('id', '=', id).returningAll().executeTakeFirst();

@@ -7,6 +7,7 @@ import { HttpError } from '../http-error';
 import { verifyInitData, type TelegramUser } from './telegram-init-data';
 import { noteTelegramLanguage } from '../../core/language/customer-language';
 import type { Access } from '../../contract/endpoints';
+import { staffRole } from '../../core/kernel/actor';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -15,6 +16,8 @@ declare module 'fastify' {
      * below runs before the handler, so no route can forget it.
      */
     auth?: Access;
+    /** A host may call it (the endpoint description says); other staff routes refuse a host. */
+    host?: boolean;
   }
   interface FastifyRequest {
     /** The staff member behind a Bearer token. */
@@ -31,6 +34,9 @@ declare module '@fastify/jwt' {
 }
 
 export const TOKEN_TTL = '8d';
+
+/** What a staff role is refused with (a host outside the day's sessions at the door). */
+export const NO_ACCESS = 'Нет доступа';
 
 export async function registerAuth(
   app: FastifyInstance,
@@ -68,6 +74,7 @@ export async function registerAuth(
     req.staff = await staffFromToken(app, opts.database, credentials);
     if (access === 'superuser' && !bool(req.staff.is_superuser))
       throw new HttpError(403, "The user doesn't have enough privileges");
+    if (staffRole(req.staff) === 'host' && !req.routeOptions.config.host) throw new HttpError(403, NO_ACCESS);
   });
 }
 

@@ -9,6 +9,7 @@ import { MSG } from '../../core/kernel/messages';
 import { addSchedule, editSchedule, removeSchedule } from '../../core/schedules/schedules';
 import { cancelSession } from '../../core/schedules/cancel-session';
 import { addSeries } from '../../core/schedules/series';
+import { assertHostMaySee, hostWindow, isHost } from '../../core/staff/roles';
 import { NotFound } from '../../core/kernel/errors';
 import { REMINDER_MSG, sendReminders } from '../../core/journey/reminders';
 import type { RouteDeps } from './deps';
@@ -30,7 +31,12 @@ export default async function scheduleRoutes(
     return s;
   }
 
-  route(app, scheduleApi.list, async (req) => listPage('upcoming', req.query));
+  route(app, scheduleApi.list, async (req) => {
+    if (!isHost(actorOf(req))) return listPage('upcoming', req.query);
+    // A host: today's and tomorrow's sessions, those already started today included.
+    const w = hostWindow(businessTimezone);
+    return listSchedules(db, 'upcoming', w.from, w, req.query);
+  });
 
   route(app, scheduleApi.past, async (req) => listPage('past', req.query));
 
@@ -51,7 +57,11 @@ export default async function scheduleRoutes(
     return reply.status(201).send({ data, count: data.length });
   });
 
-  route(app, scheduleApi.get, async (req) => detail(req.params.id));
+  route(app, scheduleApi.get, async (req) => {
+    const s = await detail(req.params.id);
+    assertHostMaySee(actorOf(req), s.date, businessTimezone);
+    return s;
+  });
 
   route(app, scheduleApi.update, async (req) => {
     await editSchedule(database, actorOf(req), req.params.id, req.body, req.query.scope);

@@ -286,6 +286,7 @@ describe('user form', () => {
       password: 'cook-password',
       confirm_password: 'cook-password',
       is_superuser: false,
+      role: 'manager',
       is_active: true,
     });
     expect(await screen.findByText('Пользователь добавлен.')).toBeTruthy();
@@ -326,6 +327,7 @@ describe('user form', () => {
       email: 'cook@example.com',
       full_name: 'Мария',
       is_superuser: false,
+      role: 'manager',
       is_active: true,
     });
     expect(await screen.findByText('Данные польователя обновлены')).toBeTruthy();

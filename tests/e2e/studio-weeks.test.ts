@@ -46,12 +46,13 @@ async function newPage(viewport: { width: number; height: number }): Promise<{ c
   return { ctx, page };
 }
 
-async function login(page: Page) {
+async function login(page: Page, who = server.superuser) {
   await page.goto(`${server.url}/login`);
-  await page.getByLabel('Email').fill(server.superuser.email);
-  await page.getByLabel('Password', { exact: true }).fill(server.superuser.password);
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password', { exact: true }).fill(who.password);
   await page.getByRole('button', { name: 'Log In' }).click();
-  await page.getByText('С возвращением').waitFor();
+  await page.waitForURL((u) => u.pathname !== '/login');
+  await page.locator('main').waitFor();
 }
 
 async function shot(page: Page, name: string, fullPage = true) {
@@ -179,5 +180,42 @@ describe('the studio’s weeks in the browser', () => {
     const view = await api<{ records: { state: string }[] }>('GET', `/schedule/${sessionId}`);
     expect(view.records.map((r) => r.state)).toEqual(['CANCELLED']);
     expect(errors).toEqual([]);
+  });
+
+  it('a host sees only today’s and tomorrow’s sessions and «Нет доступа» elsewhere, at desktop and phone widths', async () => {
+    const host = { email: 'host-e2e@example.com', password: 'host-password-1' };
+    await api('POST', '/users/', { ...host, is_active: true, role: 'host' });
+    const address = (await api<{ data: { id: number }[] }>('GET', '/address/')).data[0];
+    const today = await api<{ id: number }>('POST', '/schedule/', {
+      date: new Date(Date.now() + 60_000).toISOString(),
+      capacity: 4,
+      workshop_id: workshopId,
+      address_id: address.id,
+    });
+    for (const [viewport, name] of [
+      [DESKTOP, 'desktop'],
+      [PHONE, 'phone'],
+    ] as const) {
+      const { ctx, page } = await newPage(viewport);
+      await login(page, host);
+      await page.goto(`${server.url}/schedule`);
+      await page.locator(`[data-schedule-id="${today.id}"]`).waitFor();
+      // Only today's and tomorrow's: the series' sessions (from the first test) are later.
+      expect(await page.getByTestId('schedule-card').count()).toBe(1);
+      // Nothing a host cannot use: no adding, editing, cancelling or exports.
+      for (const name of ['Добавить', 'Редактировать', 'Отменить мастер-класс', 'Список участников (CSV)'])
+        expect(await page.getByRole('button', { name }).count()).toBe(0);
+      if (name === 'desktop') {
+        const nav = page.getByRole('navigation', { name: 'Главное меню' });
+        await expect(nav.getByRole('link').allTextContents()).resolves.toEqual(['Расписание', 'Настройки']);
+      }
+      await shot(page, `host-schedule-${name}`, false);
+      expect(await axeProblems(page)).toEqual([]);
+      await page.goto(`${server.url}/customers`);
+      await page.getByTestId('no-access').getByText('Нет доступа').waitFor();
+      await shot(page, `host-no-access-${name}`, false);
+      expect(await axeProblems(page)).toEqual([]);
+      await ctx.close();
+    }
   });
 });

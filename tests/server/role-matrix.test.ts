@@ -5,8 +5,35 @@ import { book, bookingPayload, createSession, telegramUser } from '../helpers/fa
 import { tma } from '../helpers/telegram';
 import { calendarSignature } from '../../core/journey/calendar';
 
-type Role = 'anonymous' | 'customer' | 'user' | 'superuser';
-const ROLES: Role[] = ['anonymous', 'customer', 'user', 'superuser'];
+/** user: a manager; superuser: the owner; host: the staff role at the door; inactive: a deactivated account's token. */
+type Role = 'anonymous' | 'customer' | 'user' | 'superuser' | 'host' | 'inactive';
+type BaseRole = 'anonymous' | 'customer' | 'user' | 'superuser';
+const ROLES: Role[] = ['anonymous', 'customer', 'user', 'superuser', 'host', 'inactive'];
+
+/** What a host may call (the day's sessions, check-in, payments, their own account); every other staff call is 403. */
+const HOST_MAY = new Set([
+  'POST /login/test-token',
+  'GET /users/me',
+  'PATCH /users/me',
+  'PATCH /users/me/password',
+  'GET /schedule/',
+  'GET /records/{id}',
+  'PUT /records/{id}/attendance',
+  'GET /records/{id}/payments',
+  'POST /records/{id}/payments',
+  'GET /settings/',
+  'POST /settings/',
+]);
+
+/** A row's expectation for every role: a host as a manager where allowed, else 403; an inactive account as anonymous. */
+function expected(call: string, e: Record<BaseRole, number> & Partial<Record<Role, number>>): Record<Role, number> {
+  const open = e.user === e.anonymous;
+  return {
+    ...e,
+    host: e.host ?? (open || HOST_MAY.has(call.replace(/ \(.*\)$/, '')) ? e.user : 403),
+    inactive: e.inactive ?? e.anonymous,
+  };
+}
 
 let t: TestApp;
 let headersOf: Record<Role, () => Record<string, string>>;
@@ -82,7 +109,7 @@ interface Row {
     form?: Record<string, string>;
     customer?: { id: number; username: string };
   }>;
-  expect: Record<Role, number>;
+  expect: Record<BaseRole, number> & Partial<Record<Role, number>>;
 }
 
 const S = (anonymous: number, customer: number, user: number, superuser: number) => ({
@@ -213,6 +240,14 @@ const rows: Row[] = [
     expect: STAFF_CREATE,
   },
   { call: 'GET /schedule/{id}', request: async () => ({ url: `/schedule/${ctx.scheduleId}` }), expect: STAFF_ONLY },
+  {
+    // A host sees today's and tomorrow's sessions only (the matrix's session is in three days).
+    call: 'GET /schedule/{id} (today)',
+    request: async () => ({
+      url: `/schedule/${(await createSession(t.app, staff, { date: new Date(Date.now() + 60_000).toISOString() })).schedule.id}`,
+    }),
+    expect: { ...STAFF_ONLY, host: 200 },
+  },
   {
     call: 'PUT /schedule/{id}',
     request: async () => ({ url: `/schedule/${ctx.scheduleId}`, payload: { capacity: 10 } }),
@@ -453,6 +488,25 @@ beforeAll(async () => {
     })
   ).json().id;
   const user = await t.auth('staff@example.com', 'staff-password');
+  const made = async (email: string, extra: object) =>
+    (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/users/',
+        headers: staff,
+        payload: { email, password: 'staff-password', is_active: true, ...extra },
+      })
+    ).json().id as number;
+  await made('host@example.com', { role: 'host' });
+  const host = await t.auth('host@example.com', 'staff-password');
+  const inactiveId = await made('gone@example.com', {});
+  const inactive = await t.auth('gone@example.com', 'staff-password');
+  await t.app.inject({
+    method: 'PATCH',
+    url: `/api/v1/users/${inactiveId}`,
+    headers: staff,
+    payload: { is_active: false },
+  });
   const { workshop, address, schedule } = await createSession(t.app, staff);
   const customer = { ...telegramUser('matrix'), username: 'matrix' };
   ctx = {
@@ -471,6 +525,8 @@ beforeAll(async () => {
     customer: () => tma(ctx.customer),
     user: () => user,
     superuser: () => staff,
+    host: () => host,
+    inactive: () => inactive,
   };
 });
 afterAll(() => t.close());
@@ -494,7 +550,7 @@ describe('every endpoint enforces its role on the server', () => {
       got[role] = res.statusCode;
       if (res.statusCode >= 400) expect(res.json(), `${call} as ${role}`).toHaveProperty('detail');
     }
-    expect(got).toEqual(row.expect);
+    expect(got).toEqual(expected(call, row.expect));
   });
 
   it("lists every API route of the server in the matrix (but the bot's own)", async () => {

@@ -420,3 +420,49 @@ describe('recurring sessions', () => {
     expect(bad.statusCode).toBe(422);
   });
 });
+
+describe('staff roles', () => {
+  const createUser = (payload: Record<string, unknown>) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/',
+      headers: staff,
+      payload: { password: 'staff-password', is_active: true, ...payload },
+    });
+
+  it('is_superuser means owner; a role is kept beside the flag and the flag follows it', async () => {
+    const me = (await t.app.inject({ method: 'GET', url: '/api/v1/users/me', headers: staff })).json();
+    expect(me).toMatchObject({ is_superuser: true, role: 'owner' });
+    const manager = (await createUser({ email: 'manager-roles@example.com' })).json();
+    expect(manager).toMatchObject({ is_superuser: false, role: 'manager' });
+    const host = (await createUser({ email: 'host-roles@example.com', role: 'host' })).json();
+    expect(host).toMatchObject({ is_superuser: false, role: 'host' });
+    const patch = (id: number, payload: object) =>
+      t.app.inject({ method: 'PATCH', url: `/api/v1/users/${id}`, headers: staff, payload }).then((r) => r.json());
+    expect(await patch(host.id, { is_superuser: true })).toMatchObject({ is_superuser: true, role: 'owner' });
+    expect(await patch(host.id, { is_superuser: false })).toMatchObject({ is_superuser: false, role: 'manager' });
+    expect(await patch(host.id, { role: 'host' })).toMatchObject({ is_superuser: false, role: 'host' });
+    expect(await patch(manager.id, { role: 'owner' })).toMatchObject({ is_superuser: true, role: 'owner' });
+  });
+
+  it('a host sees today’s and tomorrow’s sessions only, and is refused the rest with «Нет доступа»', async () => {
+    await createUser({ email: 'door@example.com', role: 'host' });
+    const host = await t.auth('door@example.com', 'staff-password');
+    const soon = (await createSession(t.app, staff, { date: new Date(Date.now() + 60_000).toISOString() })).schedule;
+    const later = (await createSession(t.app, staff, { date: new Date(Date.now() + 5 * 86_400_000).toISOString() }))
+      .schedule;
+    const list = (await t.app.inject({ method: 'GET', url: '/api/v1/schedule/?limit=100', headers: host })).json();
+    const ids = list.data.map((s: { id: number }) => s.id);
+    expect(ids).toContain(soon.id);
+    expect(ids).not.toContain(later.id);
+    const all = (await t.app.inject({ method: 'GET', url: '/api/v1/schedule/?limit=100', headers: staff })).json();
+    expect(all.data.map((s: { id: number }) => s.id)).toContain(later.id);
+    const far = await t.app.inject({ method: 'GET', url: `/api/v1/schedule/${later.id}`, headers: host });
+    expect(far.statusCode).toBe(403);
+    expect(far.json().detail).toBe('Нет доступа');
+    for (const url of ['/api/v1/stats/', '/api/v1/customers/', '/api/v1/payments/', '/api/v1/schedule/past']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: host });
+      expect([url, res.statusCode, res.json().detail]).toEqual([url, 403, 'Нет доступа']);
+    }
+  });
+});

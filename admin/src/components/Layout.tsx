@@ -4,6 +4,7 @@ import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { Link, useLocation } from 'wouter';
 import { logout } from '../api';
 import { config } from '../config';
+import { NoAccess } from './NoAccess';
 import { useCurrentUser } from '../session';
 import {
   IconCalendar,
@@ -27,6 +28,8 @@ const ITEMS = [
   { href: '/cash', label: 'Касса', icon: IconCash },
   { href: '/settings', label: 'Настройки', icon: IconSettings },
 ];
+/** The pages a host (the staff role at the door) may use. */
+const HOST_PAGES = new Set(['/schedule', '/settings']);
 // The drawer (and the modal machinery it needs) loads only when a phone user opens the menu.
 const MobileMenu = lazy(() => import('./MobileMenu'));
 
@@ -49,7 +52,11 @@ export function Brand() {
 export function Navigation({ onNavigate }: { onNavigate?: () => void }) {
   const [location] = useLocation();
   const { data: user } = useCurrentUser();
-  const items = user?.is_superuser ? [...ITEMS, ...ADMIN_ITEMS] : ITEMS;
+  const items = user?.is_superuser
+    ? [...ITEMS, ...ADMIN_ITEMS]
+    : user?.role === 'host'
+      ? ITEMS.filter((i) => HOST_PAGES.has(i.href))
+      : ITEMS;
   return (
     <Stack gap={0} h="100%">
       <div style={{ flex: 1, overflowY: 'auto' }}>
@@ -102,6 +109,10 @@ export function Navigation({ onNavigate }: { onNavigate?: () => void }) {
 export function Layout({ children }: { children: ReactNode }) {
   const [opened, { toggle, close }] = useDisclosure(false);
   const mobile = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
+  const [location] = useLocation();
+  const { data: user } = useCurrentUser();
+  // A direct URL of a page the role may not use says so, instead of a page of refused requests.
+  const denied = user?.role === 'host' && !HOST_PAGES.has(location.replace(/\/$/, '') || '/');
   return (
     <AppShell
       header={{ height: 56, collapsed: !mobile }}
@@ -128,7 +139,7 @@ export function Layout({ children }: { children: ReactNode }) {
         </Suspense>
       )}
       <AppShell.Main bg="gray.0">
-        <div style={{ maxWidth: 1100, margin: '0 auto' }}>{children}</div>
+        <div style={{ maxWidth: 1100, margin: '0 auto' }}>{!user ? null : denied ? <NoAccess /> : children}</div>
       </AppShell.Main>
     </AppShell>
   );

@@ -46,13 +46,16 @@ export function ScheduleBadges({ schedule }: { schedule: SchedulePublic }) {
 export interface ScheduleCardProps {
   schedule: SchedulePublic;
   onNotify?: () => void;
-  onEdit: () => void;
-  onDelete: () => void;
+  /** Absent for a role that may not change sessions (a host). */
+  onEdit?: () => void;
+  onDelete?: () => void;
   /** «Отменить мастер-класс»: upcoming sessions only. */
   onCancel?: () => void;
+  /** The chef's list as CSV (exports: not for a host). */
+  canExport?: boolean;
 }
 
-export function ScheduleCard({ schedule, onNotify, onEdit, onDelete, onCancel }: ScheduleCardProps) {
+export function ScheduleCard({ schedule, onNotify, onEdit, onDelete, onCancel, canExport = true }: ScheduleCardProps) {
   const { workshop, address } = schedule;
   // A cancelled session is history: no edit, no reminder, no check-in.
   const cancelled = Boolean(schedule.cancelled_at);
@@ -97,28 +100,32 @@ export function ScheduleCard({ schedule, onNotify, onEdit, onDelete, onCancel }:
                 </ActionIcon>
               </Tooltip>
             )}
-            {!cancelled && (
+            {!cancelled && onEdit && (
               <Tooltip label="Редактировать">
                 <ActionIcon variant="subtle" color="gray" onClick={onEdit} aria-label="Редактировать">
                   <IconEdit />
                 </ActionIcon>
               </Tooltip>
             )}
-            <Tooltip label="Удалить">
-              <ActionIcon variant="subtle" color="red" onClick={onDelete} aria-label="Удалить">
-                <IconTrash />
-              </ActionIcon>
-            </Tooltip>
+            {onDelete && (
+              <Tooltip label="Удалить">
+                <ActionIcon variant="subtle" color="red" onClick={onDelete} aria-label="Удалить">
+                  <IconTrash />
+                </ActionIcon>
+              </Tooltip>
+            )}
           </Group>
         </Group>
         <ScheduleBadges schedule={schedule} />
         <Group gap="xs">
-          <CsvButton
-            size="xs"
-            url={urlOf(scheduleApi.participantsCsv, { params: { id: schedule.id } })}
-            fileName={`participants-${schedule.id}.csv`}
-            label="Список участников (CSV)"
-          />
+          {canExport && (
+            <CsvButton
+              size="xs"
+              url={urlOf(scheduleApi.participantsCsv, { params: { id: schedule.id } })}
+              fileName={`participants-${schedule.id}.csv`}
+              label="Список участников (CSV)"
+            />
+          )}
           {canCheckIn && (
             <Button
               size="xs"

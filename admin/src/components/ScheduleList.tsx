@@ -15,6 +15,7 @@ import { ConfirmDelete, ConfirmDialog, DELETE_QUESTION } from './ConfirmDialog';
 import { EmptyState } from './EmptyState';
 import { IconPlus } from './icons';
 import { PageHeader } from './PageHeader';
+import { useCurrentUser } from '../session';
 import { useApi } from '../query';
 import { Pager } from './Pager';
 import { CsvButton } from './CsvButton';
@@ -109,6 +110,8 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
       keepPreviousData: true,
     },
   );
+  // A host works the day's sessions: no adding, editing, reminding, cancelling or deleting.
+  const host = useCurrentUser().data?.role === 'host';
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<SchedulePublic | null>(null);
   const [deleting, setDeleting] = useState<SchedulePublic | null>(null);
@@ -132,7 +135,7 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
   return (
     <>
       <PageHeader title={upcoming ? 'Расписание' : 'История'}>
-        {upcoming && (
+        {upcoming && !host && (
           <Button leftSection={<IconPlus />} onClick={() => setAdding(true)}>
             Добавить
           </Button>
@@ -161,10 +164,11 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
             <ScheduleCard
               key={s.id}
               schedule={s}
-              onNotify={upcoming ? () => setNotifying(s) : undefined}
-              onEdit={() => setEditing(s)}
-              onDelete={() => setDeleting(s)}
-              onCancel={upcoming ? () => setCancelling(s) : undefined}
+              onNotify={upcoming && !host ? () => setNotifying(s) : undefined}
+              onEdit={host ? undefined : () => setEditing(s)}
+              onDelete={host ? undefined : () => setDeleting(s)}
+              onCancel={upcoming && !host ? () => setCancelling(s) : undefined}
+              canExport={!host}
             />
           ))}
         </Stack>

@@ -117,7 +117,11 @@ export function ScheduleForm({ schedule, workshops, addresses, opened, onClose, 
       });
     const save = () =>
       schedule
-        ? call(scheduleApi.update, { params: { id: schedule.id }, query: { scope }, body })
+        ? call(scheduleApi.update, {
+            params: { id: schedule.id },
+            query: { scope: scope === 'following' ? scope : null },
+            body,
+          })
         : repeat.on
           ? series()
           : call(scheduleApi.create, { body });

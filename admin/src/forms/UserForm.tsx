@@ -1,9 +1,9 @@
-import { Checkbox, Group, PasswordInput, TextInput } from '@mantine/core';
+import { Checkbox, Group, NativeSelect, PasswordInput, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { UserCreateFields, UserUpdateFields } from '../../../contract/forms';
-import type { UserPublic } from '../../../contract/users';
+import { STAFF_ROLE_LABELS, type UserPublic } from '../../../contract/users';
 import { usersApi } from '../../../contract/endpoints/users';
 import { call } from '../api';
 import { FormModal } from '../components/FormModal';
@@ -32,12 +32,14 @@ export function UserForm({ user, opened, onClose }: { user?: UserPublic; opened:
       password: '',
       confirm_password: '',
       is_superuser: user?.is_superuser ?? false,
+      role: user?.role === 'host' ? 'host' : 'manager',
       is_active: user?.is_active ?? false,
     },
   });
 
   const onSubmit = async ({ password, confirm_password, ...v }: UserValues) => {
-    const base = { ...v, full_name: v.full_name || null };
+    // A superuser is the owner; otherwise the chosen role.
+    const base = { ...v, role: v.is_superuser ? ('owner' as const) : v.role, full_name: v.full_name || null };
     const withPassword = { ...base, password, confirm_password };
     const ok = user
       ? await runChange(
@@ -88,6 +90,25 @@ export function UserForm({ user, opened, onClose }: { user?: UserPublic; opened:
         autoComplete="new-password"
         error={errors.confirm_password?.message}
         {...register('confirm_password')}
+      />
+      <Controller
+        control={control}
+        name="role"
+        render={({ field }) => (
+          <NativeSelect
+            label="Роль"
+            description="Суперпользователь — владелец: ему доступно всё"
+            data={[
+              { value: 'manager', label: `${STAFF_ROLE_LABELS.manager}: всё, кроме пользователей и настроек бизнеса` },
+              { value: 'host', label: `${STAFF_ROLE_LABELS.host}: занятия сегодня и завтра, отметки и оплата` },
+            ]}
+            name={field.name}
+            ref={field.ref}
+            value={field.value === 'host' ? 'host' : 'manager'}
+            onChange={(e) => field.onChange(e.currentTarget.value)}
+            onBlur={field.onBlur}
+          />
+        )}
       />
       <Group gap="xl" mt="xs">
         <Controller

@@ -1,0 +1,17 @@
+import { Button, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'wouter';
+
+/** What a staff role may not use, reached by a direct URL. */
+export function NoAccess() {
+  return (
+    <Stack align="center" gap="xs" py="xl" data-testid="no-access">
+      <Title order={1}>Нет доступа</Title>
+      <Text c="dimmed" ta="center">
+        Этот раздел недоступен для вашей роли. Ведущему доступны занятия сегодня и завтра.
+      </Text>
+      <Button component={Link} href="/schedule" variant="outline" mt="md">
+        К расписанию
+      </Button>
+    </Stack>
+  );
+}
