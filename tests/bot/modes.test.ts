@@ -77,7 +77,8 @@ describe('PUBLIC_URL over http (local development)', () => {
   it('leaves out web-app buttons, the menu button and the webhook, and still talks', async () => {
     await t.telegram!.start();
     await t.telegram!.stop();
-    expect(fake.ok('setMyCommands')).toHaveLength(1);
+    // The command list in Russian (the default) and for English and Serbian clients.
+    expect(fake.ok('setMyCommands').map((c) => c.params.language_code ?? 'default')).toEqual(['default', 'en', 'sr']);
     expect(fake.ok('setChatMenuButton')).toHaveLength(0);
     expect(fake.ok('setWebhook')).toHaveLength(0);
 
@@ -105,7 +106,13 @@ describe('BOT_MODE=polling', () => {
       await fake.waitFor(() => fake.ok('getUpdates').length > 0);
       expect(fake.ok('deleteWebhook')).toHaveLength(1);
       expect(fake.ok('setWebhook')).toHaveLength(0);
-      expect(fake.ok('getUpdates')[0].params.allowed_updates).toEqual(['message', 'callback_query']);
+      expect(fake.ok('getUpdates')[0].params.allowed_updates).toEqual([
+        'message',
+        'callback_query',
+        'pre_checkout_query',
+        'business_connection',
+        'business_message',
+      ]);
       const u = tgUser(telegramUser().id);
       fake.pushUpdate(textUpdate(u, '/help'));
       await fake.waitFor(() => fake.messages(u.id).length === 1);

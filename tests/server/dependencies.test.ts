@@ -39,7 +39,8 @@ function sourceFiles(dir: string, out: string[] = []): string[] {
 /** Package name → files importing it (static, dynamic, side-effect and type imports, require). */
 function importedPackages(): Map<string, string[]> {
   const found = new Map<string, string[]>();
-  const pattern = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)['"]([^'"./][^'"]*)['"]/g;
+  // A specifier is a package name: not relative, no spaces or commas (`['from', '0001-01-01']` is no import).
+  const pattern = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)['"]([^'"./\s,][^'"\s,]*)['"]/g;
   for (const file of sourceFiles(ROOT)) {
     for (const [, spec] of fs.readFileSync(file, 'utf8').matchAll(pattern)) {
       if (spec.startsWith('node:') || builtinModules.includes(spec)) continue;
