@@ -9,10 +9,6 @@ import { downloadFile, haptic, openLink, openTelegramLink } from '../tg';
 import { Notice } from '../ui/Notice';
 import { toast } from '../ui/toast';
 
-/** Whether the change deadline has passed: the customer can no longer cancel, restore or change the people count. */
-export const changesClosed = (view: RecordView, now = Date.now()) =>
-  Boolean(view.change_until) && now >= Date.parse(view.change_until!);
-
 /** "Изменить запись уже нельзя": the deadline and how to reach the studio. */
 export function DeadlineNotice({ view }: { view: RecordView }) {
   const tz = config().businessTimezone;

@@ -2,15 +2,15 @@ import { useEffect, useState } from 'react';
 import useSWR from 'swr';
 import { useLocation } from 'wouter';
 import { Button, Cell, Section, Spinner, Textarea, Title, Caption } from '@telegram-apps/telegram-ui';
-import { PEOPLE_MAX, PEOPLE_MIN, type RecordView } from '../../../contract';
+import { PEOPLE_MAX, PEOPLE_MIN, RECORD_STATE_LABELS, type RecordView } from '../../../contract';
 import { recordsApi } from '../../../contract/endpoints/records';
 import { call, errorText } from '../api';
 import { config } from '../config';
-import { formatPrice, isPast } from '../../../contract/format';
+import { formatPrice, fullName } from '../../../contract/format';
 import { closeApp, haptic, setBackButton } from '../tg';
 import { MyDataSection } from './MyDataSection';
 import { PaymentSection } from './PaymentSection';
-import { CalendarButton, ConfirmedNote, DeadlineNotice, GiftSeat, LeaveQueue, changesClosed } from './JourneyActions';
+import { CalendarButton, ConfirmedNote, DeadlineNotice, GiftSeat, LeaveQueue } from './JourneyActions';
 import { Notice } from '../ui/Notice';
 import { Stepper } from '../ui/Stepper';
 import { toast } from '../ui/toast';
@@ -34,7 +34,6 @@ export const TEXTS = {
 };
 
 type Panel = 'none' | 'people' | 'cancel';
-const STATE_LABEL = { ACTIVE: 'Активна', QUEUED: 'В очереди', CANCELLED: 'Отменена' } as const;
 
 export default function RecordPage({ id }: { id: string }) {
   const [, navigate] = useLocation();
@@ -65,14 +64,14 @@ export default function RecordPage({ id }: { id: string }) {
     );
   }
 
-  const { record, places_available, queue_position } = data;
+  const { record, places_available, queue_position, allowed } = data;
   const s = record.schedule;
-  const past = isPast(s.date);
-  const cancelled = record.state === 'CANCELLED' || record.is_cancelled;
+  // What the customer may do comes from the server (`allowed`); the page only shows it.
+  const refused = (reason: string) => Object.values(allowed).some((p) => p.reason === reason);
+  const past = refused('past');
+  const cancelled = record.is_cancelled;
   const queued = record.state === 'QUEUED';
-  // Past the change deadline the customer may no longer cancel, restore or change the count (staff still can).
-  const closed = !past && changesClosed(data);
-  const active = !past && !closed;
+  const attended = refused('attended');
   const increase = count - record.people_count;
   const countWarning = record.state === 'ACTIVE' && increase > 0 && increase > places_available;
 
@@ -121,7 +120,7 @@ export default function RecordPage({ id }: { id: string }) {
           {config().businessName}
         </Caption>
         <span className={`state-pill state-pill--${past ? 'past' : record.state.toLowerCase()}`}>
-          {past ? 'Завершена' : (STATE_LABEL[record.state] ?? record.state)}
+          {past ? 'Завершена' : RECORD_STATE_LABELS[record.state]}
         </span>
       </header>
 
@@ -136,7 +135,12 @@ export default function RecordPage({ id }: { id: string }) {
             {record.cancel_reason ? `Причина: ${record.cancel_reason}` : undefined}
           </Notice>
         )}
-        {closed && <DeadlineNotice view={data} />}
+        {refused('deadline') && <DeadlineNotice view={data} />}
+        {attended && (
+          <Notice tone="info" title="Посещение отмечено">
+            {allowed.cancel.detail}
+          </Notice>
+        )}
         {!past && <ConfirmedNote view={data} />}
         {!past && queued && (
           <Notice tone="warning" title={TEXTS.queued}>
@@ -160,7 +164,7 @@ export default function RecordPage({ id }: { id: string }) {
 
       <Section header="Участник">
         <Cell before={<IconUser className="cell-icon" />} subhead="Имя и фамилия" multiline>
-          {[record.name, record.last_name].filter(Boolean).join(' ')}
+          {fullName(record)}
         </Cell>
         <Cell before={<IconPeople className="cell-icon" />} subhead="Количество человек">
           <span data-testid="people-count">{record.people_count}</span>
@@ -178,7 +182,7 @@ export default function RecordPage({ id }: { id: string }) {
       <PaymentSection view={data} onPaid={() => void mutate()} />
 
       <div className="actions">
-        {active && !cancelled && (
+        {allowed.change_people.ok && (
           <Button
             size="l"
             stretched
@@ -189,7 +193,7 @@ export default function RecordPage({ id }: { id: string }) {
             {TEXTS.changeCount}
           </Button>
         )}
-        {active && !cancelled && panel === 'people' && (
+        {allowed.change_people.ok && panel === 'people' && (
           <div className="panel" role="region" aria-label={TEXTS.changeCount}>
             <div className="panel__row">
               <span>Количество человек</span>
@@ -227,7 +231,7 @@ export default function RecordPage({ id }: { id: string }) {
             </div>
           </div>
         )}
-        {active && !cancelled && (
+        {allowed.cancel.ok && (
           <Button
             size="l"
             stretched
@@ -239,7 +243,7 @@ export default function RecordPage({ id }: { id: string }) {
             {TEXTS.cancel}
           </Button>
         )}
-        {active && !cancelled && panel === 'cancel' && (
+        {allowed.cancel.ok && panel === 'cancel' && (
           <div className="panel" role="region" aria-label={TEXTS.cancel}>
             <Textarea
               header="Причина отмены"
@@ -272,7 +276,7 @@ export default function RecordPage({ id }: { id: string }) {
             </div>
           </div>
         )}
-        {active && cancelled && (
+        {allowed.restore.ok && (
           <Button
             size="l"
             stretched
@@ -290,8 +294,8 @@ export default function RecordPage({ id }: { id: string }) {
           </Button>
         )}
         {!past && !cancelled && <CalendarButton view={data} />}
-        {!past && !cancelled && <GiftSeat view={data} />}
-        {active && queued && <LeaveQueue view={data} onDone={(v) => void mutate(v, { revalidate: false })} />}
+        {allowed.gift.ok && <GiftSeat view={data} />}
+        {allowed.leave_queue.ok && <LeaveQueue view={data} onDone={(v) => void mutate(v, { revalidate: false })} />}
         <MyDataSection />
         <Button size="l" stretched mode="gray" onClick={() => closeApp()}>
           {TEXTS.close}
