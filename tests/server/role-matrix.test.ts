@@ -125,6 +125,8 @@ const PUBLIC = S(200, 200, 200, 200);
 
 const rows: Row[] = [
   { call: 'GET /utils/health-check/', request: async () => ({ url: '/utils/health-check/' }), expect: PUBLIC },
+  // Readiness is for load balancers: public, and it names nothing.
+  { call: 'GET /utils/ready', request: async () => ({ url: '/utils/ready' }), expect: PUBLIC },
   { call: 'GET /openapi.json', request: async () => ({ url: '/openapi.json' }), expect: PUBLIC },
   {
     call: 'POST /login/access-token',
