@@ -3,6 +3,7 @@ import { isPast } from '../../contract/format';
 import type { Database, Executor } from '../../db/database';
 import { withLocks, withWriteTransaction } from '../../db/lock';
 import { listRecordsOfSchedules } from '../../db/repositories/records';
+import { listPaymentsOfRecords } from '../../db/repositories/payments';
 import {
   deleteSchedule,
   getSchedule,
@@ -19,6 +20,7 @@ import { newDatesMessages } from '../journey/date-subscriptions';
 import type { DomainEvent, ScheduleFields } from '../notify/events';
 import { publish } from '../notify/publish';
 import { fill, loadSchedule } from '../booking/engine';
+import { getBusinessSettings } from '../staff/business-settings';
 
 /* Staff's schedule changes: add (subscribers to new dates are told), edit (a larger capacity serves the queue), delete. */
 
@@ -120,8 +122,23 @@ export async function removeSchedule(
 ): Promise<void> {
   const ids = scope === 'following' ? await listSeriesFrom(database.db, id) : [id];
   await withLocks(database, { scheduleIds: ids.length ? ids : [id] }, async (trx) => {
+    const { refund_to: refundTo } = await getBusinessSettings(trx);
     for (const sid of ids.length ? ids : [id]) {
       const schedule = await loadSchedule(trx, sid);
+      // Money owed back is refunded on its booking, so a session whose bookings were paid for, at a
+      // studio that refunds rather than credits, is cancelled (which keeps the bookings), not deleted.
+      if (refundTo === 'refund') {
+        const bookings = await listRecordsOfSchedules(trx, [sid]);
+        if (
+          (
+            await listPaymentsOfRecords(
+              trx,
+              bookings.map((r) => r.id),
+            )
+          ).length > 0
+        )
+          throw new Conflict(MSG.paidSessionDelete);
+      }
       const before = (await getSchedule(trx, sid))!;
       const told = isPast(schedule.date) ? [] : await openRecords(trx, sid);
       await publish(trx, [{ type: 'schedule.deleted', actor, before: scheduleFields(before), schedule, told }]);

@@ -242,6 +242,30 @@ describe('cancellations and credit', () => {
   });
 });
 
+describe('a session whose bookings were paid, at a studio that refunds', () => {
+  it('cannot be deleted (the refunds are recorded on its bookings): staff cancel it instead, and the refund is owed on each', async () => {
+    await settings({ refund_to: 'refund' });
+    const { schedule } = await createSession(t.app, staff, { price: 1800 });
+    const anna = telegramUser();
+    const id = (await book(t.app, anna, bookingPayload(schedule.id))).json().record.id;
+    await pay(id, { method: 'cash' });
+    const del = await t.app.inject({ method: 'DELETE', url: `/api/v1/schedule/${schedule.id}`, headers: staff });
+    expect(del.statusCode).toBe(409);
+    expect(del.json().detail).toContain('Отмените мастер-класс');
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/records/${id}`, headers: staff })).statusCode).toBe(200);
+    const cancelled = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/schedule/${schedule.id}/cancel`,
+      headers: staff,
+      payload: { reason: 'Шеф заболел' },
+    });
+    expect(cancelled.statusCode).toBe(200);
+    const view = (await t.app.inject({ method: 'GET', url: `/api/v1/records/${id}`, headers: staff })).json();
+    expect(view.money).toMatchObject({ amount_paid: 1800, status: 'refund_owed' });
+    await settings({ refund_to: 'credit' });
+  });
+});
+
 describe('the seat hold', () => {
   it('an unpaid booking is cancelled at pay_by: the seats go to the queue, the customer and staff are told', async () => {
     await settings({ prepayment: 'full', payment_hold_minutes: 30 });
