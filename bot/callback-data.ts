@@ -24,6 +24,8 @@ export type CallbackData =
   | { kind: 'subscribe'; workshopId: number }
   /** Staff's /today marks. */
   | { kind: 'attendance'; mark: AttendanceMark; recordId: number }
+  /** Staff's /today «Оплачено наличными»: the balance taken in cash. */
+  | { kind: 'cash'; recordId: number }
   /** The /cancel conversation: a booking picked, "Не отменять", the final yes or no. */
   | { kind: 'cancel_pick'; recordId: number }
   | { kind: 'cancel_abort' }
@@ -66,6 +68,8 @@ function wire(data: CallbackData): string {
       return `sub:${data.workshopId}`;
     case 'attendance':
       return `att:${MARK_CODE[data.mark]}:${data.recordId}`;
+    case 'cash':
+      return `cash:${data.recordId}`;
     case 'cancel_pick':
       return `cancel:pick:${data.recordId}`;
     case 'cancel_abort':
@@ -110,6 +114,8 @@ export function decodeCallbackData(text: string): DecodedCallback {
       return b !== undefined && a in MARKS
         ? withId('attendance', b, (recordId) => ({ kind: 'attendance', mark: MARKS[a], recordId }))
         : null;
+    case 'cash':
+      return b === undefined ? withId('cash', a, (recordId) => ({ kind: 'cash', recordId })) : null;
     case 'cancel':
       if (a === 'pick' && b !== undefined)
         return withId('cancel_pick', b, (recordId) => ({ kind: 'cancel_pick', recordId }));

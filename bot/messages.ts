@@ -404,6 +404,8 @@ export interface TodayParticipant {
   attendance: AttendanceValue | null;
   /** Staff's note about the customer. */
   note?: string | null;
+  /** Still to pay (0: paid), null when the booking costs nothing. */
+  due?: number | null;
 }
 
 export interface TodaySession {

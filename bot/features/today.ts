@@ -5,7 +5,9 @@ import { ATTENDANCE_MSG, setAttendance } from '../../core/booking/attendance';
 import { staffActor } from '../../core/kernel/actor';
 import { DomainError, NotFound } from '../../core/kernel/errors';
 import { bool } from '../../db/database';
-import { listRecordsOfSchedules } from '../../db/repositories/records';
+import { getRecord, listRecordsOfSchedules } from '../../db/repositories/records';
+import { moneyOfRecord } from '../../core/money/ledger';
+import { recordDeskPayment } from '../../core/money/desk';
 import { notesOf } from '../../db/repositories/customer-notes';
 import { getRecordSchedule, listSchedulesBetween } from '../../db/repositories/schedules';
 import { getUserByTelegramId } from '../../db/repositories/users';
@@ -41,36 +43,57 @@ export function todayFeature(deps: BotDeps) {
       db,
       records.map((r) => r.telegram_id),
     );
+    const active = records.filter((r) => r.state === 'ACTIVE');
+    const money = new Map(await Promise.all(active.map(async (r) => [r.id, await moneyOfRecord(db, r.id)] as const)));
+    const dueOf = (id: number) => {
+      const m = money.get(id);
+      return m && m.amount_due > 0 ? Math.max(0, m.balance) : null;
+    };
     return {
       title: schedule.workshop.title,
       date: schedule.date,
       capacity: schedule.capacity,
-      participants: records
-        .filter((r) => r.state === 'ACTIVE')
-        .map((r) => ({
-          id: r.id,
-          name: r.name,
-          last_name: r.last_name,
-          people_count: r.people_count,
-          has_allergy: bool(r.has_allergy),
-          allergy_type: r.allergy_type,
-          attendance: r.attendance,
-          note: r.telegram_id === null ? null : (notes.get(r.telegram_id) ?? null),
-        })),
+      participants: active.map((r) => ({
+        id: r.id,
+        name: r.name,
+        last_name: r.last_name,
+        people_count: r.people_count,
+        has_allergy: bool(r.has_allergy),
+        allergy_type: r.allergy_type,
+        attendance: r.attendance,
+        note: r.telegram_id === null ? null : (notes.get(r.telegram_id) ?? null),
+        due: dueOf(r.id),
+      })),
     };
   }
 
   const keyboard = (s: TodaySession): InlineKeyboardButton[][] =>
-    s.participants.map((p, i) => [
-      {
-        text: TODAY.attendedButton(i + 1, p.name),
-        callback_data: encodeCallbackData({ kind: 'attendance', mark: 'attended', recordId: p.id }),
-      },
-      {
-        text: TODAY.noShowButton,
-        callback_data: encodeCallbackData({ kind: 'attendance', mark: 'no_show', recordId: p.id }),
-      },
-    ]);
+    s.participants
+      .map((p, i) => [
+        {
+          text: TODAY.attendedButton(i + 1, p.name),
+          callback_data: encodeCallbackData({ kind: 'attendance', mark: 'attended', recordId: p.id }),
+        },
+        {
+          text: TODAY.noShowButton,
+          callback_data: encodeCallbackData({ kind: 'attendance', mark: 'no_show', recordId: p.id }),
+        },
+      ])
+      .flatMap((row, i) => {
+        const p = s.participants[i];
+        // What is still to pay can be taken in cash at the door: the button records that balance.
+        const cash = p.due
+          ? [
+              [
+                {
+                  text: TODAY.cashButton(i + 1, p.due),
+                  callback_data: encodeCallbackData({ kind: 'cash', recordId: p.id }),
+                },
+              ],
+            ]
+          : [];
+        return [row, ...cash];
+      });
 
   const render = (s: TodaySession) => ({
     text: todayText(s, tz),
@@ -109,7 +132,32 @@ export function todayFeature(deps: BotDeps) {
       throw err;
     }
     await ctx.answerCallbackQuery({ text: TODAY.marked(record.name, record.attendance) });
-    const session = await loadSession(record.schedule_id);
+    await refresh(ctx, record.schedule_id);
+  });
+
+  onButton(composer, { kind: 'cash', notFound: TODAY.gone }, async (ctx, { recordId }) => {
+    const staff = await staffOf(ctx.from.id);
+    if (!staff) return void (await ctx.answerCallbackQuery({ text: TODAY.notStaff, show_alert: true }));
+    let ledger;
+    try {
+      ledger = await recordDeskPayment(deps.database, staffActor(staff), recordId, { method: 'cash' });
+    } catch (err) {
+      // Paid meanwhile (two staff at the door), or gone: said on the button, which stops spinning.
+      await ctx.answerCallbackQuery({
+        text: err instanceof NotFound ? TODAY.gone : err instanceof DomainError ? err.message : texts.replies.error,
+        show_alert: true,
+      });
+      if (err instanceof DomainError) return;
+      throw err;
+    }
+    const record = await getRecord(db, recordId);
+    await ctx.answerCallbackQuery({ text: TODAY.cashTaken(record?.name ?? '', ledger.payments.at(-1)?.amount ?? 0) });
+    if (record) await refresh(ctx, record.schedule_id);
+  });
+
+  /** Draws the session's message again after a press. */
+  async function refresh(ctx: BotContext, scheduleId: number) {
+    const session = await loadSession(scheduleId);
     if (!session) return;
     const { text, other } = render(session);
     try {
@@ -118,7 +166,7 @@ export function todayFeature(deps: BotDeps) {
       // Two presses of the same state render the same text: Telegram refuses an edit that changes nothing.
       if (!String(err).includes('message is not modified')) throw err;
     }
-  });
+  }
 
   return composer;
 }

@@ -1,5 +1,5 @@
 import { ATTENDANCE_LABELS, RECORD_SOURCES, type AttendanceValue } from '../../contract';
-import { plural } from '../../contract/format';
+import { formatPrice, plural } from '../../contract/format';
 import { common } from './common';
 import { escapeHtml as e, fullName, handle, quoted } from './html';
 
@@ -67,18 +67,23 @@ export const staff = {
         has_allergy: boolean;
         allergy_type: string | null;
         note?: string | null;
+        /** What is still to pay (0: paid or nothing due), null when the booking costs nothing. */
+        due?: number | null;
       },
       attendance: AttendanceValue | null,
     ) => {
       const allergy = p.has_allergy ? ` · ⚠️ аллергия: ${e(p.allergy_type || 'да')}` : '';
       const note = p.note ? ` · 📝 ${e(p.note)}` : '';
+      const money = p.due == null ? '' : p.due > 0 ? ` · 💳 к оплате ${formatPrice(p.due)}` : ' · 💰 оплачено';
       const mark = attendance ? ` — ${MARK[attendance]} ${ATTENDANCE_LABELS[attendance].toLowerCase()}` : '';
-      return `${i + 1}. ${fullName(p)}, ${p.people_count} чел.${allergy}${note}${mark}`;
+      return `${i + 1}. ${fullName(p)}, ${p.people_count} чел.${allergy}${note}${money}${mark}`;
     },
     marked: (name: string, value: AttendanceValue | null) =>
       value ? `${name}: ${ATTENDANCE_LABELS[value].toLowerCase()}` : `${name}: отметка снята`,
     gone: 'Эта запись больше не в списке.',
     attendedButton: (n: number, name: string) => `✅ ${n}. ${name}`,
     noShowButton: '❌ Не пришёл',
+    cashButton: (n: number, due: number) => `💵 ${n}. Оплачено наличными: ${formatPrice(due)}`,
+    cashTaken: (name: string, amount: number) => `${name}: оплачено наличными ${formatPrice(amount)}`,
   },
 };

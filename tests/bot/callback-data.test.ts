@@ -25,12 +25,14 @@ const LARGEST: CallbackData[] = [
   { kind: 'subscribe', workshopId: ID_MAX },
   { kind: 'attendance', mark: 'attended', recordId: ID_MAX },
   { kind: 'attendance', mark: 'no_show', recordId: ID_MAX },
+  { kind: 'cash', recordId: ID_MAX },
   { kind: 'cancel_pick', recordId: ID_MAX },
   { kind: 'cancel_abort' },
   { kind: 'cancel_confirm', yes: true },
   { kind: 'cancel_confirm', yes: false },
   { kind: 'forget', yes: true },
   { kind: 'forget', yes: false },
+  ...(['ru', 'en', 'sr'] as const).map((language): CallbackData => ({ kind: 'language', language })),
 ];
 
 describe('callback data', () => {
@@ -45,10 +47,12 @@ describe('callback data', () => {
     expect([...kinds].sort()).toEqual(
       [
         'attendance',
+        'cash',
         'cancel_abort',
         'cancel_confirm',
         'cancel_pick',
         'forget',
+        'language',
         'queue',
         'rate',
         'reminder',

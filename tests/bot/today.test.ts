@@ -72,7 +72,9 @@ describe('/today for linked staff', () => {
     expect(lastOf(fake.ok('answerCallbackQuery')).params).toMatchObject({ text: 'Анна: не пришёл' });
     const edit = lastOf(fake.ok('editMessageText'));
     expect(edit.params.message_id).toBe(55);
-    expect(plain(edit.params.text)).toContain('1. Анна Петрова, 2 чел. · ⚠️ аллергия: орехи — ❌ не пришёл');
+    expect(plain(edit.params.text)).toContain(
+      '1. Анна Петрова, 2 чел. · ⚠️ аллергия: орехи · 💳 к оплате 7\u00a0000\u00a0RSD — ❌ не пришёл',
+    );
     expect((await getRecord(t.database.db, id))!.attendance).toBe('NO_SHOW');
 
     // Pressed again: the mark is cleared. The history says who did it.
@@ -80,6 +82,46 @@ describe('/today for linked staff', () => {
     expect((await getRecord(t.database.db, id))!.attendance).toBeNull();
     const history = await t.app.inject({ method: 'GET', url: `/api/v1/records/${id}/history`, headers: staff });
     expect(history.json().data[0]).toMatchObject({ action: 'attendance', actor: { kind: 'staff', user_id: cook.id } });
+  });
+
+  it('shows who has paid and takes the balance in cash at the door; a second press is told it is paid', async () => {
+    const host = await createStaff(t, 'door@example.com');
+    const hostTg = 9_100_004;
+    await linkStaff(t, host, hostTg);
+    const { schedule } = await createSession(t.app, staff, { date: inMinutes(5), price: 2500 });
+    const dina = telegramUser();
+    const id = (await book(t.app, dina, bookingPayload(schedule.id, { name: 'Дина', people_count: 2 }))).json().record
+      .id as number;
+    await deliver(t);
+    fake.reset();
+    await send(hostTg, textUpdate(tgUser(hostTg), '/today'));
+    const msg = fake.ok('sendMessage').find((c) => String(c.params.text).includes('Дина'))!;
+    expect(plain(msg.params.text)).toContain('Дина Петрова, 2 чел. · 💳 к оплате 5\u00a0000\u00a0RSD');
+    const cash = keyboardOf(msg)
+      .flat()
+      .find((b) => b.callback_data === `cash:${id}`)!;
+    expect(cash.text).toBe('💵 1. Оплачено наличными: 5\u00a0000\u00a0RSD');
+
+    await send(hostTg, callbackUpdate(tgUser(hostTg), `cash:${id}`, 77));
+    expect(lastOf(fake.ok('answerCallbackQuery')).params.text).toBe('Дина: оплачено наличными 5\u00a0000\u00a0RSD');
+    const edit = lastOf(fake.ok('editMessageText'));
+    expect(plain(edit.params.text)).toContain('Дина Петрова, 2 чел. · 💰 оплачено');
+    expect(
+      keyboardOf(edit)
+        .flat()
+        .some((b) => b.callback_data === `cash:${id}`),
+    ).toBe(false);
+    const ledger = await t.app.inject({ method: 'GET', url: `/api/v1/records/${id}/payments`, headers: staff });
+    expect(ledger.json().payments.map((p: { amount: number; method: string }) => [p.amount, p.method])).toEqual([
+      [5000, 'cash'],
+    ]);
+
+    // The same button pressed again (an old message, or a second phone at the door): nothing is counted twice.
+    await send(hostTg, callbackUpdate(tgUser(hostTg), `cash:${id}`, 77));
+    expect(lastOf(fake.ok('answerCallbackQuery')).params).toMatchObject({ show_alert: true });
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/records/${id}/payments`, headers: staff })).json().payments,
+    ).toHaveLength(1);
   });
 
   it('refuses a Telegram user who is not linked staff, for the command and for a button, and always answers', async () => {
