@@ -78,8 +78,12 @@ function fit(lines: string[], { common } = texts): string {
   return out.join('\n');
 }
 
-/** The booking's money under a message: the price, what is paid, and what to pay by when. */
-function moneyLines(m: MoneySnapshot | undefined, state: string, rc: RenderContext): string[] {
+/**
+ * The booking's money under a message: the price, what is paid, and what to pay by when. `listed`
+ * (/my) always shows the price and what is due; a message leaves them out while nothing was paid or
+ * asked in advance (settled at the studio, as before money was tracked).
+ */
+export function moneyLines(m: MoneySnapshot | undefined, state: string, rc: RenderContext, listed = false): string[] {
   const { money: M, common } = textsOf(rc);
   if (!m || m.price <= 0) return [];
   if (state === 'CANCELLED')
@@ -88,7 +92,7 @@ function moneyLines(m: MoneySnapshot | undefined, state: string, rc: RenderConte
       ...(m.balance < 0 ? [M.refundOwed(-m.balance)] : []),
     ];
   // Nothing paid and nothing asked in advance: the price is settled at the studio, as before money was tracked.
-  if (m.amount_paid === 0 && !m.pay_by) return [];
+  if (!listed && m.amount_paid === 0 && !m.pay_by) return [];
   const lines = [M.price(m.price)];
   if (m.paid_by_credit > 0) lines.push(M.fromCredit(m.paid_by_credit));
   if (m.amount_paid > 0) lines.push(M.paid(m.amount_paid));

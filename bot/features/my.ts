@@ -1,5 +1,8 @@
 import { Composer } from 'grammy';
-import { HTML, type BotContext, type BotDeps } from '../context';
+import { HTML, renderContext, type BotContext, type BotDeps } from '../context';
+import { moneySnapshot } from '../../core/money/ledger';
+import { getRecord } from '../../db/repositories/records';
+import { moneyLines } from '../messages';
 import { loadUpcoming } from '../data';
 import { queueButton } from '../keyboards/journey';
 import { applyButton, inlineKeyboard, webAppButton } from '../keyboards/webapp';
@@ -19,14 +22,22 @@ export function myFeature(deps: BotDeps) {
       });
       return;
     }
-    const lines = items.map((b, i) =>
-      say.item(
-        i,
-        b.workshop_title,
-        common.dateTime(b.date, tz),
-        b.state === 'QUEUED' ? say.queuedAt(b.queue_position ?? 0) : common.state[b.state],
-        b.people_count,
-      ),
+    const rc = { ...renderContext(deps.config), language: ctx.language };
+    const lines = await Promise.all(
+      items.map(async (b, i) => {
+        const record = await getRecord(deps.database.db, b.id);
+        const money = record ? moneyLines(await moneySnapshot(deps.database.db, record), b.state, rc, true) : [];
+        return [
+          say.item(
+            i,
+            b.workshop_title,
+            common.dateTime(b.date, tz),
+            b.state === 'QUEUED' ? say.queuedAt(b.queue_position ?? 0) : common.state[b.state],
+            b.people_count,
+          ),
+          ...money.map((line) => `    ${line}`),
+        ].join('\n');
+      }),
     );
     const buttons = items.flatMap((b, i) => [
       [

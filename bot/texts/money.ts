@@ -1,20 +1,20 @@
 import { escapeHtml as e } from './html';
 
-/** Whole dinars as the studio writes them: «3 500 дин.». */
+/** Whole dinars as the studio writes them: «3 500 дин.» (the abbreviation's dot also ends a sentence). */
 export const rsd = (amount: number) => `${amount.toLocaleString('ru-RU').replace(/\u00a0/g, ' ')} дин.`;
 
 /** What the bot says about money: a booking's price and payment, and payments as they arrive. */
 export const money = {
   price: (amount: number) => `💰 Стоимость: ${rsd(amount)}`,
   paid: (amount: number) => `Оплачено: ${rsd(amount)}`,
-  fromCredit: (amount: number) => `С вашего депозита в студии списано ${rsd(amount)}.`,
+  fromCredit: (amount: number) => `С вашего депозита в студии списано ${rsd(amount)}`,
   /** `until`: as common.dateTime writes it. */
   payBy: (amount: number, until: string) =>
     `Чтобы места остались за вами, оплатите ${rsd(amount)} до ${until}, иначе запись отменится.`,
-  dueAtStudio: (amount: number) => `К оплате в студии: ${rsd(amount)}.`,
+  dueAtStudio: (amount: number) => `К оплате в студии: ${rsd(amount)}`,
   toCredit: (amount: number) =>
     `Оплаченные ${rsd(amount)} зачислены на ваш депозит в студии: они пойдут в счёт следующей записи.`,
-  refundOwed: (amount: number) => `Студия вернёт вам ${rsd(amount)}.`,
+  refundOwed: (amount: number) => `Студия вернёт вам ${rsd(amount)}`,
   received: (amount: number, workshop: string) =>
     `✅ Оплата ${rsd(amount)} за мастер-класс «${e(workshop)}» получена. Спасибо!`,
   receivedLate: (amount: number, workshop: string) =>
