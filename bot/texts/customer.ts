@@ -13,8 +13,7 @@ export const customer = {
   schedule: {
     /** `date`: as common.dateTime writes it. */
     date: (date: string) => `📅 ${date}`,
-    address: (title: string, description: string | null) =>
-      `📍 ${e(title)}${description ? `, ${e(description)}` : ''}`,
+    address: (title: string, description: string | null) => `📍 ${e(title)}${description ? `, ${e(description)}` : ''}`,
     mapLink: (url: string) => `🗺 <a href="${e(url)}">Открыть на карте</a>`,
     /** A map "link" that is not a web address is shown as it is. */
     mapText: (text: string) => `🗺 ${e(text)}`,
@@ -70,7 +69,8 @@ export const customer = {
   newDateHint: 'Вы просили сообщить: записывайтесь, пока есть места.',
   givenAway: (workshop: string, receiver: string) =>
     `🎁 Вы передали своё место на мастер-класс ${quoted(workshop)}: теперь запись на имя ${e(receiver)}.`,
-  received: (giver: string, workshop: string) => `🎁 ${e(giver)} передаёт вам место на мастер-класс ${quoted(workshop)}!`,
+  received: (giver: string, workshop: string) =>
+    `🎁 ${e(giver)} передаёт вам место на мастер-класс ${quoted(workshop)}!`,
   receivedQueued: (position: number | null) => `Запись пока в очереди. ${queueNote(position)}`,
   buttons: {
     myRecord: 'Моя запись',
