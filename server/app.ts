@@ -18,6 +18,7 @@ import { registerSwagger } from './plugins/swagger';
 import { createMailer, type Mailer } from './email';
 import type { Lifecycle, RouteDeps, TelegramGateway } from './routes/deps';
 import type { Metrics } from './metrics';
+import { HttpError } from './http-error';
 import metricsRoutes from './routes/metrics';
 import utilsRoutes from './routes/utils';
 import loginRoutes from './routes/login';
@@ -157,6 +158,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     lifecycle: deps.lifecycle ?? { draining: false },
   };
   if (deps.metrics && config.metricsToken) await metricsRoutes(app, deps.metrics, config.metricsToken);
+  // Without a token there are no metrics: a scraper is told so, not handed the admin's page.
+  else
+    app.get('/metrics', { schema: { hide: true } }, async () => {
+      throw new HttpError(404, 'Метрики выключены: задайте METRICS_TOKEN');
+    });
   const telegram = deps.telegram ?? null;
   await app.register(
     async (api) => {

@@ -9,7 +9,7 @@ import { createScheduler } from '../../core/jobs/scheduler';
 const TOKEN = 'metrics-token-0123456789abcdef';
 
 describe('GET /metrics without METRICS_TOKEN', () => {
-  it('does not exist: the path is the admin’s, like any unknown page, and shows no metric', async () => {
+  it('is off: 404 with a detail that says how to switch it on, and no metric', async () => {
     const t = await buildTestApp();
     try {
       const res = await t.app.inject({
@@ -17,7 +17,8 @@ describe('GET /metrics without METRICS_TOKEN', () => {
         url: '/metrics',
         headers: { authorization: `Bearer ${TOKEN}` },
       });
-      expect(res.headers['content-type']).not.toMatch(/^text\/plain; version=/);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ detail: 'Метрики выключены: задайте METRICS_TOKEN' });
       expect(res.body).not.toMatch(/process_cpu|outbox_pending/);
       expect(t.metrics).toBeNull();
     } finally {
