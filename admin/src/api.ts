@@ -17,7 +17,13 @@ export const getToken = (): string | null => {
   }
 };
 export const setToken = (token: string) => localStorage.setItem(TOKEN_KEY, token);
-export const clearToken = () => localStorage.removeItem(TOKEN_KEY);
+/** The account last read (session.ts), kept with the token, so a page knows the role without waiting. */
+export const CURRENT_USER_STORE = 'current_user';
+/** Ends the session on this device: the token and the account kept with it. */
+export const clearToken = () => {
+  localStorage.removeItem(TOKEN_KEY);
+  localStorage.removeItem(CURRENT_USER_STORE);
+};
 export const isLoggedIn = () => Boolean(getToken());
 
 export class ApiError extends Error {

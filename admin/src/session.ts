@@ -1,8 +1,30 @@
 import useSWR from 'swr';
+import type { UserPublic } from '../../contract/users';
 import { usersApi } from '../../contract/endpoints/users';
-import { CURRENT_USER_KEY, call, isLoggedIn } from './api';
+import { CURRENT_USER_KEY, CURRENT_USER_STORE, call, isLoggedIn } from './api';
 
-/** The current user, fetched only when a token is stored, cached as 'currentUser'. */
+function storedUser(): UserPublic | undefined {
+  try {
+    const text = localStorage.getItem(CURRENT_USER_STORE);
+    return text ? (JSON.parse(text) as UserPublic) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The current user, fetched only when a token is stored, cached as 'currentUser'. The copy kept from the
+ * last read is shown at once and replaced when the server answers, so the pages start their own requests
+ * without waiting a round trip for the account.
+ */
 export function useCurrentUser() {
-  return useSWR(isLoggedIn() ? CURRENT_USER_KEY : null, () => call(usersApi.me));
+  return useSWR(
+    isLoggedIn() ? CURRENT_USER_KEY : null,
+    async () => {
+      const user = await call(usersApi.me);
+      localStorage.setItem(CURRENT_USER_STORE, JSON.stringify(user));
+      return user;
+    },
+    { fallbackData: storedUser() },
+  );
 }

@@ -111,7 +111,8 @@ export function Layout({ children }: { children: ReactNode }) {
   const mobile = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
   const [location] = useLocation();
   const { data: user } = useCurrentUser();
-  // A direct URL of a page the role may not use says so, instead of a page of refused requests.
+  // A direct URL of a page the role may not use says so, instead of a page of refused requests. The
+  // account kept from the last visit is known at once, so pages wait for it only on the first one.
   const denied = user?.role === 'host' && !HOST_PAGES.has(location.replace(/\/$/, '') || '/');
   return (
     <AppShell
