@@ -308,21 +308,3 @@ export async function notifyChat(trx: Executor, chatId: number, n: Notification)
 }
 
 export const digestDedupeKey = (scheduleId: number, userId: number) => `digest:${scheduleId}:${userId}`;
-
-/** Writes one digest per recipient; the dedupe key makes it idempotent across runs, restarts and instances. */
-export async function enqueueDigest(
-  trx: Executor,
-  recipients: { user_id: number; chat_id: number }[],
-  payload: DigestPayload,
-): Promise<void> {
-  const n: Notification = { kind: 'staff.digest', payload };
-  await enqueueNotifications(
-    trx,
-    recipients.map((r) => ({
-      chat_id: r.chat_id,
-      kind: n.kind,
-      payload: n.payload,
-      dedupe_key: digestDedupeKey(payload.schedule.schedule_id, r.user_id),
-    })),
-  );
-}
