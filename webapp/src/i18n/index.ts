@@ -1,0 +1,41 @@
+/**
+ * The mini-app's texts in the customer's language. One catalogue per language: `ru.ts` (bundled,
+ * it defines the keys and their parameters), `en.ts` and `sr.ts` (loaded only when needed, so the
+ * first load carries one language). A component reads the current catalogue with `useT()`, other
+ * code with `t()`; a text with values is a function (`T.schedule.seats(3)`).
+ */
+import { useSyncExternalStore } from 'react';
+import { LOCALES, type Language } from '../../../contract/language';
+import { ru, type WebTexts } from './ru';
+
+export type { WebTexts } from './ru';
+
+const catalogues: Record<Exclude<Language, 'ru'>, () => Promise<WebTexts>> = {
+  en: () => import('./en').then((m) => m.en),
+  sr: () => import('./sr').then((m) => m.sr),
+};
+
+let current: { language: Language; texts: WebTexts } = { language: 'ru', texts: ru };
+const listeners = new Set<() => void>();
+
+/** The current catalogue. */
+export const t = (): WebTexts => current.texts;
+export const currentLanguage = (): Language => current.language;
+/** The Intl locale of the current language ('en-GB', 'sr-Latn'). */
+export const currentLocale = (): string => LOCALES[current.language];
+
+/** Switches to a language once its catalogue is loaded; the page's `lang` follows (screen readers, hyphenation). */
+export async function setLanguage(language: Language): Promise<void> {
+  const texts = language === 'ru' ? ru : await catalogues[language]();
+  current = { language, texts };
+  if (typeof document !== 'undefined') document.documentElement.lang = LOCALES[language];
+  listeners.forEach((fn) => fn());
+}
+
+function subscribe(fn: () => void): () => void {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+/** The current catalogue; the component renders again when the language changes. */
+export const useT = (): WebTexts => useSyncExternalStore(subscribe, t, t);
