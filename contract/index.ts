@@ -14,3 +14,4 @@ export * from './audit';
 export * from './customers';
 export * from './stats';
 export * from './money';
+export * from './certificates';

@@ -61,6 +61,8 @@ export const RecordCreate = z.object({
   is_first_time: z.boolean({ error: FIRST_TIME_REQUIRED }),
   /** The customer accepted the privacy text (the mini-app's consent line): required from the mini-app, optional for staff. */
   consent: z.boolean().optional(),
+  /** A gift certificate that pays the booking, up to its balance (the rest is due as usual). */
+  certificate_code: z.string().trim().max(40).nullable().optional(),
 });
 export type RecordCreate = z.input<typeof RecordCreate>;
 

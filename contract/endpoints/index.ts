@@ -1,6 +1,7 @@
 import { addressesApi } from './addresses';
 import { auditApi } from './audit';
 import { businessSettingsApi } from './business-settings';
+import { certificatesApi } from './certificates';
 import { customersApi } from './customers';
 import { dateSubscriptionsApi } from './date-subscriptions';
 import { giftsApi } from './gifts';
@@ -33,6 +34,7 @@ export const endpointGroups = {
   records: recordsApi,
   gifts: giftsApi,
   payments: paymentsApi,
+  certificates: certificatesApi,
   settings: settingsApi,
   businessSettings: businessSettingsApi,
   personalData: personalDataApi,
