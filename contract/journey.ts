@@ -43,3 +43,7 @@ export type DateSubscription = z.infer<typeof DateSubscription>;
 export const GiftTokenParam = z.object({ token: z.string().regex(/^[\w-]{10,64}$/, 'Некорректная ссылка') });
 
 export const CalendarQuery = z.object({ sig: z.string().max(100).default('') });
+
+/** The language the mini-app speaks to this customer: their /language choice, else their Telegram app's, else Russian. */
+export const CustomerLanguage = z.object({ language: z.enum(['ru', 'en', 'sr']) });
+export type CustomerLanguage = z.infer<typeof CustomerLanguage>;

@@ -5,9 +5,11 @@ import { certificatesApi } from './certificates';
 import { customersApi } from './customers';
 import { dateSubscriptionsApi } from './date-subscriptions';
 import { giftsApi } from './gifts';
+import { languageApi } from './language';
 import { loginApi } from './login';
 import { paymentsApi } from './payments';
 import { personalDataApi } from './personal-data';
+import { promoCodesApi } from './promo-codes';
 import { recordsApi } from './records';
 import { scheduleApi } from './schedule';
 import { settingsApi } from './settings';
@@ -31,9 +33,11 @@ export const endpointGroups = {
   addresses: addressesApi,
   schedule: scheduleApi,
   dateSubscriptions: dateSubscriptionsApi,
+  language: languageApi,
   records: recordsApi,
   gifts: giftsApi,
   payments: paymentsApi,
+  promoCodes: promoCodesApi,
   certificates: certificatesApi,
   settings: settingsApi,
   businessSettings: businessSettingsApi,

@@ -1,10 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { dateSubscriptionsApi } from '../../contract/endpoints/date-subscriptions';
 import { giftsApi } from '../../contract/endpoints/gifts';
+import { languageApi } from '../../contract/endpoints/language';
 import { recordsApi } from '../../contract/endpoints/records';
 import { viewRecord } from '../../core/booking/engine';
 import { MSG } from '../../core/kernel/messages';
 import { customerActor } from '../../core/kernel/actor';
+import { customerLanguage } from '../../core/language/customer-language';
 import { bookingCalendar, verifyCalendarSignature } from '../../core/journey/calendar';
 import { dateOffers, subscribe, unsubscribe } from '../../core/journey/date-subscriptions';
 import { Forbidden, NotFound } from '../../core/kernel/errors';
@@ -96,6 +98,11 @@ export default async function journeyRoutes(
     });
     return toRecordView(await viewRecord(db, customerActor(tg.id), record.id), config.secretKey);
   });
+
+  // Staff opening the mini-app get the studio's language.
+  route(app, languageApi.mine, async (req) => ({
+    language: req.telegramUser ? await customerLanguage(db, req.telegramUser.id) : 'ru',
+  }));
 
   route(app, dateSubscriptionsApi.offers, async (req) => ({
     data: await dateOffers(db, req.telegramUser?.id ?? null),

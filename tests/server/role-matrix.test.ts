@@ -4,20 +4,29 @@ import { buildTestApp, type TestApp } from '../helpers/app';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
 import { tma } from '../helpers/telegram';
 import { calendarSignature } from '../../core/journey/calendar';
+import { allEndpoints } from '../../contract/endpoints';
 
 /** user: a manager; superuser: the owner; host: the staff role at the door; inactive: a deactivated account's token. */
 type Role = 'anonymous' | 'customer' | 'user' | 'superuser' | 'host' | 'inactive';
 type BaseRole = 'anonymous' | 'customer' | 'user' | 'superuser';
 const ROLES: Role[] = ['anonymous', 'customer', 'user', 'superuser', 'host', 'inactive'];
 
-/** What a host may call (the day's sessions, check-in, payments, their own account); every other staff call is 403. */
+/**
+ * What a host may call (today's and tomorrow's sessions, a week of history, check-in, payments at the desk,
+ * their own account and alerts); every other staff call is 403.
+ */
 const HOST_MAY = new Set([
   'POST /login/test-token',
   'GET /users/me',
   'PATCH /users/me',
   'PATCH /users/me/password',
+  'POST /users/me/telegram-link',
   'GET /schedule/',
+  'GET /schedule/past',
+  'GET /schedule/{id}',
   'GET /records/{id}',
+  // A certificate's balance taken on a booking at the door.
+  'POST /records/{id}/certificate',
   'PUT /records/{id}/attendance',
   'GET /records/{id}/payments',
   'POST /records/{id}/payments',
@@ -30,10 +39,18 @@ function expected(call: string, e: Record<BaseRole, number> & Partial<Record<Rol
   const open = e.user === e.anonymous;
   return {
     ...e,
-    host: e.host ?? (open || HOST_MAY.has(call.replace(/ \(.*\)$/, '')) ? e.user : 403),
+    host: e.host ?? (open || HOST_MAY.has(rowKey(call)) ? e.user : 403),
     inactive: e.inactive ?? e.anonymous,
   };
 }
+
+/** `GET /records/{id}`: a call's method and path, its parameters named alike (`:id`, `{email}` → `{id}`). */
+const key = (method: string, path: string) =>
+  `${method} ${path.replace(/:\w+/g, '{id}').replace(/\{[^}]+\}/g, '{id}')}`;
+const rowKey = (call: string) => {
+  const [method, path] = call.replace(/ \(.*\)$/, '').split(' ');
+  return key(method, path);
+};
 
 let t: TestApp;
 let headersOf: Record<Role, () => Record<string, string>>;
@@ -85,9 +102,10 @@ const fresh = {
     const res = await t.app.inject({ method: 'POST', url: `/api/v1/records/${id}/gift`, headers: tma(giver) });
     return /gift_([\w-]+)$/.exec(res.json<{ url: string }>().url)![1];
   },
-  /** A record of the matrix's Telegram customer in a session of its own. */
-  async record(cancelled = false) {
-    const scheduleId = await fresh.schedule();
+  /** A record of the matrix's Telegram customer in a session of its own (`soon`: starting in half an hour). */
+  async record(cancelled = false, soon = false) {
+    const date = soon ? new Date(Date.now() + 30 * 60_000).toISOString() : undefined;
+    const scheduleId = (await createSession(t.app, staff, { date })).schedule.id as number;
     const id = (await book(t.app, ctx.customer, bookingPayload(scheduleId))).json().record.id as number;
     if (cancelled)
       await t.app.inject({
@@ -159,6 +177,12 @@ const rows: Row[] = [
     expect: S(401, 401, 403, 201),
   },
   { call: 'GET /users/me', request: async () => ({ url: '/users/me' }), expect: STAFF_ONLY },
+  // A staff member links their own Telegram account (for alerts and /today).
+  {
+    call: 'POST /users/me/telegram-link',
+    request: async () => ({ url: '/users/me/telegram-link' }),
+    expect: STAFF_ONLY,
+  },
   {
     call: 'PATCH /users/me',
     request: async () => ({ url: '/users/me', payload: { full_name: 'Имя' } }),
@@ -241,7 +265,11 @@ const rows: Row[] = [
     }),
     expect: STAFF_CREATE,
   },
-  { call: 'GET /schedule/{id}', request: async () => ({ url: `/schedule/${ctx.scheduleId}` }), expect: STAFF_ONLY },
+  {
+    call: 'GET /schedule/{id}',
+    request: async () => ({ url: `/schedule/${ctx.scheduleId}` }),
+    expect: { ...STAFF_ONLY, host: 403 },
+  },
   {
     // A host sees today's and tomorrow's sessions only (the matrix's session is in three days).
     call: 'GET /schedule/{id} (today)',
@@ -271,6 +299,11 @@ const rows: Row[] = [
     expect: STAFF_CREATE,
   },
   {
+    call: 'POST /schedule/notify/{id}',
+    request: async () => ({ url: `/schedule/notify/${ctx.scheduleId}` }),
+    expect: STAFF_ONLY,
+  },
+  {
     call: 'POST /schedule/{id}/cancel',
     request: async () => ({ url: `/schedule/${await fresh.schedule()}/cancel`, payload: { reason: 'Шеф заболел' } }),
     expect: STAFF_ONLY,
@@ -286,9 +319,15 @@ const rows: Row[] = [
     expect: S(401, 201, 201, 201),
   },
   {
+    // A host works today's and tomorrow's sessions only: the matrix's booking is in three days.
     call: 'GET /records/{id}',
     request: async () => ({ url: `/records/${ctx.recordId}` }),
-    expect: S(401, 200, 200, 200),
+    expect: { ...S(401, 200, 200, 200), host: 403 },
+  },
+  {
+    call: 'GET /records/{id} (today)',
+    request: async () => ({ url: `/records/${await fresh.record(false, true)}` }),
+    expect: { ...S(401, 200, 200, 200), host: 200 },
   },
   {
     call: 'PUT /records/{id}',
@@ -314,6 +353,8 @@ const rows: Row[] = [
     }),
     expect: STAFF_ONLY,
   },
+  // The customer's language for the mini-app: a Telegram user's own.
+  { call: 'GET /language/', request: async () => ({ url: '/language/' }), expect: S(401, 200, 200, 200) },
   { call: 'GET /privacy', request: async () => ({ url: '/privacy' }), expect: S(200, 200, 200, 200) },
   // A customer's own data: the Telegram user only (staff have no data of their own here).
   { call: 'GET /me/data', request: async () => ({ url: '/me/data' }), expect: S(401, 200, 403, 403) },
@@ -364,6 +405,11 @@ const rows: Row[] = [
     call: 'POST /gifts/{id}/accept',
     request: async () => ({ url: `/gifts/${await fresh.gift()}/accept`, payload: { name: 'Друг', consent: true } }),
     expect: S(401, 200, 403, 403),
+  },
+  {
+    call: 'GET /language/',
+    request: async () => ({ url: '/language/' }),
+    expect: S(401, 200, 200, 200),
   },
   {
     call: 'GET /date-subscriptions/',
@@ -422,12 +468,22 @@ const rows: Row[] = [
   {
     call: 'GET /records/{id}/payments',
     request: async () => ({ url: `/records/${ctx.recordId}/payments` }),
-    expect: STAFF_ONLY,
+    expect: { ...STAFF_ONLY, host: 403 },
+  },
+  {
+    call: 'GET /records/{id}/payments (today)',
+    request: async () => ({ url: `/records/${await fresh.record(false, true)}/payments` }),
+    expect: { ...STAFF_ONLY, host: 200 },
   },
   {
     call: 'POST /records/{id}/payments',
     request: async () => ({ url: `/records/${await fresh.record()}/payments`, payload: { method: 'cash' } }),
-    expect: STAFF_CREATE,
+    expect: { ...STAFF_CREATE, host: 403 },
+  },
+  {
+    call: 'POST /records/{id}/payments (today)',
+    request: async () => ({ url: `/records/${await fresh.record(false, true)}/payments`, payload: { method: 'card' } }),
+    expect: { ...STAFF_CREATE, host: 201 },
   },
   {
     call: 'POST /records/{id}/refunds',
@@ -555,28 +611,33 @@ describe('every endpoint enforces its role on the server', () => {
     expect(got).toEqual(expected(call, row.expect));
   });
 
-  it("lists every API route of the server in the matrix (but the bot's own)", async () => {
+  it('has a row for every endpoint of contract/endpoints, and no row for an endpoint that is not there', () => {
+    const declared = allEndpoints.map((e) => key(e.method, e.path));
+    expect(declared.length).toBeGreaterThan(60);
+    const covered = new Set(rows.map((r) => rowKey(r.call)));
+    expect(declared.filter((k) => !covered.has(k))).toEqual([]);
+    expect([...covered].filter((k) => !declared.includes(k) && k !== 'GET /openapi.json')).toEqual([]);
+  });
+
+  it('every endpoint declares who may call it, and a host exactly what a host may call', () => {
+    for (const e of allEndpoints)
+      expect(['public', 'user', 'superuser', 'customer'], key(e.method, e.path)).toContain(e.access);
+    expect(
+      allEndpoints
+        .filter((e) => e.host)
+        .map((e) => key(e.method, e.path))
+        .sort(),
+    ).toEqual([...HOST_MAY].sort());
+  });
+
+  it("serves no API route but those of contract/endpoints (and the bot's webhook)", async () => {
     const spec = (await t.app.inject('/api/v1/openapi.json')).json<{
       paths: Record<string, Record<string, unknown>>;
     }>();
     const served = Object.entries(spec.paths).flatMap(([path, methods]) =>
-      Object.keys(methods).map(
-        (m) =>
-          `${m.toUpperCase()} ${path
-            .replace('/api/v1', '')
-            .replace(/\{[^}]+\}/g, '{id}')
-            .replace('{id}/', '{id}/')}`,
-      ),
+      Object.keys(methods).map((m) => key(m.toUpperCase(), path.replace('/api/v1', ''))),
     );
-    expect(served.length).toBeGreaterThan(35);
-    const covered = new Set(rows.map((r) => r.call.replace(/ \(.*\)$/, '').replace('{email}', '{id}')));
-    const missing = served.filter(
-      (c) =>
-        !covered.has(c) &&
-        !c.includes('/telegram/') &&
-        !c.includes('/schedule/notify/') &&
-        !c.includes('/users/me/telegram-link'),
-    );
-    expect(missing).toEqual([]);
+    const declared = new Set(allEndpoints.map((e) => key(e.method, e.path)));
+    expect(served.filter((c) => !declared.has(c) && !c.includes('/telegram/'))).toEqual([]);
   });
 });

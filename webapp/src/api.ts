@@ -1,6 +1,7 @@
 /** The mini-app's one way to the API: `call(endpoint, args)` with the endpoint's types from the contract. */
 import { createClient } from '../../contract/endpoints/client';
 import { errorMessage, parseBody } from '../../contract/http';
+import { currentLanguage, t } from './i18n';
 import { rawInitData } from './tg';
 
 export const API_BASE = '/api/v1';
@@ -29,7 +30,8 @@ function authHeader(): string | undefined {
 
 /** One request with the customer's credentials (Telegram init data, else a staff token); a failure throws ApiError. */
 export async function request(method: string, path: string, body?: unknown): Promise<unknown> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  // The customer's language, for the server's refusals.
+  const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': currentLanguage() };
   const auth = authHeader();
   if (auth) headers.Authorization = auth;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -41,7 +43,7 @@ export async function request(method: string, path: string, body?: unknown): Pro
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    throw new ApiError(0, 'Нет соединения с сервером. Проверьте интернет и попробуйте ещё раз.');
+    throw new ApiError(0, t().common.noConnection);
   }
   const data = parseBody(await res.text());
   if (!res.ok) throw new ApiError(res.status, errorMessage(res.status, res.statusText, data));

@@ -3,12 +3,16 @@ import { createRoot } from 'react-dom/client';
 import '@telegram-apps/telegram-ui/dist/styles.css';
 import './styles.css';
 import { App } from './App';
+import { chooseLanguage } from './i18n/choose';
 import { initTelegram } from './tg';
 
 initTelegram();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+// The first render waits for the language's catalogue only when it is not the bundled Russian one.
+void chooseLanguage().then(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  ),
 );

@@ -13,6 +13,8 @@ export interface TelegramUser {
   first_name?: string;
   last_name?: string;
   username?: string;
+  /** The Telegram app's language (an IETF tag). */
+  language_code?: string;
 }
 
 export interface Launch {
