@@ -147,7 +147,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   registerCustomerWriteLimit(app, rateLimits.customerWrites);
   await registerSwagger(app);
-  await registerAuth(app, { database, secretKey: config.secretKey, botToken: config.botToken });
+  await registerAuth(app, {
+    database,
+    secretKey: config.secretKey,
+    botToken: config.botToken,
+    businessTimezone: config.businessTimezone,
+  });
 
   const routeDeps: RouteDeps = {
     config,

@@ -119,7 +119,7 @@ export function todayFeature(deps: BotDeps) {
     if (!staff) return void (await ctx.answerCallbackQuery({ text: TODAY.notStaff, show_alert: true }));
     let record;
     try {
-      record = await setAttendance(deps.database, staffActor(staff), recordId, VALUE[mark], { toggle: true });
+      record = await setAttendance(deps.database, staffActor(staff, tz), recordId, VALUE[mark], { toggle: true });
     } catch (err) {
       // Every press is answered, also when it fails, so the button stops spinning; a booking that left the
       // list (gone, cancelled, queued) reads as such.
@@ -140,7 +140,7 @@ export function todayFeature(deps: BotDeps) {
     if (!staff) return void (await ctx.answerCallbackQuery({ text: TODAY.notStaff, show_alert: true }));
     let ledger;
     try {
-      ledger = await recordDeskPayment(deps.database, staffActor(staff), recordId, { method: 'cash' });
+      ledger = await recordDeskPayment(deps.database, staffActor(staff, tz), recordId, { method: 'cash' });
     } catch (err) {
       // Paid meanwhile (two staff at the door), or gone: said on the button, which stops spinning.
       await ctx.answerCallbackQuery({

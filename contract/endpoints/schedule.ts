@@ -18,6 +18,7 @@ export const scheduleApi = {
     method: 'GET',
     path: '/schedule/past',
     access: 'user',
+    host: true,
     tag,
     summary: 'Past sessions with their bookings, latest first; a page (count = total)',
     query: 'ScheduleListQuery',

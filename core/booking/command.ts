@@ -9,6 +9,7 @@ import { MSG } from '../kernel/messages';
 import type { Outcome } from '../notify/events';
 import { publish } from '../notify/publish';
 import { getBusinessSettings } from '../staff/business-settings';
+import { assertHostMaySee } from '../staff/roles';
 import { allowedActions } from './allowed';
 
 /*
@@ -34,12 +35,17 @@ export interface OnRecord {
 export const mayAccess = (actor: Actor, r: Pick<RecordRow, 'telegram_id'>) =>
   actor.kind !== 'customer' || r.telegram_id === actor.telegram_id;
 
-/** The booking as the actor may see it, with its session; NotFound otherwise. Runs on any executor. */
+/**
+ * The booking as the actor may see it, with its session; NotFound otherwise, Forbidden for a host outside
+ * its days. Runs on any executor.
+ */
 export async function loadForActor(db: Executor, actor: Actor, recordId: number, now = new Date()): Promise<OnRecord> {
   const record = await getRecord(db, recordId);
   if (!record || !mayAccess(actor, record)) throw new NotFound(MSG.recordNotFound);
   const schedule = await getRecordSchedule(db, record.schedule_id);
   if (!schedule) throw new NotFound(MSG.scheduleNotFound);
+  // A host reads and changes bookings of today's and tomorrow's sessions only.
+  assertHostMaySee(actor, schedule.date);
   const settings = await getBusinessSettings(db);
   return {
     trx: db,

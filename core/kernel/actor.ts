@@ -1,3 +1,4 @@
+import { startOfStudioDay } from '../../contract/format';
 import { Forbidden } from './errors';
 
 /*
@@ -11,8 +12,20 @@ import { Forbidden } from './errors';
  */
 export type StaffRole = 'owner' | 'manager' | 'host';
 
+/**
+ * The sessions a host works, as ISO instants on the studio's clock: today's and tomorrow's ([from, to),
+ * those already started today included), and the week before for the history list (from `historyFrom`).
+ */
+export interface HostWindow {
+  from: string;
+  to: string;
+  historyFrom: string;
+}
+
 export type Actor =
-  { kind: 'customer'; telegram_id: number } | { kind: 'staff'; user_id: number; role: StaffRole } | { kind: 'system' };
+  | { kind: 'customer'; telegram_id: number }
+  | { kind: 'staff'; user_id: number; role: StaffRole; window?: HostWindow }
+  | { kind: 'system' };
 
 export const SYSTEM: Actor = { kind: 'system' };
 
@@ -22,11 +35,21 @@ export const customerActor = (telegramId: number): Actor => ({ kind: 'customer',
 export const staffRole = (user: { is_superuser: boolean | number; role?: string }): StaffRole =>
   user.is_superuser ? 'owner' : user.role === 'host' ? 'host' : 'manager';
 
-export const staffActor = (user: { id: number; is_superuser: boolean | number; role?: string }): Actor => ({
-  kind: 'staff',
-  user_id: user.id,
-  role: staffRole(user),
+export const hostWindow = (timeZone: string, now: number | string = Date.now()): HostWindow => ({
+  from: startOfStudioDay(now, timeZone),
+  to: startOfStudioDay(now, timeZone, 2),
+  historyFrom: startOfStudioDay(now, timeZone, -7),
 });
+
+/** A staff member acting now; a host carries the window of sessions it may work, on the studio's clock. */
+export function staffActor(
+  user: { id: number; is_superuser: boolean | number; role?: string },
+  timeZone: string,
+  now: number | string = Date.now(),
+): Actor {
+  const role = staffRole(user);
+  return { kind: 'staff', user_id: user.id, role, ...(role === 'host' && { window: hostWindow(timeZone, now) }) };
+}
 
 /** Staff and the system act on any booking; a customer only on their own. */
 export const actsForAnyone = (actor: Actor) => actor.kind !== 'customer';

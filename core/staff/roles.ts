@@ -1,21 +1,40 @@
-import { startOfStudioDay } from '../../contract/format';
-import type { Actor } from '../kernel/actor';
+import type { Actor, HostWindow } from '../kernel/actor';
 import { Forbidden } from '../kernel/errors';
 
 export const ROLE_MSG = { noAccess: 'Нет доступа' } as const;
 
-/** A host works today's and tomorrow's sessions (from today's midnight on the studio's clock, started ones included). */
-export const hostWindow = (timeZone: string, now = Date.now()) => ({
-  from: startOfStudioDay(now, timeZone),
-  to: startOfStudioDay(now, timeZone, 2),
-});
+/** The window a host works in; null for everyone else (no limit). */
+export const hostWindowOf = (actor: Actor): HostWindow | null =>
+  actor.kind === 'staff' && actor.role === 'host' ? (actor.window ?? null) : null;
 
 export const isHost = (actor: Actor) => actor.kind === 'staff' && actor.role === 'host';
 
-/** Refuses a host a session outside today and tomorrow. */
-export function assertHostMaySee(actor: Actor, date: string, timeZone: string, now = Date.now()): void {
+/**
+ * Refuses a host a session outside today and tomorrow: its bookings, check-in and payments alike.
+ * A host's actor without a window (built without the studio's clock) is refused everything.
+ */
+export function assertHostMaySee(actor: Actor, date: string): void {
   if (!isHost(actor)) return;
-  const w = hostWindow(timeZone, now);
+  const w = hostWindowOf(actor);
   const at = new Date(date).toISOString();
-  if (at < w.from || at >= w.to) throw new Forbidden(ROLE_MSG.noAccess);
+  if (!w || at < w.from || at >= w.to) throw new Forbidden(ROLE_MSG.noAccess);
+}
+
+/**
+ * A session list's date range as the actor may see it: unchanged for owner and manager; for a host cut to
+ * today and tomorrow (upcoming, those started today included) or to the week before and those days (history).
+ */
+export function rangeFor(
+  actor: Actor,
+  list: 'upcoming' | 'past',
+  range: { from?: string; to?: string },
+): { from?: string; to?: string } {
+  if (!isHost(actor)) return range;
+  const w = hostWindowOf(actor);
+  if (!w) throw new Forbidden(ROLE_MSG.noAccess);
+  const from = list === 'upcoming' ? w.from : w.historyFrom;
+  return {
+    from: range.from && range.from > from ? range.from : from,
+    to: range.to && range.to < w.to ? range.to : w.to,
+  };
 }

@@ -19,6 +19,10 @@ declare module 'fastify' {
     /** A host may call it (the endpoint description says); other staff routes refuse a host. */
     host?: boolean;
   }
+  interface FastifyInstance {
+    /** The studio's time zone: a host's days are counted on its clock. */
+    businessTimezone: string;
+  }
   interface FastifyRequest {
     /** The staff member behind a Bearer token. */
     staff: UserRow | null;
@@ -40,8 +44,9 @@ export const NO_ACCESS = 'Нет доступа';
 
 export async function registerAuth(
   app: FastifyInstance,
-  opts: { database: Database; secretKey: string; botToken?: string },
+  opts: { database: Database; secretKey: string; botToken?: string; businessTimezone: string },
 ) {
+  app.decorate('businessTimezone', opts.businessTimezone);
   await app.register(fastifyJwt, {
     secret: opts.secretKey,
     sign: { algorithm: 'HS256', expiresIn: TOKEN_TTL },
@@ -72,9 +77,9 @@ export async function registerAuth(
     }
     if (scheme !== 'bearer' || !credentials) throw new HttpError(401, 'Not authenticated');
     req.staff = await staffFromToken(app, opts.database, credentials);
+    if (staffRole(req.staff) === 'host' && !req.routeOptions.config.host) throw new HttpError(403, NO_ACCESS);
     if (access === 'superuser' && !bool(req.staff.is_superuser))
       throw new HttpError(403, "The user doesn't have enough privileges");
-    if (staffRole(req.staff) === 'host' && !req.routeOptions.config.host) throw new HttpError(403, NO_ACCESS);
   });
 }
 

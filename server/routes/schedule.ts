@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ScheduleListQuery, rangeBounds } from '../../contract';
 import { scheduleApi } from '../../contract/endpoints/schedule';
 import type { z } from 'zod';
@@ -9,7 +9,7 @@ import { MSG } from '../../core/kernel/messages';
 import { addSchedule, editSchedule, removeSchedule } from '../../core/schedules/schedules';
 import { cancelSession } from '../../core/schedules/cancel-session';
 import { addSeries } from '../../core/schedules/series';
-import { assertHostMaySee, hostWindow, isHost } from '../../core/staff/roles';
+import { assertHostMaySee, isHost, rangeFor } from '../../core/staff/roles';
 import { NotFound } from '../../core/kernel/errors';
 import { REMINDER_MSG, sendReminders } from '../../core/journey/reminders';
 import type { RouteDeps } from './deps';
@@ -22,8 +22,14 @@ export default async function scheduleRoutes(
 ) {
   const db = database.db;
 
-  const listPage = (when: 'upcoming' | 'past', q: z.output<typeof ScheduleListQuery>) =>
-    listSchedules(db, when, nowIso(), { ...rangeBounds(q, businessTimezone), workshop_id: q.workshop_id }, q);
+  // A host's lists are cut to its days; an upcoming list counts from the start of today for a host, so
+  // a session that started an hour ago is still at the door.
+  const listPage = (req: FastifyRequest, when: 'upcoming' | 'past', q: z.output<typeof ScheduleListQuery>) => {
+    const actor = actorOf(req);
+    const range = rangeFor(actor, when, rangeBounds(q, businessTimezone));
+    const now = when === 'upcoming' && isHost(actor) ? range.from! : nowIso();
+    return listSchedules(db, when, now, { ...range, workshop_id: q.workshop_id }, q);
+  };
 
   async function detail(id: number) {
     const s = await getScheduleDetail(db, id);
@@ -31,14 +37,9 @@ export default async function scheduleRoutes(
     return s;
   }
 
-  route(app, scheduleApi.list, async (req) => {
-    if (!isHost(actorOf(req))) return listPage('upcoming', req.query);
-    // A host: today's and tomorrow's sessions, those already started today included.
-    const w = hostWindow(businessTimezone);
-    return listSchedules(db, 'upcoming', w.from, w, req.query);
-  });
+  route(app, scheduleApi.list, async (req) => listPage(req, 'upcoming', req.query));
 
-  route(app, scheduleApi.past, async (req) => listPage('past', req.query));
+  route(app, scheduleApi.past, async (req) => listPage(req, 'past', req.query));
 
   // Anonymous: the mini-app's step 1. Free seats only, nothing about who booked.
   const publicSchedule = createPublicScheduleCache(database);
@@ -59,7 +60,7 @@ export default async function scheduleRoutes(
 
   route(app, scheduleApi.get, async (req) => {
     const s = await detail(req.params.id);
-    assertHostMaySee(actorOf(req), s.date, businessTimezone);
+    assertHostMaySee(actorOf(req), s.date);
     return s;
   });
 

@@ -353,8 +353,6 @@ const rows: Row[] = [
     }),
     expect: STAFF_ONLY,
   },
-  // The customer's language for the mini-app: a Telegram user's own.
-  { call: 'GET /language/', request: async () => ({ url: '/language/' }), expect: S(401, 200, 200, 200) },
   { call: 'GET /privacy', request: async () => ({ url: '/privacy' }), expect: S(200, 200, 200, 200) },
   // A customer's own data: the Telegram user only (staff have no data of their own here).
   { call: 'GET /me/data', request: async () => ({ url: '/me/data' }), expect: S(401, 200, 403, 403) },

@@ -460,7 +460,7 @@ describe('staff roles', () => {
     const far = await t.app.inject({ method: 'GET', url: `/api/v1/schedule/${later.id}`, headers: host });
     expect(far.statusCode).toBe(403);
     expect(far.json().detail).toBe('Нет доступа');
-    for (const url of ['/api/v1/stats/', '/api/v1/customers/', '/api/v1/payments/', '/api/v1/schedule/past']) {
+    for (const url of ['/api/v1/stats/', '/api/v1/customers/', '/api/v1/payments/', '/api/v1/audit/']) {
       const res = await t.app.inject({ method: 'GET', url, headers: host });
       expect([url, res.statusCode, res.json().detail]).toEqual([url, 403, 'Нет доступа']);
     }
