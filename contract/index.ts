@@ -14,4 +14,5 @@ export * from './audit';
 export * from './customers';
 export * from './stats';
 export * from './money';
+export * from './promo-codes';
 export * from './certificates';

@@ -93,9 +93,11 @@ export type PriceOverride = z.infer<typeof PriceOverride>;
 
 /** A booking's money, derived from its price and its ledger. */
 export const RecordMoney = z.object({
-  /** The price fixed at booking (× people), or staff's override. */
+  /** The price fixed at booking (× people, less a promo code's discount), or staff's override. */
   price: z.number().int(),
   unit_price: z.number().int(),
+  /** What a promo code took off unit_price × people (a part of the price, not a payment). */
+  discount: z.number().int().optional(),
   price_override: z.number().int().nullable(),
   /** What the booking costs now: its price, nothing once cancelled. */
   amount_due: z.number().int(),
@@ -231,6 +233,8 @@ export interface Priced {
   unit_price: number;
   price_override: number | null;
   pay_by: string | null;
+  /** A promo code's discount (whole RSD). */
+  discount?: number;
 }
 /** What of a ledger row its money depends on. */
 export interface LedgerEntry {
@@ -239,9 +243,9 @@ export interface LedgerEntry {
   kind: PaymentKind;
 }
 
-/** The price fixed at booking: the workshop's price then × people, unless staff set the total. */
-export const priceOf = (r: Pick<Priced, 'people_count' | 'unit_price' | 'price_override'>): number =>
-  r.price_override ?? r.unit_price * r.people_count;
+/** The price fixed at booking: the workshop's price then × people less a promo discount, unless staff set the total. */
+export const priceOf = (r: Pick<Priced, 'people_count' | 'unit_price' | 'price_override' | 'discount'>): number =>
+  r.price_override ?? Math.max(0, r.unit_price * r.people_count - (r.discount ?? 0));
 
 /** What must be paid when booking to keep the seats: the deposit (rounded up) or the whole price. */
 export function requiredOf(price: number, s: { prepayment: Prepayment; deposit_percent: number }): number {
@@ -276,6 +280,7 @@ export function moneyOf(
   return {
     price,
     unit_price: r.unit_price,
+    discount: r.discount ?? 0,
     price_override: r.price_override,
     amount_due: due,
     amount_paid: paid,

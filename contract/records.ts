@@ -63,6 +63,8 @@ export const RecordCreate = z.object({
   consent: z.boolean().optional(),
   /** A gift certificate that pays the booking, up to its balance (the rest is due as usual). */
   certificate_code: z.string().trim().max(40).nullable().optional(),
+  /** A promo code: its discount becomes part of the price, or the booking is refused with the reason (409). */
+  promo_code: z.string().max(64).nullable().optional(),
 });
 export type RecordCreate = z.input<typeof RecordCreate>;
 
@@ -103,6 +105,9 @@ export const RecordPublic = z.object({
   confirmed_at: z.string().nullable().optional(),
   /** The customer's 1–5 rating after the class. */
   rating: z.number().int().nullable().optional(),
+  /** The promo code the booking was made with, and what it takes off the price. */
+  promo_code: z.string().nullable().optional(),
+  discount: z.number().int().optional(),
 });
 export type RecordPublic = z.infer<typeof RecordPublic>;
 
