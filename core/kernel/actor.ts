@@ -1,4 +1,4 @@
-import { startOfStudioDay } from '../../contract/format';
+import { hostWindow, type HostWindow } from '../../contract/host-window';
 import { Forbidden } from './errors';
 
 /*
@@ -12,16 +12,6 @@ import { Forbidden } from './errors';
  */
 export type StaffRole = 'owner' | 'manager' | 'host';
 
-/**
- * The sessions a host works, as ISO instants on the studio's clock: today's and tomorrow's ([from, to),
- * those already started today included), and the week before for the history list (from `historyFrom`).
- */
-export interface HostWindow {
-  from: string;
-  to: string;
-  historyFrom: string;
-}
-
 export type Actor =
   | { kind: 'customer'; telegram_id: number }
   | { kind: 'staff'; user_id: number; role: StaffRole; window?: HostWindow }
@@ -34,12 +24,6 @@ export const customerActor = (telegramId: number): Actor => ({ kind: 'customer',
 /** is_superuser means owner (the API keeps the flag); otherwise the stored role. */
 export const staffRole = (user: { is_superuser: boolean | number; role?: string }): StaffRole =>
   user.is_superuser ? 'owner' : user.role === 'host' ? 'host' : 'manager';
-
-export const hostWindow = (timeZone: string, now: number | string = Date.now()): HostWindow => ({
-  from: startOfStudioDay(now, timeZone),
-  to: startOfStudioDay(now, timeZone, 2),
-  historyFrom: startOfStudioDay(now, timeZone, -7),
-});
 
 /** A staff member acting now; a host carries the window of sessions it may work, on the studio's clock. */
 export function staffActor(

@@ -1,4 +1,5 @@
-import type { Actor, HostWindow } from '../kernel/actor';
+import { inHostDays, type HostWindow } from '../../contract/host-window';
+import type { Actor } from '../kernel/actor';
 import { Forbidden } from '../kernel/errors';
 
 export const ROLE_MSG = { noAccess: 'Нет доступа' } as const;
@@ -16,8 +17,7 @@ export const isHost = (actor: Actor) => actor.kind === 'staff' && actor.role ===
 export function assertHostMaySee(actor: Actor, date: string): void {
   if (!isHost(actor)) return;
   const w = hostWindowOf(actor);
-  const at = new Date(date).toISOString();
-  if (!w || at < w.from || at >= w.to) throw new Forbidden(ROLE_MSG.noAccess);
+  if (!w || !inHostDays(w, date)) throw new Forbidden(ROLE_MSG.noAccess);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostWindow, staffActor } from '../../core/kernel/actor';
+import { hostWindow } from '../../contract/host-window';
+import { staffActor } from '../../core/kernel/actor';
 import { Forbidden } from '../../core/kernel/errors';
 import { recordDeskPayment } from '../../core/money/desk';
 import { setAttendance } from '../../core/booking/attendance';
