@@ -18,6 +18,7 @@ import type { RenderedMessage } from './outbox';
 import { texts, textsFor, type BotTexts } from './texts';
 import { DEFAULT_LANGUAGE, type Language } from '../contract/language';
 import { customerLanguage } from '../core/language/customer-language';
+import { apiTexts } from '../core/language/api-texts';
 import type { Executor } from '../db/database';
 
 /*
@@ -111,11 +112,13 @@ function invoiceCall(n: CustomerNotification, rc: RenderContext): RenderedMessag
   const amount = payNow(m);
   if (amount <= 0) return [];
   const s = n.payload.schedule;
+  // The invoice in the recipient's language, as the message it follows.
   const params = invoiceParams(
     { id: r.record_id, people_count: r.people_count },
     s,
     amount,
-    common.dateTime(s.date, rc.timezone),
+    textsOf(rc).common.dateTime(s.date, rc.timezone),
+    apiTexts(rc.language ?? DEFAULT_LANGUAGE).invoice,
   );
   return [{ method: 'sendInvoice', params: { ...params, provider_token: rc.paymentProviderToken } }];
 }

@@ -11,6 +11,7 @@ import { texts, textsFor } from './texts';
 import { DEFAULT_LANGUAGE, LANGUAGES } from '../contract/language';
 import { webAppsEnabled } from './keyboards/webapp';
 import type { InvoiceParams } from '../core/money/telegram';
+import { SHARE_CHAT_TYPES, type PreparedInlineMessage, type ShareArticle } from '../core/journey/share-messages';
 
 export const ALLOWED_UPDATES = [
   'message',
@@ -42,6 +43,8 @@ export interface Telegram {
   username(): Promise<string>;
   /** A Telegram invoice link for the mini-app's openInvoice. */
   createInvoiceLink(params: InvoiceParams & { provider_token: string }): Promise<string>;
+  /** A message only this user may send, from the mini-app's shareMessage, to people's chats and groups. */
+  savePreparedInlineMessage(userId: number, result: ShareArticle): Promise<PreparedInlineMessage>;
   /** At server start: commands, menu button, webhook or polling, the outbox worker. */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -180,6 +183,7 @@ export function createTelegram(deps: {
     },
     createInvoiceLink: ({ title, description, payload, currency, prices, provider_token }) =>
       bot.api.createInvoiceLink(title, description, payload, provider_token, currency, prices),
+    savePreparedInlineMessage: (userId, result) => bot.api.savePreparedInlineMessage(userId, result, SHARE_CHAT_TYPES),
     async start() {
       stopped = false;
       if (!https) {

@@ -8,6 +8,7 @@ export * from './records';
 export * from './settings';
 export * from './business-settings';
 export * from './journey';
+export * from './share';
 export * from './personal-data';
 export * from './paging';
 export * from './audit';

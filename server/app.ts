@@ -10,6 +10,7 @@ import type { Config } from './config';
 import type { Database } from '../db/database';
 import { clientErrorHandler, frameworkError, registerErrorHandling } from './plugins/errors';
 import { registerAuth } from './plugins/auth';
+import { customerLanguage } from '../core/language/customer-language';
 import { registerJsonBody } from './plugins/json-body';
 import { CUSTOMER_WRITES_PER_MINUTE, registerCustomerWriteLimit } from './plugins/customer-writes';
 import { databaseRateLimitStore } from './plugins/rate-limit-store';
@@ -32,6 +33,7 @@ import businessSettingsRoutes from './routes/business-settings';
 import personalDataRoutes from './routes/personal-data';
 import telegramRoutes from './routes/telegram';
 import journeyRoutes from './routes/journey';
+import shareRoutes from './routes/share';
 import attendanceRoutes from './routes/attendance';
 import auditRoutes from './routes/audit';
 import exportsRoutes from './routes/exports';
@@ -112,7 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.setValidatorCompiler(validateInput);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandling(app);
+  registerErrorHandling(app, (telegramId) => customerLanguage(database.db, telegramId));
   registerJsonBody(app);
 
   await app.register(helmet, {
@@ -192,6 +194,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       }
       await telegramRoutes(api, routeDeps, telegram);
       await journeyRoutes(api, routeDeps, telegram);
+      await shareRoutes(api, routeDeps, telegram);
       await paymentsRoutes(api, routeDeps, telegram);
     },
     { prefix: API_PREFIX },

@@ -1,5 +1,6 @@
 import { Composer } from 'grammy';
 import { preCheckoutRefusal, recordTelegramPayment } from '../../core/money/telegram';
+import { localizeRefusal } from '../../core/language/api-texts';
 import type { BotContext, BotDeps } from '../context';
 
 /**
@@ -25,7 +26,7 @@ export function paymentsFeature({ database, log }: BotDeps) {
       refusal = ctx.t.money.checkFailed;
     }
     if (refusal === null) await ctx.answerPreCheckoutQuery(true);
-    else await ctx.answerPreCheckoutQuery(false, { error_message: refusal });
+    else await ctx.answerPreCheckoutQuery(false, { error_message: localizeRefusal(refusal, ctx.language) });
   });
 
   composer.on('message:successful_payment', async (ctx) => {

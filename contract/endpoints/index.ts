@@ -13,6 +13,7 @@ import { promoCodesApi } from './promo-codes';
 import { recordsApi } from './records';
 import { scheduleApi } from './schedule';
 import { settingsApi } from './settings';
+import { shareApi } from './share';
 import { statsApi } from './stats';
 import { usersApi } from './users';
 import { utilsApi } from './utils';
@@ -36,6 +37,7 @@ export const endpointGroups = {
   language: languageApi,
   records: recordsApi,
   gifts: giftsApi,
+  share: shareApi,
   payments: paymentsApi,
   promoCodes: promoCodesApi,
   certificates: certificatesApi,

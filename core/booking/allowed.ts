@@ -4,7 +4,7 @@ import type { RecordRow } from '../../db/repositories/records';
 import type { Actor } from '../kernel/actor';
 import { Conflict, Forbidden } from '../kernel/errors';
 import { MSG } from '../kernel/messages';
-import { changeDeadline, deadlineMessage } from './change-deadline';
+import { changeDeadline, deadlineMessage, deadlineRefusal } from './change-deadline';
 
 /*
  * What a caller may do with a booking, decided once: the commands refuse by it and the views carry
@@ -33,6 +33,9 @@ export interface AllowedInput {
   now?: Date;
 }
 
+/** The error each refusal with values is thrown as (the change deadline's carries its values). */
+const errors = new WeakMap<Permission, Conflict>();
+
 const yes: Permission = { ok: true, reason: null, detail: null };
 const no = (reason: Refusal, detail: string): Permission => ({ ok: false, reason, detail });
 
@@ -48,6 +51,7 @@ export function allowedActions({ actor, record, schedule, settings, now = new Da
   const attended =
     record.attendance !== null && no('attended', customer ? ALLOWED_MSG.attendedCustomer : ALLOWED_MSG.attendedStaff);
   const late = closed && no('deadline', deadlineMessage(settings));
+  if (late) errors.set(late, deadlineRefusal(settings));
   const cancelled = record.state === 'CANCELLED';
   const telegramOnly = !customer && no('telegram_only', ALLOWED_MSG.telegramOnly);
   // A session staff cancelled takes no booking back.
@@ -76,5 +80,5 @@ export function allowedActions({ actor, record, schedule, settings, now = new Da
 export function assertAllowed(allowed: RecordAllowed, action: RecordAction): void {
   const p = allowed[action];
   if (p.ok) return;
-  throw p.reason === 'telegram_only' ? new Forbidden(p.detail!) : new Conflict(p.detail!);
+  throw p.reason === 'telegram_only' ? new Forbidden(p.detail!) : (errors.get(p) ?? new Conflict(p.detail!));
 }

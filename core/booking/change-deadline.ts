@@ -28,10 +28,14 @@ export function deadlineMessage(s: Pick<BusinessSettings, 'change_deadline_hours
   );
 }
 
+/** The deadline refusal, carrying its values so the customer reads it in their language. */
+export const deadlineRefusal = (s: Pick<BusinessSettings, 'change_deadline_hours' | 'contact'>) =>
+  new Conflict(deadlineMessage(s), { key: 'deadline', args: [s.change_deadline_hours, s.contact] });
+
 /** Throws Conflict when a customer's change comes after the deadline. */
 export async function assertCustomerMayChange(trx: Executor, actor: Actor, scheduleDate: string, now = new Date()) {
   if (actor.kind !== 'customer') return;
   const settings = await getBusinessSettings(trx);
   const deadline = changeDeadline(scheduleDate, settings.change_deadline_hours);
-  if (deadline && now.toISOString() >= deadline) throw new Conflict(deadlineMessage(settings));
+  if (deadline && now.toISOString() >= deadline) throw deadlineRefusal(settings);
 }

@@ -5,6 +5,19 @@
  */
 export class DomainError extends Error {
   override readonly name: string = 'DomainError';
+  /** A refusal whose text shows values carries them, so it can be said in the customer's language too. */
+  constructor(
+    message: string,
+    readonly texts?: RefusalTexts,
+  ) {
+    super(message);
+  }
+}
+
+/** The catalogue key of a refusal with values, and the values (core/language/api-texts). */
+export interface RefusalTexts {
+  key: 'deadline';
+  args: [hours: number, contact: string];
 }
 
 /** The thing asked for does not exist (or is not the caller's to see). */

@@ -50,19 +50,34 @@ export interface InvoiceParams {
   prices: { label: string; amount: number }[];
 }
 
-/** The invoice for `amount` dinars of a booking: title ≤ 32 characters, description ≤ 255. */
+/** An invoice's texts in one language: title ≤ 32 characters, description ≤ 255, price label ≤ 32. */
+export interface InvoiceTexts {
+  title(workshop: string): string;
+  description(workshop: string, date: string, people: number, id: number): string;
+  label(id: number): string;
+}
+
+/** The invoice's texts in Russian (the other languages: core/language/api-texts). */
+export const INVOICE_TEXTS: InvoiceTexts = {
+  title: (workshop) => cut(`Мастер-класс ${workshop}`, 32),
+  description: (workshop, date, people, id) => cut(`«${workshop}», ${date}, человек: ${people}. Запись №${id}.`, 255),
+  label: (id) => cut(`Запись №${id}`, 32),
+};
+
+/** The invoice for `amount` dinars of a booking, in the customer's language (`texts`, `dateText`). */
 export function invoiceParams(
   r: Pick<RecordRow, 'id' | 'people_count'>,
   s: { workshop_title: string; date: string },
   amount: number,
   dateText: string,
+  texts: InvoiceTexts = INVOICE_TEXTS,
 ): InvoiceParams {
   return {
-    title: cut(`Мастер-класс ${s.workshop_title}`, 32),
-    description: cut(`«${s.workshop_title}», ${dateText}, человек: ${r.people_count}. Запись №${r.id}.`, 255),
+    title: texts.title(s.workshop_title),
+    description: texts.description(s.workshop_title, dateText, r.people_count, r.id),
     payload: invoicePayload(r.id),
     currency: CURRENCY,
-    prices: [{ label: cut(`Запись №${r.id}`, 32), amount: amount * MINOR }],
+    prices: [{ label: texts.label(r.id), amount: amount * MINOR }],
   };
 }
 

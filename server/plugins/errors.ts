@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { HTTP_STATUS_TEXT } from '../../contract/http';
 import {
@@ -14,6 +14,8 @@ import {
 } from '../../core/kernel/errors';
 import { HttpError } from '../http-error';
 import { integrityViolation } from '../../db/database';
+import type { Language } from '../../contract/language';
+import { localizeRefusal } from '../../core/language/api-texts';
 
 /** The status of each domain refusal. */
 const STATUS_OF: [typeof DomainError, number][] = [
@@ -31,13 +33,26 @@ const INTEGRITY_DETAIL = {
   unique: 'Такая запись уже есть: её создали одновременно с этим запросом. Обновите страницу.',
 };
 
-/** Every error leaves as `{"detail": …}`; validation failures as 422 with a readable sentence; 5xx never leak internals. */
-export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError, req, reply) => {
-    if (err instanceof HttpError) return reply.status(err.statusCode).send({ detail: err.detail });
+/**
+ * Every error leaves as `{"detail": …}`; validation failures as 422 with a readable sentence; 5xx never leak internals.
+ * A customer (a Telegram user) reads the refusals in their language (`languageOf`); staff read Russian.
+ */
+export function registerErrorHandling(
+  app: FastifyInstance,
+  languageOf: (telegramId: number) => Promise<Language> = async () => 'ru',
+): void {
+  async function said(req: FastifyRequest, detail: string, err?: DomainError): Promise<string> {
+    if (!req.telegramUser) return detail;
+    // A database that cannot say the language (the error may be its own) leaves the refusal Russian.
+    const language = await languageOf(req.telegramUser.id).catch((): Language => 'ru');
+    return localizeRefusal(detail, language, err?.texts);
+  }
+
+  app.setErrorHandler(async (err: FastifyError, req, reply) => {
+    if (err instanceof HttpError) return reply.status(err.statusCode).send({ detail: await said(req, err.detail) });
     if (err instanceof DomainError) {
       const status = STATUS_OF.find(([kind]) => err instanceof kind)?.[1] ?? 400;
-      return reply.status(status).send({ detail: err.message });
+      return reply.status(status).send({ detail: await said(req, err.message, err) });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const errors = err.validation.map((v) => {

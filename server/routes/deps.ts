@@ -4,6 +4,7 @@ import type { Database } from '../../db/database';
 import type { Update } from 'grammy/types';
 import type { Mailer } from '../email';
 import type { InvoiceParams } from '../../core/money/telegram';
+import type { PreparedInlineMessage, ShareArticle } from '../../core/journey/share-messages';
 
 export type InvoiceLinkParams = InvoiceParams & { provider_token: string };
 
@@ -34,4 +35,6 @@ export interface TelegramGateway {
   username(): Promise<string>;
   /** A Telegram invoice link (createInvoiceLink); absent: payments are not wired. */
   createInvoiceLink?(params: InvoiceLinkParams): Promise<string>;
+  /** A message the customer shares from the mini-app (savePreparedInlineMessage); absent: sharing is not wired. */
+  savePreparedInlineMessage?(userId: number, result: ShareArticle): Promise<PreparedInlineMessage>;
 }

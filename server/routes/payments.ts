@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { rangeBounds } from '../../contract';
 import { paymentsApi } from '../../contract/endpoints/payments';
-import { formatDateTime } from '../../contract/format';
 import { loadForActor } from '../../core/booking/command';
 import { Conflict, Forbidden } from '../../core/kernel/errors';
 import {
@@ -19,6 +18,9 @@ import { ipsEnabled, ipsImage, ipsText } from '../../core/money/ips-qr';
 import { recordMoney } from '../../core/money/ledger';
 import { payNow } from '../../core/money/price';
 import { MONEY_MSG, invoiceFor, invoiceParams } from '../../core/money/telegram';
+import { ROUTE_REFUSALS } from '../../core/language/api-texts/ru';
+import { apiTexts } from '../../core/language/api-texts';
+import { customerLanguage } from '../../core/language/customer-language';
 import { toCsv } from '../csv';
 import { actorOf } from '../plugins/actor';
 import { route } from '../route';
@@ -26,7 +28,7 @@ import type { RouteDeps, TelegramGateway } from './deps';
 
 const CSV = 'text/csv; charset=utf-8';
 const TELEGRAM_ONLY = 'Это действие доступно только из Telegram';
-const NO_TRANSFERS = 'Студия не принимает банковские переводы: оплатите на месте';
+const NO_TRANSFERS = ROUTE_REFUSALS.noTransfers;
 
 function telegramUserOf(req: FastifyRequest) {
   if (!req.telegramUser) throw new Forbidden(TELEGRAM_ONLY);
@@ -83,15 +85,18 @@ export default async function paymentsRoutes(
 
   route(app, paymentsApi.invoice, async (req) => {
     const actor = actorOf(req);
-    telegramUserOf(req);
+    const tg = telegramUserOf(req);
     const token = appConfig.paymentProviderToken;
     if (!token || !telegram?.createInvoiceLink) throw new Conflict(MONEY_MSG.noInvoices);
     const { record, schedule, amount } = await invoiceFor(database, actor, req.params.id);
+    // The invoice in the customer's language.
+    const t = apiTexts(await customerLanguage(db, tg.id));
     const params = invoiceParams(
       record,
       { workshop_title: schedule.workshop.title, date: schedule.date },
       amount,
-      formatDateTime(schedule.date, tz),
+      t.format.dateTime(schedule.date, tz),
+      t.invoice,
     );
     return { url: await telegram.createInvoiceLink({ ...params, provider_token: token }), amount };
   });

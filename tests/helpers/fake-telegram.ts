@@ -241,6 +241,8 @@ export async function startFakeTelegram(
         return { url: '', has_custom_certificate: false, pending_update_count: 0 };
       case 'createInvoiceLink':
         return `https://t.me/$invoice-${messageId++}`;
+      case 'savePreparedInlineMessage':
+        return { id: `prepared-${messageId++}`, expiration_date: date + PREPARED_MESSAGE_TTL_S };
       case 'sendInvoice':
         return {
           message_id: messageId++,
@@ -347,6 +349,8 @@ export async function startFakeTelegram(
         error = rule.error;
       } else if ((error = paymentCallError(method, params))) {
         // A payments call Telegram would refuse.
+      } else if ((error = preparedMessageCallError(method, params))) {
+        // A prepared message Telegram would refuse.
       } else if ((error = businessCallError(method, params))) {
         // A send for a business account Telegram would refuse.
       } else if (method === 'sendMessage' && chatId !== undefined && blocked.has(chatId)) {
@@ -394,6 +398,59 @@ function paymentCallError(method: string, params: CallParams): ApiError | undefi
     const ok = params.ok === true || params.ok === 'true';
     if (!ok && !params.error_message) return bad('error_message required when ok is false');
   }
+  return undefined;
+}
+
+/* ---------- prepared inline messages (a mini-app's shareMessage), checked as the Bot API reference states them ---------- */
+
+/** How long the fake keeps a prepared message usable. */
+export const PREPARED_MESSAGE_TTL_S = 24 * 3600;
+
+const ALLOW_FLAGS = ['allow_user_chats', 'allow_bot_chats', 'allow_group_chats', 'allow_channel_chats'] as const;
+
+/** An inline keyboard's problem, if any: rows of buttons that each have text and exactly one action. */
+function inlineKeyboardError(markup: unknown): string | undefined {
+  const rows = (markup as { inline_keyboard?: unknown } | undefined)?.inline_keyboard;
+  if (!Array.isArray(rows) || rows.some((row) => !Array.isArray(row))) return 'inline keyboard expected';
+  for (const b of rows.flat() as Record<string, unknown>[]) {
+    if (typeof b.text !== 'string' || !b.text) return 'text buttons are unallowed in the inline keyboard';
+    const actions = Object.keys(b).filter((k) => k !== 'text');
+    if (actions.length !== 1) return 'a button must have exactly one action';
+    // A message sent through an inline query cannot carry a web app button: only a link opens the mini-app.
+    if (b.web_app !== undefined) return 'BUTTON_TYPE_INVALID';
+    if (b.url !== undefined && !/^(https?|tg):\/\/\S+$/.test(String(b.url))) return 'BUTTON_URL_INVALID';
+  }
+  return undefined;
+}
+
+/** savePreparedInlineMessage parameters Telegram would refuse: user_id, result (an InlineQueryResultArticle), the chat types. */
+function preparedMessageCallError(method: string, params: CallParams): ApiError | undefined {
+  if (method !== 'savePreparedInlineMessage') return undefined;
+  const userId = Number(params.user_id);
+  if (!Number.isSafeInteger(userId) || userId <= 0) return bad('USER_ID_INVALID');
+  const r = param<Record<string, unknown> | undefined>(params.result);
+  if (!r || typeof r !== 'object') return bad('result must be an InlineQueryResult');
+  if (r.type !== 'article') return bad(`unsupported inline query result type "${String(r.type)}"`);
+  const id = String(r.id ?? '');
+  if (Buffer.byteLength(id) < 1 || Buffer.byteLength(id) > 64) return bad('RESULT_ID_INVALID');
+  if (typeof r.title !== 'string' || !r.title) return bad('title of the article is empty');
+  const content = r.input_message_content as { message_text?: unknown } | undefined;
+  const text = typeof content?.message_text === 'string' ? content.message_text : '';
+  if ([...text].length < 1 || [...text].length > 4096) return bad('MESSAGE_EMPTY or MESSAGE_TOO_LONG');
+  if (r.reply_markup !== undefined) {
+    const problem = inlineKeyboardError(r.reply_markup);
+    if (problem) return bad(problem);
+  }
+  for (const flag of ALLOW_FLAGS)
+    if (
+      params[flag] !== undefined &&
+      typeof params[flag] !== 'boolean' &&
+      params[flag] !== 'true' &&
+      params[flag] !== 'false'
+    )
+      return bad(`${flag} must be a boolean`);
+  // With no chat type allowed the message could be sent nowhere.
+  if (!ALLOW_FLAGS.some((f) => params[f] === true || params[f] === 'true')) return bad('PEER_TYPES_INVALID');
   return undefined;
 }
 

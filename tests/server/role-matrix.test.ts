@@ -405,6 +405,17 @@ const rows: Row[] = [
     expect: S(401, 200, 403, 403),
   },
   {
+    // The Bot API is out of reach here (the fake-Telegram suite prepares real ones): past the access check, 503.
+    call: 'POST /records/{id}/gift/share',
+    request: async () => ({ url: `/records/${ctx.recordId}/gift/share` }),
+    expect: S(401, 503, 403, 403),
+  },
+  {
+    call: 'POST /me/certificates/{id}/share',
+    request: async () => ({ url: '/me/certificates/1/share' }),
+    expect: S(401, 404, 403, 403),
+  },
+  {
     call: 'GET /language/',
     request: async () => ({ url: '/language/' }),
     expect: S(401, 200, 200, 200),
