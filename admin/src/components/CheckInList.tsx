@@ -20,7 +20,14 @@ const OPTIONS = [
 
 type Row = SchedulePublic['records'][number];
 
-function CheckInRow({ r }: { r: Row }) {
+/** A booking's check-in mark: not marked, came, did not come. */
+export function AttendanceControl({
+  r,
+  fullWidth = false,
+}: {
+  r: Pick<Row, 'id' | 'attendance' | 'name' | 'last_name'>;
+  fullWidth?: boolean;
+}) {
   // Shown at once; the server's answer (or the refetch after an error) settles it.
   const [value, setValue] = useState<string>(r.attendance ?? NONE);
   const name = fullName(r);
@@ -40,6 +47,21 @@ function CheckInRow({ r }: { r: Row }) {
     }
   };
   return (
+    <SegmentedControl
+      size={fullWidth ? 'sm' : 'xs'}
+      fullWidth={fullWidth}
+      value={value}
+      onChange={(v) => void change(v)}
+      data={OPTIONS}
+      aria-label={`Посещение: ${name}`}
+      color={value === 'NO_SHOW' ? 'red.9' : 'teal.9'}
+    />
+  );
+}
+
+function CheckInRow({ r }: { r: Row }) {
+  const name = fullName(r);
+  return (
     <Group justify="space-between" wrap="wrap" gap="xs" data-testid="check-in-row" data-record-id={r.id}>
       <Stack gap={0}>
         <Text fw={500} style={{ overflowWrap: 'anywhere' }}>
@@ -51,14 +73,7 @@ function CheckInRow({ r }: { r: Row }) {
           </Text>
         )}
       </Stack>
-      <SegmentedControl
-        size="xs"
-        value={value}
-        onChange={(v) => void change(v)}
-        data={OPTIONS}
-        aria-label={`Посещение: ${name}`}
-        color={value === 'NO_SHOW' ? 'red.9' : 'teal.9'}
-      />
+      <AttendanceControl r={r} />
     </Group>
   );
 }

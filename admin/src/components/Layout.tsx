@@ -1,7 +1,7 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { AppShell, Burger, Button, Divider, Group, NavLink, Stack, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { Link, useLocation } from 'wouter';
+import { Link, Redirect, useLocation } from 'wouter';
 import { logout } from '../api';
 import { config } from '../config';
 import { NoAccess } from './NoAccess';
@@ -28,8 +28,8 @@ const ITEMS = [
   { href: '/cash', label: 'Касса', icon: IconCash },
   { href: '/settings', label: 'Настройки', icon: IconSettings },
 ];
-/** The pages a host (the staff role at the door) may use. */
-const HOST_PAGES = new Set(['/schedule', '/settings']);
+/** The pages a host (the staff role at the door) may use: the day's sessions, a week of History, own settings. */
+const HOST_PAGES = new Set(['/schedule', '/past', '/settings']);
 // The drawer (and the modal machinery it needs) loads only when a phone user opens the menu.
 const MobileMenu = lazy(() => import('./MobileMenu'));
 
@@ -113,7 +113,11 @@ export function Layout({ children }: { children: ReactNode }) {
   const { data: user } = useCurrentUser();
   // A direct URL of a page the role may not use says so, instead of a page of refused requests. The
   // account kept from the last visit is known at once, so pages wait for it only on the first one.
-  const denied = user?.role === 'host' && !HOST_PAGES.has(location.replace(/\/$/, '') || '/');
+  const page = location.replace(/\/$/, '') || '/';
+  const host = user?.role === 'host';
+  // A host's start page is the day's sessions (the dashboard shows revenue).
+  if (host && page === '/') return <Redirect to="/schedule" replace />;
+  const denied = host && !HOST_PAGES.has(page);
   return (
     <AppShell
       header={{ height: 56, collapsed: !mobile }}

@@ -40,9 +40,13 @@ const COLORS: Record<PaymentStatus, string> = {
   credited: 'blue.9',
 };
 
-/** A booking's payment badge (Оплачено / Депозит / Не оплачено / К возврату …); opens the payment dialog. */
-export function PaymentBadge({ status, onClick }: { status: PaymentStatus; onClick: () => void }) {
-  return (
+/**
+ * A booking's payment badge (Оплачено / Депозит / Не оплачено / К возврату …); opens the payment dialog,
+ * or only shows the status without `onClick` (a host outside its days).
+ */
+export function PaymentBadge({ status, onClick }: { status: PaymentStatus; onClick?: () => void }) {
+  const label = PAYMENT_STATUS_LABELS[status];
+  return onClick ? (
     <Badge
       component="button"
       type="button"
@@ -55,7 +59,11 @@ export function PaymentBadge({ status, onClick }: { status: PaymentStatus; onCli
       onClick={onClick}
       title="Оплата записи"
     >
-      {PAYMENT_STATUS_LABELS[status]}
+      {label}
+    </Badge>
+  ) : (
+    <Badge size="sm" variant="light" color={COLORS[status]} data-testid="payment-badge" data-status={status}>
+      {label}
     </Badge>
   );
 }
@@ -122,7 +130,18 @@ function MoneyForm({
 }
 
 /** A booking's money: price, paid, balance, the ledger, and the forms to record a payment or a refund. */
-export function PaymentDialog({ recordId, title, onClose }: { recordId: number; title: string; onClose: () => void }) {
+export function PaymentDialog({
+  recordId,
+  title,
+  onClose,
+  refunds = true,
+}: {
+  recordId: number;
+  title: string;
+  onClose: () => void;
+  /** Refunds are a manager's: a host takes payments only. */
+  refunds?: boolean;
+}) {
   const { data, mutate } = useApi(
     paymentsApi.ledger,
     { params: { id: recordId } },
@@ -216,7 +235,7 @@ export function PaymentDialog({ recordId, title, onClose }: { recordId: number; 
               }
             />
           )}
-          {m.amount_paid > 0 && (
+          {refunds && m.amount_paid > 0 && (
             <MoneyForm
               methods={REFUND_METHODS}
               label="Вернуть"

@@ -1,11 +1,25 @@
 import { useState } from 'react';
-import { ActionIcon, Anchor, Badge, Group, ScrollArea, Table, Text, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  ScrollArea,
+  Stack,
+  Table,
+  Text,
+  Tooltip,
+} from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { ATTENDANCE_LABELS, RECORD_STATE_LABELS, type RecordPublic } from '../../../contract/records';
 import { fullName, plural } from '../../../contract/format';
 import { IconCircleCheck, IconCircleDashed, IconCircleX, IconClock, IconListDetails } from './icons';
 import { RecordHistory } from './RecordHistory';
 import { PaymentBadge, PaymentDialog } from './PaymentDialog';
 import type { PaymentStatus } from '../../../contract/money';
+import { AttendanceControl } from './CheckInList';
 
 const STATES: Record<string, { label: string; color: string; Icon: typeof IconCircleCheck }> = {
   ACTIVE: { label: RECORD_STATE_LABELS.ACTIVE, color: 'var(--mantine-color-teal-6)', Icon: IconCircleCheck },
@@ -43,17 +57,13 @@ type StaffRecord = RecordPublic & {
 
 const NO_SHOWS = ['неявка', 'неявки', 'неявок'] as const;
 
-/** Next to the name: the check-in mark, earlier no-shows and the booking's history. */
-function RecordMarks({ r, onHistory, onPayment }: { r: StaffRecord; onHistory: () => void; onPayment: () => void }) {
+/** Next to the name: the check-in mark, earlier no-shows and the booking's history (each button only when allowed). */
+function RecordMarks({ r, onHistory, onPayment }: { r: StaffRecord; onHistory?: () => void; onPayment?: () => void }) {
   const noShows = r.earlier_no_shows ?? 0;
   return (
     <>
       {/* Free bookings and cancelled ones that never paid have nothing to show. */}
-      {r.payment &&
-        (r.payment.price > 0 || r.payment.status !== 'unpaid') &&
-        !(r.state === 'CANCELLED' && r.payment.status === 'unpaid') && (
-          <PaymentBadge status={r.payment.status} onClick={onPayment} />
-        )}
+      {hasMoney(r) && <PaymentBadge status={r.payment!.status} onClick={onPayment} />}
       {r.attendance && (
         <Badge
           size="sm"
@@ -90,28 +100,162 @@ function RecordMarks({ r, onHistory, onPayment }: { r: StaffRecord; onHistory: (
           {noShows} {plural(noShows, NO_SHOWS)}
         </Badge>
       )}
-      <ActionIcon
-        variant="subtle"
-        color="gray.8"
-        size="sm"
-        onClick={onHistory}
-        aria-label="История изменений"
-        title="История изменений"
-      >
-        <IconListDetails size={16} />
-      </ActionIcon>
+      {onHistory && (
+        <ActionIcon
+          variant="subtle"
+          color="gray.8"
+          size="sm"
+          onClick={onHistory}
+          aria-label="История изменений"
+          title="История изменений"
+        >
+          <IconListDetails size={16} />
+        </ActionIcon>
+      )}
     </>
   );
 }
 
-export function RecordsTable({ records }: { records: StaffRecord[] }) {
+const telegramHandle = (login: string) => login.replace(/^@/, '');
+
+/** A booking has money to take or show: free ones and cancelled ones that never paid have none. */
+const hasMoney = (r: StaffRecord) =>
+  Boolean(r.payment) &&
+  (r.payment!.price > 0 || r.payment!.status !== 'unpaid') &&
+  !(r.state === 'CANCELLED' && r.payment!.status === 'unpaid');
+
+/**
+ * One participant at phone width, as a host at the door reads it: name, party, allergy, comment and note
+ * first, then the check-in mark and the payment button, large enough to press.
+ */
+function RecordCard({
+  r,
+  checkIn,
+  onHistory,
+  onPayment,
+}: {
+  r: StaffRecord;
+  checkIn: boolean;
+  onHistory?: () => void;
+  onPayment?: () => void;
+}) {
+  const cancelled = isCancelled(r);
+  return (
+    <Paper
+      withBorder
+      radius="md"
+      p="sm"
+      bg={cancelled ? 'gray.1' : undefined}
+      c={cancelled ? 'gray.7' : undefined}
+      data-testid="record-card"
+      data-record-id={r.id}
+      data-state={r.state}
+    >
+      <Stack gap={6}>
+        <Group gap={8} wrap="nowrap" align="flex-start">
+          <StateIcon state={r.state} />
+          <Text fw={600} style={{ overflowWrap: 'anywhere', flex: 1 }}>
+            {fullName(r)}
+          </Text>
+          <Text fw={500} style={{ whiteSpace: 'nowrap' }}>
+            {r.people_count ?? 1} чел.
+          </Text>
+        </Group>
+        {r.has_allergy && (
+          <Text size="sm" c="red.9" fw={500} style={{ overflowWrap: 'anywhere' }}>
+            Аллергия: {r.allergy_type || 'да'}
+          </Text>
+        )}
+        {r.comment && (
+          <Text size="sm" style={{ whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}>
+            Комментарий: {r.comment}
+          </Text>
+        )}
+        {r.customer_note && (
+          <Text size="sm" c="gray.7" style={{ whiteSpace: 'pre-line' }} data-testid="customer-note">
+            Заметка: {r.customer_note}
+          </Text>
+        )}
+        {cancelled && r.cancel_reason && (
+          <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
+            Причина отмены: {r.cancel_reason}
+          </Text>
+        )}
+        <Group gap={6} wrap="wrap">
+          {r.telegram_login && (
+            <Anchor
+              href={`https://t.me/${telegramHandle(r.telegram_login)}`}
+              target="_blank"
+              rel="noopener noreferrer"
+              size="sm"
+            >
+              @{telegramHandle(r.telegram_login)}
+            </Anchor>
+          )}
+          <RecordMarks r={r} onHistory={onHistory} />
+        </Group>
+        {checkIn && r.state === 'ACTIVE' && <AttendanceControl r={r} fullWidth />}
+        {onPayment && hasMoney(r) && (
+          <Button variant="light" onClick={onPayment} data-testid="payment-button">
+            Оплата
+          </Button>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+/**
+ * A session's bookings: a table on wide screens, one card per participant at phone width. `checkIn`: the
+ * check-in marks are open (phone cards carry them); `payments`, `history`, `refunds`: what the role may open.
+ */
+export function RecordsTable({
+  records,
+  checkIn = false,
+  payments = true,
+  history: withHistory = true,
+  refunds = true,
+}: {
+  records: StaffRecord[];
+  checkIn?: boolean;
+  payments?: boolean;
+  history?: boolean;
+  refunds?: boolean;
+}) {
   const [history, setHistory] = useState<StaffRecord | null>(null);
   const [payment, setPayment] = useState<StaffRecord | null>(null);
+  const phone = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
   if (records.length === 0)
     return (
       <Text size="sm" c="dimmed">
         Записей пока нет
       </Text>
+    );
+  const dialogs = (
+    <>
+      {history && <RecordHistory recordId={history.id} name={fullName(history)} onClose={() => setHistory(null)} />}
+      {payment && (
+        <PaymentDialog
+          recordId={payment.id}
+          title={fullName(payment)}
+          refunds={refunds}
+          onClose={() => setPayment(null)}
+        />
+      )}
+    </>
+  );
+  const historyOf = (r: StaffRecord) => (withHistory ? () => setHistory(r) : undefined);
+  const paymentOf = (r: StaffRecord) => (payments ? () => setPayment(r) : undefined);
+  if (phone)
+    return (
+      <>
+        <Stack gap="sm" data-testid="records-cards">
+          {sortRecords(records).map((r) => (
+            <RecordCard key={r.id} r={r} checkIn={checkIn} onHistory={historyOf(r)} onPayment={paymentOf(r)} />
+          ))}
+        </Stack>
+        {dialogs}
+      </>
     );
   return (
     <>
@@ -153,7 +297,7 @@ export function RecordsTable({ records }: { records: StaffRecord[] }) {
                       >
                         {fullName(r)}
                       </Anchor>
-                      <RecordMarks r={r} onHistory={() => setHistory(r)} onPayment={() => setPayment(r)} />
+                      <RecordMarks r={r} onHistory={historyOf(r)} onPayment={paymentOf(r)} />
                     </Group>
                     {r.customer_note && (
                       <Text size="xs" c="dimmed" mt={2} style={{ whiteSpace: 'pre-line' }} data-testid="customer-note">
@@ -186,8 +330,7 @@ export function RecordsTable({ records }: { records: StaffRecord[] }) {
           </Table.Tbody>
         </Table>
       </ScrollArea>
-      {history && <RecordHistory recordId={history.id} name={fullName(history)} onClose={() => setHistory(null)} />}
-      {payment && <PaymentDialog recordId={payment.id} title={fullName(payment)} onClose={() => setPayment(null)} />}
+      {dialogs}
     </>
   );
 }

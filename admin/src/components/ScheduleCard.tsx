@@ -11,6 +11,9 @@ import { CsvButton } from './CsvButton';
 import { urlOf } from '../../../contract/endpoints/client';
 import { scheduleApi } from '../../../contract/endpoints/schedule';
 import { RecordsTable } from './RecordsTable';
+import { useMediaQuery } from '@mantine/hooks';
+import { hostWindow, inHostDays } from '../../../contract/host-window';
+import { useCurrentUser } from '../session';
 
 /** People per state: the sum of people_count (default 1) per booking. */
 export function countPeople(records: RecordPublic[]) {
@@ -59,8 +62,13 @@ export function ScheduleCard({ schedule, onNotify, onEdit, onDelete, onCancel, c
   const { workshop, address } = schedule;
   // A cancelled session is history: no edit, no reminder, no check-in.
   const cancelled = Boolean(schedule.cancelled_at);
-  const canCheckIn = !cancelled && checkInOpen(schedule.date);
+  // A host checks people in and takes payments on today's and tomorrow's sessions only (History shows a week).
+  const host = useCurrentUser().data?.role === 'host';
+  const works = !host || inHostDays(hostWindow(config.businessTimezone), schedule.date);
+  const canCheckIn = !cancelled && works && checkInOpen(schedule.date);
   const [checkIn, setCheckIn] = useState(false);
+  // At phone width each participant's card carries its check-in mark.
+  const phone = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
   return (
     <Card padding="lg" data-testid="schedule-card" data-schedule-id={schedule.id}>
       <Stack gap="md">
@@ -126,7 +134,7 @@ export function ScheduleCard({ schedule, onNotify, onEdit, onDelete, onCancel, c
               label="Список участников (CSV)"
             />
           )}
-          {canCheckIn && (
+          {canCheckIn && !phone && (
             <Button
               size="xs"
               variant={checkIn ? 'filled' : 'default'}
@@ -143,8 +151,14 @@ export function ScheduleCard({ schedule, onNotify, onEdit, onDelete, onCancel, c
             </Button>
           )}
         </Group>
-        {canCheckIn && checkIn && <CheckInList schedule={schedule} />}
-        <RecordsTable records={schedule.records} />
+        {canCheckIn && !phone && checkIn && <CheckInList schedule={schedule} />}
+        <RecordsTable
+          records={schedule.records}
+          checkIn={canCheckIn}
+          payments={works}
+          history={!host}
+          refunds={!host}
+        />
         <Divider />
         <Group gap="xs" align="flex-start" wrap="nowrap">
           <IconMapPin style={{ flexShrink: 0, marginTop: 2, color: 'var(--mantine-color-teal-6)' }} />

@@ -141,8 +141,9 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
           </Button>
         )}
       </PageHeader>
-      {/* History gathers years of sessions: dates, a workshop and the period's CSV; upcoming ones page only. */}
-      {!upcoming && (
+      {/* History gathers years of sessions: dates, a workshop and the period's CSV; upcoming ones page only.
+          A host's History is the last week, without filters or exports. */}
+      {!upcoming && !host && (
         <FilterBar
           filter={filter}
           onChange={(f) => {

@@ -92,6 +92,8 @@ function BusinessSettings() {
 }
 
 export default function Settings() {
+  // A host changes only their own profile, password and alerts: addresses and the studio's rules are not theirs.
+  const host = useCurrentUser().data?.role === 'host';
   return (
     <>
       <PageHeader title="Настройки" />
@@ -100,8 +102,8 @@ export default function Settings() {
           <Tabs.List mb="xl">
             <Tabs.Tab value="profile">Профиль</Tabs.Tab>
             <Tabs.Tab value="notifications">Уведомления</Tabs.Tab>
-            <Tabs.Tab value="addresses">Адреса</Tabs.Tab>
-            <Tabs.Tab value="business">Бизнес</Tabs.Tab>
+            {!host && <Tabs.Tab value="addresses">Адреса</Tabs.Tab>}
+            {!host && <Tabs.Tab value="business">Бизнес</Tabs.Tab>}
           </Tabs.List>
           <Tabs.Panel value="profile">
             <Profile />
@@ -109,12 +111,16 @@ export default function Settings() {
           <Tabs.Panel value="notifications">
             <NotificationSettings />
           </Tabs.Panel>
-          <Tabs.Panel value="addresses">
-            <AddressList />
-          </Tabs.Panel>
-          <Tabs.Panel value="business">
-            <BusinessSettings />
-          </Tabs.Panel>
+          {!host && (
+            <Tabs.Panel value="addresses">
+              <AddressList />
+            </Tabs.Panel>
+          )}
+          {!host && (
+            <Tabs.Panel value="business">
+              <BusinessSettings />
+            </Tabs.Panel>
+          )}
         </Tabs>
       </Paper>
     </>
