@@ -1,4 +1,3 @@
-import QRCode from 'qrcode';
 import type { BusinessSettings } from '../../contract';
 import type { RecordRow } from '../../db/repositories/records';
 
@@ -45,9 +44,14 @@ export function ipsText(
   ].join('|');
 }
 
-/** The payment order as a QR code, a PNG data URL (error correction M, as bank apps read it well). */
-export const ipsImage = (text: string): Promise<string> =>
-  QRCode.toDataURL(text, { errorCorrectionLevel: 'M', margin: 2, width: 320 });
+/**
+ * The payment order as a QR code, a PNG data URL (error correction M, as bank apps read it well).
+ * The encoder is loaded on the first QR asked for, not at start-up.
+ */
+export async function ipsImage(text: string): Promise<string> {
+  const { default: QRCode } = await import('qrcode');
+  return QRCode.toDataURL(text, { errorCorrectionLevel: 'M', margin: 2, width: 320 });
+}
 
 /** Whether the studio takes IPS QR transfers (its account and the recipient's name are set). */
 export const ipsEnabled = (s: Pick<BusinessSettings, 'bank_account' | 'bank_recipient'>) =>
