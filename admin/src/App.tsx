@@ -19,9 +19,10 @@ const Users = lazy(() => import('./pages/Users'));
 const Customers = lazy(() => import('./pages/Customers'));
 const Audit = lazy(() => import('./pages/Audit'));
 const CashDesk = lazy(() => import('./pages/CashDesk'));
+const Certificates = lazy(() => import('./pages/Certificates'));
 const NotFound = lazy(() => import('./pages/NotFound'));
 
-const STAFF_PATHS = /^\/(?:workshops|schedule|past|customers|cash|audit|settings|admin)?\/?$/;
+const STAFF_PATHS = /^\/(?:workshops|schedule|past|customers|cash|certificates|audit|settings|admin)?\/?$/;
 
 function PublicOnly({ children }: { children: ReactNode }) {
   return isLoggedIn() ? (
@@ -44,6 +45,7 @@ function StaffArea() {
             <Route path="/settings" component={Settings} />
             <Route path="/customers" component={Customers} />
             <Route path="/cash" component={CashDesk} />
+            <Route path="/certificates" component={Certificates} />
             <Route path="/audit" component={Audit} />
             <Route path="/admin" component={Users} />
             <Route component={Dashboard} />

@@ -10,6 +10,7 @@ import {
   IconCalendar,
   IconCash,
   IconChefHat,
+  IconGift,
   IconHistory,
   IconHome,
   IconListDetails,
@@ -26,6 +27,7 @@ const ITEMS = [
   { href: '/workshops', label: 'Мастер-классы', icon: IconChefHat },
   { href: '/customers', label: 'Клиенты', icon: IconUserHeart },
   { href: '/cash', label: 'Касса', icon: IconCash },
+  { href: '/certificates', label: 'Сертификаты', icon: IconGift },
   { href: '/settings', label: 'Настройки', icon: IconSettings },
 ];
 /** The pages a host (the staff role at the door) may use: the day's sessions, a week of History, own settings. */

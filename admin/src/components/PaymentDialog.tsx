@@ -25,6 +25,7 @@ import {
 } from '../../../contract/money';
 import { formatDateTime, formatPrice } from '../../../contract/format';
 import { call } from '../api';
+import { CertificateRedeem } from './CertificateRedeem';
 import { config } from '../config';
 import { runChange } from '../mutations';
 import { TITLES, toastError } from '../notify';
@@ -235,6 +236,7 @@ export function PaymentDialog({
               }
             />
           )}
+          {m.balance > 0 && <CertificateRedeem recordId={recordId} onDone={() => void mutate()} />}
           {refunds && m.amount_paid > 0 && (
             <MoneyForm
               methods={REFUND_METHODS}

@@ -143,3 +143,10 @@ export const IconCash = (p: IconProps) => (
     <path d="M12 9a3 3 0 1 0 0 6 3 3 0 0 0 0-6M6 10v.01M18 14v.01" />
   </Svg>
 );
+export const IconGift = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="3" y="8" width="18" height="4" rx="1" />
+    <path d="M12 8v13M19 12v7a2 2 0 0 1-2 2H7a2 2 0 0 1-2-2v-7" />
+    <path d="M7.5 8a2.5 2.5 0 0 1 0-5C11 3 12 8 12 8s1-5 4.5-5a2.5 2.5 0 0 1 0 5" />
+  </Svg>
+);
