@@ -102,6 +102,20 @@ const packages = {
   },
 };
 
+/**
+ * zod's translations of its messages into forty languages (~370 KB) are never used: the contract
+ * brings its own Russian messages. Its `locales` namespace becomes empty, so start-up does not parse them.
+ */
+const noZodLocales = {
+  name: 'no-zod-locales',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, ({ importer }) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(importer) ? { path: 'zod-locales', namespace: 'empty' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: 'export {};', loader: 'js' }));
+  },
+};
+
 /** Bundles every entry into OUT_DIR and records its inputs (meta.json) for the staleness check. */
 export async function buildServer({ outDir = OUT_DIR } = {}) {
   const esbuild = await import('esbuild');
@@ -119,7 +133,7 @@ export async function buildServer({ outDir = OUT_DIR } = {}) {
       platform: 'node',
       format: 'esm',
       target: 'node20',
-      plugins: [packages],
+      plugins: [noZodLocales, packages],
       sourcemap: 'linked',
       metafile: true,
       logLevel: 'warning',

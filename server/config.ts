@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { config as loadDotenv } from 'dotenv';
 import { z } from 'zod';
 
 // The only reader of process.env. A bad configuration fails fast with every problem listed, one
@@ -180,9 +179,12 @@ export class ConfigError extends Error {
   }
 }
 
-/** Reads the environment (and `.env`) once. Empty strings count as unset. */
+/**
+ * Reads the environment (and `.env` in the working directory, whose lines never override a variable
+ * already set) once. Empty strings count as unset.
+ */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env, opts: { dotenv?: boolean } = {}): Config {
-  if (opts.dotenv !== false && source === process.env) loadDotenv({ quiet: true });
+  if (opts.dotenv !== false && source === process.env && fs.existsSync('.env')) process.loadEnvFile('.env');
   const raw = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== '')) as Record<string, string>;
   const parsed = Env.safeParse(raw);
   if (!parsed.success) {
