@@ -6,29 +6,40 @@ import { recordsApi } from '../../../contract/endpoints/records';
 import { scheduleApi } from '../../../contract/endpoints/schedule';
 import { call } from '../api';
 import { haptic, hasNativeBackButton, inTelegram, setBackButton } from '../tg';
+import { useT } from '../i18n';
 import { launchIntent, type LaunchIntent } from './launch-intent';
 import { ScheduleStep } from './ScheduleStep';
+import { Notice } from '../ui/Notice';
 
 const loadForm = () => import('./ContactStep');
 const ContactStep = lazy(loadForm);
 const SuccessStep = lazy(() => import('./SuccessStep'));
 const GiftPage = lazy(() => import('./GiftPage'));
 const NewDatesOffer = lazy(() => import('./NewDatesOffer'));
+const BuyCertificate = lazy(() => import('./BuyCertificate'));
 
 export const SCHEDULE_KEY = 'schedule/public';
 
 export default function ApplyPage() {
   const [intent] = useState(launchIntent);
+  const [buying, setBuying] = useState(intent.buy);
+  if (buying)
+    return (
+      <Suspense fallback={<CenteredSpinner />}>
+        <BuyCertificate onBack={() => setBuying(false)} />
+      </Suspense>
+    );
   if (intent.gift)
     return (
       <Suspense fallback={<CenteredSpinner />}>
         <GiftPage token={intent.gift} />
       </Suspense>
     );
-  return <Wizard intent={intent} />;
+  return <Wizard intent={intent} onBuy={() => setBuying(true)} />;
 }
 
-function Wizard({ intent }: { intent: LaunchIntent }) {
+function Wizard({ intent, onBuy }: { intent: LaunchIntent; onBuy: () => void }) {
+  const T = useT();
   const [step, setStep] = useState<1 | 2 | 3>(1);
   const [session, setSession] = useState<ScheduleOpen | null>(null);
   const [result, setResult] = useState<RecordView | null>(null);
@@ -69,13 +80,18 @@ function Wizard({ intent }: { intent: LaunchIntent }) {
   }, [step]);
 
   return (
-    <main className="page" aria-label="Запись на мастер-класс">
+    <main className="page" aria-label={T.wizard.label}>
       <header className="wizard-header">
         <Steps count={3} progress={step} className="wizard-steps" />
         <div className="wizard-step-label" aria-live="polite">
-          Шаг {step} из 3
+          {T.wizard.step(step, 3)}
         </div>
       </header>
+      {step === 1 && intent.cert && (
+        <div className="section-notice">
+          <Notice tone="info" title={T.certificate.landing} />
+        </div>
+      )}
       {step === 1 && (
         <ScheduleStep
           data={filtered ? sessions : data?.data}
@@ -92,7 +108,7 @@ function Wizard({ intent }: { intent: LaunchIntent }) {
       {step === 1 && filtered && (
         <div className="filter-bar">
           <button type="button" className="link-button" onClick={() => setShowAll(true)}>
-            Показать все мастер-классы
+            {T.wizard.showAll}
           </button>
         </div>
       )}
@@ -100,6 +116,13 @@ function Wizard({ intent }: { intent: LaunchIntent }) {
         <Suspense fallback={null}>
           <NewDatesOffer />
         </Suspense>
+      )}
+      {step === 1 && data && inTelegram() && (
+        <div className="filter-bar">
+          <button type="button" className="link-button" onClick={onBuy}>
+            {T.buyCertificate.open}
+          </button>
+        </div>
       )}
       {step === 2 && session && (
         <Suspense fallback={<CenteredSpinner />}>
@@ -113,6 +136,7 @@ function Wizard({ intent }: { intent: LaunchIntent }) {
               void mutate();
             }}
             onStale={() => void mutate()}
+            certificate={intent.cert}
             prefill={
               again && again.record.schedule.workshop.id === session.workshop.id
                 ? {
@@ -135,8 +159,9 @@ function Wizard({ intent }: { intent: LaunchIntent }) {
 }
 
 export function CenteredSpinner() {
+  const T = useT();
   return (
-    <div className="centered" role="progressbar" aria-label="Загрузка">
+    <div className="centered" role="progressbar" aria-label={T.common.loading}>
       <Spinner size="l" />
     </div>
   );

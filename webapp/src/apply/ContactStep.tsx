@@ -12,13 +12,15 @@ import {
   type ScheduleOpen,
 } from '../../../contract';
 import { RecordCreateFields } from '../../../contract/forms';
-import { formatDate, formatPrice, formatTime } from '../../../contract/format';
 import { recordsApi } from '../../../contract/endpoints/records';
 import { ApiError, call } from '../api';
 import { config } from '../config';
+import { useT, workshopTitle } from '../i18n';
+import { ru } from '../i18n/ru';
 import {
   bookingMade,
   haptic,
+  hasSecondaryButton,
   hasTelegramClient,
   loadDraft,
   saveDraft,
@@ -26,10 +28,11 @@ import {
   telegramUser,
   uiPlatform,
 } from '../tg';
-import { useMainButton } from '../ui/useMainButton';
+import { useMainButton, useSecondaryButton } from '../ui/useMainButton';
 import { Notice } from '../ui/Notice';
 import { PrivacySheet } from '../ui/PrivacySheet';
 import { Stepper } from '../ui/Stepper';
+import { PriceExtras, type Extras } from './PriceExtras';
 import { toast } from '../ui/toast';
 import { IconCalendar } from '../ui/icons';
 
@@ -38,9 +41,6 @@ const DRAFT_KEY = 'contact-draft';
 const DRAFT_FIELDS = ['name', 'last_name', 'comment', 'has_allergy', 'allergy_type'] as const;
 const DRAFT_SAVE_MS = 400;
 
-const NO_TELEGRAM_USER =
-  'Не удалось получить данные Telegram. Откройте запись через бота в Telegram, чтобы записаться.';
-
 export default function ContactStep({
   session,
   showBack,
@@ -48,8 +48,11 @@ export default function ContactStep({
   onDone,
   onStale,
   prefill,
+  certificate = null,
 }: {
   session: ScheduleOpen;
+  /** A certificate code the mini-app was opened with (the bot's link): «У меня есть сертификат» is filled in. */
+  certificate?: string | null;
   /** "Записаться снова": the last booking's party size and allergy. */
   prefill?: { people_count: number; has_allergy: boolean; allergy_type: string | null };
   showBack: boolean;
@@ -57,6 +60,10 @@ export default function ContactStep({
   onDone: (view: RecordView) => void;
   onStale: () => void;
 }) {
+  const T = useT();
+  // The form check's messages are Russian: another language shows its own text for the field.
+  const fieldError = (message: string | undefined, key: keyof typeof T.contact.errors) =>
+    T === ru ? message : T.contact.errors[key];
   const user = telegramUser();
   // telegram-ui shows an Input's header on the base (Android, desktop) layout only; iOS gets the inline label.
   const ios = uiPlatform() === 'ios';
@@ -114,17 +121,27 @@ export default function ContactStep({
   }, [draftJson, isDirty]);
   const queued = people > session.places_available;
   const tz = config().businessTimezone;
+  const [extras, setExtras] = useState<Extras>({ certificate_code: null, promo_code: null, pending: false });
 
   const submit = handleSubmit(
     async (values) => {
-      if (!user) {
+      if (!user || extras.pending) {
         haptic('error');
+        if (extras.pending) toast({ kind: 'error', title: T.certificate.notApplied });
         return;
       }
       setSubmitting(true);
       try {
         // Submitting under the consent line is the customer's consent (the server refuses a booking without it).
-        const view = await call(recordsApi.create, { body: { schedule_id: session.id, ...values, consent: true } });
+        const view = await call(recordsApi.create, {
+          body: {
+            schedule_id: session.id,
+            ...values,
+            consent: true,
+            certificate_code: extras.certificate_code,
+            promo_code: extras.promo_code,
+          },
+        });
         haptic('success');
         saveDraft(DRAFT_KEY, null);
         bookingMade();
@@ -135,8 +152,8 @@ export default function ContactStep({
           err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 401 && err.status !== 403;
         toast({
           kind: 'error',
-          title: 'Что-то пошло не так.',
-          description: refused ? `Записаться не получилось. ${err.detail}` : 'Записаться не получилось',
+          title: T.contact.failedTitle,
+          description: refused ? T.contact.refused(err.detail) : T.contact.failed,
         });
         if (err instanceof ApiError && (err.status === 404 || err.status === 409)) onStale();
       } finally {
@@ -148,11 +165,16 @@ export default function ContactStep({
 
   // Inside Telegram the primary action is Telegram's MainButton; elsewhere the page's own button.
   const native = hasTelegramClient();
-  const action = queued ? 'Встать в очередь' : 'Записаться';
+  const action = queued ? T.contact.queue : T.contact.book;
+  const booking = { text: action, active: Boolean(user) && !submitting, progress: submitting };
+  // A booking that would wait in the queue, on a client with the SecondaryButton: other dates are the main
+  // action and the queue the second one beside it (elsewhere the queue stays the MainButton).
+  const queueAside = native && queued && showBack && hasSecondaryButton();
   useMainButton(
-    native ? { text: action, active: Boolean(user) && !submitting, progress: submitting } : null,
-    () => void submit(),
+    native ? (queueAside ? { text: T.native.otherDates, active: !submitting, progress: false } : booking) : null,
+    () => (queueAside ? onBack() : void submit()),
   );
+  useSecondaryButton(queueAside ? booking : null, () => void submit());
   // A filled form is not lost to a stray swipe: Telegram asks before closing.
   useEffect(() => {
     setClosingConfirmation(isDirty);
@@ -160,78 +182,76 @@ export default function ContactStep({
   }, [isDirty]);
 
   return (
-    <form className="contact-form" onSubmit={submit} noValidate aria-label="Контактные данные">
-      <Section header="Мастер-класс">
+    <form className="contact-form" onSubmit={submit} noValidate aria-label={T.contact.formLabel}>
+      <Section header={T.common.workshop}>
         <Cell
           before={<IconCalendar className="cell-icon" />}
-          subhead={`${formatDate(session.date, tz)} · ${formatTime(session.date, tz)}`}
-          subtitle={`${session.address.title} · ${formatPrice(session.workshop.price)}`}
+          subhead={`${T.fmt.date(session.date, tz)} · ${T.fmt.time(session.date, tz)}`}
+          subtitle={`${session.address.title} · ${T.fmt.price(session.workshop.price)}`}
           multiline
           after={
             showBack ? (
               <Button type="button" size="s" mode="bezeled" onClick={onBack}>
-                Назад
+                {T.common.back}
               </Button>
             ) : undefined
           }
         >
-          {session.workshop.title}
+          {workshopTitle(session.workshop)}
         </Cell>
       </Section>
 
       {!user && (
         <div className="section-notice">
-          <Notice tone="danger" title="Нет данных Telegram">
-            {NO_TELEGRAM_USER}
+          <Notice tone="danger" title={T.common.noTelegramTitle}>
+            {T.contact.noTelegramUser}
           </Notice>
         </div>
       )}
 
       <Section
-        header="Контактные данные"
+        header={T.contact.formLabel}
         footer={
           errors.name ? (
             <Section.Footer>
               <span className="field-error" role="alert">
-                {errors.name.message}
+                {fieldError(errors.name.message, 'name')}
               </span>
             </Section.Footer>
           ) : undefined
         }
       >
         <Input
-          header="Имя"
-          before={ios ? <span className="input-label">Имя</span> : undefined}
-          placeholder="Обязательно"
-          aria-label="Имя"
+          header={T.common.name}
+          before={ios ? <span className="input-label">{T.common.name}</span> : undefined}
+          placeholder={T.common.required}
+          aria-label={T.common.name}
           aria-invalid={Boolean(errors.name)}
           autoComplete="given-name"
           status={errors.name ? 'error' : undefined}
           {...register('name')}
         />
         <Input
-          header="Фамилия"
-          before={ios ? <span className="input-label">Фамилия</span> : undefined}
-          placeholder="Необязательно"
-          aria-label="Фамилия"
+          header={T.common.lastName}
+          before={ios ? <span className="input-label">{T.common.lastName}</span> : undefined}
+          placeholder={T.common.optional}
+          aria-label={T.common.lastName}
           autoComplete="family-name"
           {...register('last_name')}
         />
       </Section>
 
       <Section
-        header="Количество человек"
+        header={T.common.peopleCount}
         footer={
           queued ? (
             <Section.Footer>
               <span className="field-warning" role="status">
-                {session.places_available > 0
-                  ? `Свободных мест: ${session.places_available}. Запись будет добавлена в очередь, и мы сообщим вам в Telegram, когда освободятся места.`
-                  : 'Свободных мест нет. Запись будет добавлена в очередь, и мы сообщим вам в Telegram, когда освободятся места.'}
+                {session.places_available > 0 ? T.contact.queuedSome(session.places_available) : T.contact.queuedNone}
               </span>
             </Section.Footer>
           ) : (
-            `Можно записать от ${PEOPLE_MIN} до ${PEOPLE_MAX} человек`
+            T.contact.peopleRange(PEOPLE_MIN, PEOPLE_MAX)
           )
         }
       >
@@ -243,7 +263,7 @@ export default function ContactStep({
               name="people_count"
               render={({ field }) => (
                 <Stepper
-                  label="Количество человек"
+                  label={T.common.peopleCount}
                   value={field.value}
                   min={PEOPLE_MIN}
                   max={PEOPLE_MAX}
@@ -256,30 +276,36 @@ export default function ContactStep({
             />
           }
         >
-          Участников
+          {T.contact.participants}
         </Cell>
       </Section>
 
+      <PriceExtras session={session} people={people} initialCertificate={certificate} onChange={setExtras} />
+
       <Section
-        header="Аллергия"
+        header={T.contact.allergy}
         footer={
           errors.allergy_type ? (
             <Section.Footer>
               <span className="field-error" role="alert">
-                {errors.allergy_type.message}
+                {fieldError(errors.allergy_type.message, 'allergy')}
               </span>
             </Section.Footer>
           ) : undefined
         }
       >
-        <Cell Component="label" after={<Switch aria-label="Есть аллергия" {...register('has_allergy')} />} multiline>
-          Есть аллергия на продукты
+        <Cell
+          Component="label"
+          after={<Switch aria-label={T.common.hasAllergy} {...register('has_allergy')} />}
+          multiline
+        >
+          {T.common.hasAllergyLong}
         </Cell>
         {hasAllergy && (
           <Input
-            header="На что аллергия"
-            placeholder="На что аллергия?"
-            aria-label="На что аллергия"
+            header={T.common.allergyWhat}
+            placeholder={T.common.allergyPlaceholder}
+            aria-label={T.common.allergyWhat}
             status={errors.allergy_type ? 'error' : undefined}
             {...register('allergy_type')}
           />
@@ -287,22 +313,22 @@ export default function ContactStep({
       </Section>
 
       <Section
-        header="Вы у нас впервые? *"
+        header={`${T.contact.firstTime} *`}
         footer={
           errors.is_first_time ? (
             <Section.Footer>
               <span className="field-error" role="alert">
-                {errors.is_first_time.message}
+                {fieldError(errors.is_first_time.message, 'firstTime')}
               </span>
             </Section.Footer>
           ) : undefined
         }
       >
-        <div role="radiogroup" aria-label="Вы у нас впервые?" aria-invalid={Boolean(errors.is_first_time)}>
+        <div role="radiogroup" aria-label={T.contact.firstTime} aria-invalid={Boolean(errors.is_first_time)}>
           {(
             [
-              ['yes', 'Да, впервые'],
-              ['no', 'Нет, уже был(а)'],
+              ['yes', T.contact.firstYes],
+              ['no', T.contact.firstNo],
             ] as const
           ).map(([value, label]) => (
             <Cell
@@ -316,29 +342,35 @@ export default function ContactStep({
         </div>
       </Section>
 
-      <Section header="Откуда вы о нас узнали?">
-        <div role="radiogroup" aria-label="Откуда вы о нас узнали?">
-          {(Object.entries(RECORD_SOURCES) as [RecordSource, string][]).map(([code, label]) => (
-            <Cell
-              key={code}
-              Component="label"
-              before={<Radio value={code} aria-label={label} {...register('source')} />}
-            >
-              {label}
-            </Cell>
-          ))}
+      <Section header={T.contact.source}>
+        <div role="radiogroup" aria-label={T.contact.source}>
+          {(Object.keys(RECORD_SOURCES) as RecordSource[])
+            .map((code) => [code, T.contact.sources[code]] as const)
+            .map(([code, label]) => (
+              <Cell
+                key={code}
+                Component="label"
+                before={<Radio value={code} aria-label={label} {...register('source')} />}
+              >
+                {label}
+              </Cell>
+            ))}
         </div>
       </Section>
 
-      <Section header="Комментарий">
-        <Textarea placeholder="Пожелания или вопросы" aria-label="Комментарий" rows={3} {...register('comment')} />
+      <Section header={T.common.comment}>
+        <Textarea
+          placeholder={T.contact.commentPlaceholder}
+          aria-label={T.common.comment}
+          rows={3}
+          {...register('comment')}
+        />
       </Section>
 
       <p className="consent-line">
-        Нажимая «{queued ? 'Встать в очередь' : 'Записаться'}», вы соглашаетесь на обработку ваших персональных данных,
-        включая сведения об аллергии, —{' '}
+        {T.common.consent(action)}{' '}
         <button type="button" className="link-button" onClick={() => setPrivacyOpen(true)}>
-          подробнее
+          {T.common.consentMore}
         </button>
         .
       </p>

@@ -4,6 +4,7 @@ import { useLocation } from 'wouter';
 import { Button, Cell, Input, Placeholder, Section, Switch } from '@telegram-apps/telegram-ui';
 import { giftsApi } from '../../../contract/endpoints/gifts';
 import { call, errorText } from '../api';
+import { useT } from '../i18n';
 import { haptic, hasTelegramClient, setClosingConfirmation, telegramUser, uiPlatform } from '../tg';
 import { useMainButton } from '../ui/useMainButton';
 import { Notice } from '../ui/Notice';
@@ -15,6 +16,7 @@ import { CenteredSpinner } from './ApplyPage';
 
 /** A seat given by a friend: the session, then the new owner's name and allergy, then "Принять место". */
 export default function GiftPage({ token }: { token: string }) {
+  const T = useT();
   const [, navigate] = useLocation();
   const user = telegramUser();
   const { data, error } = useSWR(['gift', token], () => call(giftsApi.view, { params: { token } }), {
@@ -37,7 +39,7 @@ export default function GiftPage({ token }: { token: string }) {
   const ios = uiPlatform() === 'ios';
   const native = hasTelegramClient();
   useMainButton(
-    native && data ? { text: 'Принять место', active: Boolean(user) && !busy, progress: busy } : null,
+    native && data ? { text: T.gift.accept, active: Boolean(user) && !busy, progress: busy } : null,
     () => void accept(),
   );
 
@@ -45,11 +47,11 @@ export default function GiftPage({ token }: { token: string }) {
     return (
       <Placeholder
         className="state"
-        header="Ссылка недействительна"
+        header={T.gift.invalid}
         description={errorText(error)}
         action={
           <Button size="m" mode="bezeled" onClick={() => navigate('/apply', { replace: true })}>
-            Выбрать мастер-класс
+            {T.gift.pickWorkshop}
           </Button>
         }
       />
@@ -61,7 +63,7 @@ export default function GiftPage({ token }: { token: string }) {
   async function accept() {
     if (!name.trim()) {
       haptic('error');
-      toast({ kind: 'error', title: 'Укажите имя' });
+      toast({ kind: 'error', title: T.gift.nameMissing });
       return;
     }
     setBusy(true);
@@ -77,88 +79,92 @@ export default function GiftPage({ token }: { token: string }) {
         },
       });
       haptic('success');
-      toast({ kind: 'success', title: 'Место ваше!' });
+      toast({ kind: 'success', title: T.gift.accepted });
       navigate(`/record/${view.record.id}`, { replace: true });
     } catch (err) {
       haptic('error');
-      toast({ kind: 'error', title: 'Не удалось принять место', description: errorText(err) });
+      toast({ kind: 'error', title: T.gift.failed, description: errorText(err) });
     } finally {
       setBusy(false);
     }
   }
 
   return (
-    <main className="page" aria-label="Вам передают место">
+    <main className="page" aria-label={T.gift.label}>
       <header className="record-header">
-        <h1 className="gift__title">{data.giver_name} передаёт вам место</h1>
+        <h1 className="gift__title">{T.gift.title(data.giver_name)}</h1>
       </header>
       {data.state === 'QUEUED' && (
         <div className="notices">
-          <Notice tone="warning" title="Запись в очереди">
-            {`Свободных мест пока нет: запись в очереди${data.queue_position ? `, место ${data.queue_position}` : ''}. Мы напишем в Telegram, когда место освободится.`}
+          <Notice tone="warning" title={T.gift.queuedTitle}>
+            {T.gift.queued(data.queue_position)}
           </Notice>
         </div>
       )}
-      <Section header="Мастер-класс">
+      <Section header={T.common.workshop}>
         <ScheduleCells schedule={s} />
-        <Cell before={<IconPeople className="cell-icon" />} subhead="Количество человек">
+        <Cell before={<IconPeople className="cell-icon" />} subhead={T.common.peopleCount}>
           {data.people_count}
         </Cell>
       </Section>
       {!user && (
         <div className="section-notice">
-          <Notice tone="danger" title="Нет данных Telegram">
-            Откройте ссылку в Telegram, чтобы принять место.
+          <Notice tone="danger" title={T.common.noTelegramTitle}>
+            {T.gift.openInTelegram}
           </Notice>
         </div>
       )}
-      <Section header="Ваши данные">
+      <Section header={T.gift.yourData}>
         <Input
-          header="Имя"
-          before={ios ? <span className="input-label">Имя</span> : undefined}
-          placeholder="Обязательно"
-          aria-label="Имя"
+          header={T.common.name}
+          before={ios ? <span className="input-label">{T.common.name}</span> : undefined}
+          placeholder={T.common.required}
+          aria-label={T.common.name}
           value={name}
           onChange={(e) => setName(e.target.value)}
         />
         <Input
-          header="Фамилия"
-          before={ios ? <span className="input-label">Фамилия</span> : undefined}
-          placeholder="Необязательно"
-          aria-label="Фамилия"
+          header={T.common.lastName}
+          before={ios ? <span className="input-label">{T.common.lastName}</span> : undefined}
+          placeholder={T.common.optional}
+          aria-label={T.common.lastName}
           value={lastName}
           onChange={(e) => setLastName(e.target.value)}
         />
         <Cell
           Component="label"
           after={
-            <Switch aria-label="Есть аллергия" checked={hasAllergy} onChange={(e) => setHasAllergy(e.target.checked)} />
+            <Switch
+              aria-label={T.common.hasAllergy}
+              checked={hasAllergy}
+              onChange={(e) => setHasAllergy(e.target.checked)}
+            />
           }
           multiline
         >
-          Есть аллергия на продукты
+          {T.common.hasAllergyLong}
         </Cell>
         {hasAllergy && (
           <Input
-            header="На что аллергия"
-            placeholder="На что аллергия?"
-            aria-label="На что аллергия"
+            header={T.common.allergyWhat}
+            placeholder={T.common.allergyPlaceholder}
+            aria-label={T.common.allergyWhat}
             value={allergy}
             onChange={(e) => setAllergy(e.target.value)}
           />
         )}
       </Section>
       <p className="consent-line">
-        Нажимая «Принять место», вы соглашаетесь на обработку ваших персональных данных, включая сведения об аллергии, —{' '}
+        {T.common.consent(T.gift.accept)}{' '}
         <button type="button" className="link-button" onClick={() => setPrivacyOpen(true)}>
-          подробнее
+          {T.common.consentMore}
         </button>
         .
       </p>
       {privacyOpen && <PrivacySheet onClose={() => setPrivacyOpen(false)} />}
       <div className={native ? 'visually-hidden' : 'submit-bar'}>
         <Button size="l" stretched loading={busy} disabled={!user || busy} onClick={() => void accept()}>
-          Принять место
+          {T.gift.accept}
         </Button>
       </div>
     </main>

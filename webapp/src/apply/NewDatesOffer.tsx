@@ -3,11 +3,13 @@ import useSWR from 'swr';
 import { Button, Cell, Section } from '@telegram-apps/telegram-ui';
 import { dateSubscriptionsApi } from '../../../contract/endpoints/date-subscriptions';
 import { call, errorText } from '../api';
+import { useT, workshopTitle } from '../i18n';
 import { haptic } from '../tg';
 import { toast } from '../ui/toast';
 
 /** "Сообщить о новых датах" for workshops without free upcoming dates (a Telegram customer only). */
 export default function NewDatesOffer() {
+  const T = useT();
   const { data, mutate } = useSWR('date-offers', () => call(dateSubscriptionsApi.offers), {
     revalidateOnFocus: false,
     shouldRetryOnError: false,
@@ -20,18 +22,18 @@ export default function NewDatesOffer() {
     try {
       await call(dateSubscriptionsApi.subscribe, { params: { id: workshopId } });
       haptic('success');
-      toast({ kind: 'success', title: 'Готово! Напишем в Telegram, когда появятся новые даты' });
+      toast({ kind: 'success', title: T.newDates.done });
       await mutate();
     } catch (err) {
       haptic('error');
-      toast({ kind: 'error', title: 'Не получилось подписаться', description: errorText(err) });
+      toast({ kind: 'error', title: T.newDates.failed, description: errorText(err) });
     } finally {
       setBusy(null);
     }
   }
 
   return (
-    <Section header="Нет свободных дат" footer="Напишем один раз, когда появится новая дата">
+    <Section header={T.newDates.header} footer={T.newDates.footer}>
       {data.data.map((o) => (
         <Cell
           key={o.workshop_id}
@@ -39,7 +41,7 @@ export default function NewDatesOffer() {
           data-testid={`offer-${o.workshop_id}`}
           after={
             o.subscribed ? (
-              <span className="offer__done">Подписка оформлена</span>
+              <span className="offer__done">{T.newDates.subscribed}</span>
             ) : (
               <Button
                 size="s"
@@ -48,12 +50,12 @@ export default function NewDatesOffer() {
                 disabled={busy !== null}
                 onClick={() => void subscribe(o.workshop_id)}
               >
-                Сообщить о новых датах
+                {T.newDates.subscribe}
               </Button>
             )
           }
         >
-          {o.title}
+          {workshopTitle(o)}
         </Cell>
       ))}
     </Section>

@@ -1,16 +1,10 @@
 import { Button, Cell, Placeholder, Section, Skeleton } from '@telegram-apps/telegram-ui';
 import type { ScheduleOpen } from '../../../contract';
-import { formatDate, formatPrice, formatTime, formatWeekday, plural } from '../../../contract/format';
 import { config } from '../config';
+import { useT, workshopTitle, type WebTexts } from '../i18n';
 import { IconChef, IconChevron } from '../ui/icons';
 
-export const EMPTY_TEXT = 'На данный момент запись недоступна...';
-export const LOAD_ERROR_TEXT = 'Произошла ошибка при загрузке данных';
-
-export function seatsText(s: Pick<ScheduleOpen, 'places_available'>): string {
-  const n = s.places_available;
-  return n > 0 ? `Осталось ${n} ${plural(n, ['место', 'места', 'мест'])}` : 'Мест нет — запись в очередь';
-}
+const seatsText = (T: WebTexts, n: number) => (n > 0 ? T.schedule.seatsLeft(n) : T.schedule.full);
 
 export function ScheduleStep({
   data,
@@ -25,15 +19,16 @@ export function ScheduleStep({
   onRetry: () => void;
   onSelect: (s: ScheduleOpen) => void;
 }) {
+  const T = useT();
   if (error && !data) {
     return (
       <Placeholder
         className="state"
-        header={LOAD_ERROR_TEXT}
-        description="Проверьте соединение и попробуйте ещё раз"
+        header={T.schedule.loadError}
+        description={T.schedule.loadErrorHint}
         action={
           <Button size="m" mode="bezeled" onClick={onRetry}>
-            Повторить
+            {T.common.retry}
           </Button>
         }
       />
@@ -41,15 +36,15 @@ export function ScheduleStep({
   }
   if (isLoading || !data) {
     return (
-      <Section header="Выберите мастер-класс" aria-busy="true" aria-label="Загрузка расписания">
+      <Section header={T.schedule.choose} aria-busy="true" aria-label={T.schedule.loadingLabel}>
         {[0, 1, 2].map((i) => (
           <Cell
             key={i}
             multiline
             subhead={<Skeleton visible>00/00/0000 · 00:00</Skeleton>}
-            description={<Skeleton visible>Осталось 0 мест</Skeleton>}
+            description={<Skeleton visible>{T.schedule.seatsLeft(0)}</Skeleton>}
           >
-            <Skeleton visible>Мастер-класс загружается</Skeleton>
+            <Skeleton visible>{T.schedule.loadingTitle}</Skeleton>
           </Cell>
         ))}
       </Section>
@@ -57,14 +52,14 @@ export function ScheduleStep({
   }
   if (data.length === 0) {
     return (
-      <Placeholder className="state" header={EMPTY_TEXT} description="Загляните позже: новые даты появляются регулярно">
+      <Placeholder className="state" header={T.schedule.empty} description={T.schedule.emptyHint}>
         <IconChef />
       </Placeholder>
     );
   }
   const tz = config().businessTimezone;
   return (
-    <Section header="Выберите мастер-класс" footer="Цены указаны за одного человека">
+    <Section header={T.schedule.choose} footer={T.schedule.perPerson}>
       {data.map((s) => {
         const full = s.places_available <= 0;
         return (
@@ -76,26 +71,28 @@ export function ScheduleStep({
             onClick={() => onSelect(s)}
             before={
               <div className="date-tile" aria-hidden="true">
-                <span className="date-tile__day">{formatDate(s.date, tz).split('/')[0]}</span>
-                <span className="date-tile__time">{formatTime(s.date, tz)}</span>
+                <span className="date-tile__day">{T.fmt.day(s.date, tz)}</span>
+                <span className="date-tile__time">{T.fmt.time(s.date, tz)}</span>
               </div>
             }
             subhead={
               <span>
-                <span className="weekday">{formatWeekday(s.date, tz)}, </span>
-                {formatDate(s.date, tz)} · {formatTime(s.date, tz)}
+                <span className="weekday">{T.fmt.weekday(s.date, tz)}, </span>
+                {T.fmt.date(s.date, tz)} · {T.fmt.time(s.date, tz)}
               </span>
             }
             subtitle={s.address.title}
             description={
               <span className="session__meta">
-                <span className="chip chip--price">{formatPrice(s.workshop.price)}</span>
-                <span className={`chip ${full ? 'chip--queue' : 'chip--seats'}`}>{seatsText(s)}</span>
+                <span className="chip chip--price">{T.fmt.price(s.workshop.price)}</span>
+                <span className={`chip ${full ? 'chip--queue' : 'chip--seats'}`}>
+                  {seatsText(T, s.places_available)}
+                </span>
               </span>
             }
             after={<IconChevron className="chevron" />}
           >
-            <span className="session__title">{s.workshop.title}</span>
+            <span className="session__title">{workshopTitle(s.workshop)}</span>
           </Cell>
         );
       })}

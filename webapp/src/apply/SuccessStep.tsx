@@ -1,34 +1,36 @@
 import { Button, Placeholder } from '@telegram-apps/telegram-ui';
 import { Link } from 'wouter';
 import type { RecordView } from '../../../contract';
-import { formatDate, formatTime } from '../../../contract/format';
 import { config } from '../config';
+import { useT, workshopTitle } from '../i18n';
 import { closeApp } from '../tg';
 import { IconCheck, IconClock } from '../ui/icons';
 import { CalendarButton } from '../record/JourneyActions';
 
 export default function SuccessStep({ view }: { view: RecordView }) {
+  const T = useT();
   const { record, queue_position } = view;
   const queued = record.state === 'QUEUED';
   const tz = config().businessTimezone;
-  const when = `${formatDate(record.schedule.date, tz)} в ${formatTime(record.schedule.date, tz)}`;
+  const when = T.success.when(T.fmt.date(record.schedule.date, tz), T.fmt.time(record.schedule.date, tz));
+  const title = workshopTitle(record.schedule.workshop);
   return (
     <Placeholder
       className="state success"
-      header={queued ? 'Вы в очереди' : 'Вы записаны!'}
+      header={queued ? T.success.queued : T.success.booked}
       description={
         queued
-          ? `Свободных мест сейчас нет. Мы добавим вас на «${record.schedule.workshop.title}» (${when}), как только место освободится, и сообщим об этом в Telegram.${queue_position ? ` Ваше место в очереди: ${queue_position}.` : ''}`
-          : `Ждём вас на «${record.schedule.workshop.title}» ${when}. Подтверждение придёт в Telegram.`
+          ? T.success.queuedText(title, when) + (queue_position ? T.success.queuePlace(queue_position) : '')
+          : T.success.bookedText(title, when)
       }
       action={
         <div className="success__actions">
           <Button size="l" stretched onClick={() => closeApp()}>
-            Закрыть
+            {T.common.close}
           </Button>
           <CalendarButton view={view} />
           <Link href={`/record/${record.id}`} className="success__link">
-            Открыть мою запись
+            {T.success.openRecord}
           </Link>
         </div>
       }

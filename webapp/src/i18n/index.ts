@@ -39,3 +39,9 @@ function subscribe(fn: () => void): () => void {
 
 /** The current catalogue; the component renders again when the language changes. */
 export const useT = (): WebTexts => useSyncExternalStore(subscribe, t, t);
+
+type Localized = { title: string; title_en?: string | null; title_sr?: string | null };
+
+/** A workshop's title in the current language; the Russian one when it has none in that language. */
+export const workshopTitle = (w: Localized): string =>
+  (current.language !== 'ru' && w[`title_${current.language}`]) || w.title;

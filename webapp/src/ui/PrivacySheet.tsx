@@ -2,10 +2,12 @@ import { useEffect, useRef, useState } from 'react';
 import { Button, Spinner } from '@telegram-apps/telegram-ui';
 import { personalDataApi } from '../../../contract/endpoints/personal-data';
 import { call, errorText } from '../api';
+import { useT } from '../i18n';
 import './personal-data.css';
 
 /** The studio's privacy text (Настройки → Бизнес), loaded when opened: the booking page's first load does not carry it. */
 export function PrivacySheet({ onClose }: { onClose: () => void }) {
+  const T = useT();
   const [text, setText] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const close = useRef<HTMLButtonElement>(null);
@@ -35,19 +37,19 @@ export function PrivacySheet({ onClose }: { onClose: () => void }) {
         onClick={(e) => e.stopPropagation()}
       >
         <h2 id="privacy-title" className="sheet__title">
-          Обработка персональных данных
+          {T.privacy.title}
         </h2>
         <div className="sheet__body">
           {text !== null ? (
             text.split(/\n{2,}/).map((p, i) => <p key={i}>{p}</p>)
           ) : error ? (
-            <p role="alert">Не удалось загрузить текст: {error}</p>
+            <p role="alert">{T.privacy.failed(error)}</p>
           ) : (
             <Spinner size="m" />
           )}
         </div>
         <Button ref={close} size="l" stretched mode="bezeled" onClick={onClose}>
-          Понятно
+          {T.privacy.ok}
         </Button>
       </div>
     </div>

@@ -1,25 +1,26 @@
 import { Cell } from '@telegram-apps/telegram-ui';
 import type { RecordSchedule } from '../../../contract';
-import { formatDate, formatTime, formatWeekday } from '../../../contract/format';
 import { config } from '../config';
+import { useT, workshopTitle } from '../i18n';
 import { openLink } from '../tg';
 import { IconCalendar, IconPin } from './icons';
 
 /** When and where a booked workshop takes place: its date and title, then the address with its map link. */
 export function ScheduleCells({ schedule: s }: { schedule: RecordSchedule }) {
+  const T = useT();
   const tz = config().businessTimezone;
   return (
     <>
       <Cell
         before={<IconCalendar className="cell-icon" />}
-        subhead={`${formatWeekday(s.date, tz)}, ${formatDate(s.date, tz)} · ${formatTime(s.date, tz)}`}
+        subhead={`${T.fmt.weekday(s.date, tz)}, ${T.fmt.date(s.date, tz)} · ${T.fmt.time(s.date, tz)}`}
         multiline
       >
-        <span className="session__title">{s.workshop.title}</span>
+        <span className="session__title">{workshopTitle(s.workshop)}</span>
       </Cell>
       <Cell
         before={<IconPin className="cell-icon" />}
-        subhead="Адрес"
+        subhead={T.common.address}
         description={s.address.description || undefined}
         multiline
         after={
@@ -34,7 +35,7 @@ export function ScheduleCells({ schedule: s }: { schedule: RecordSchedule }) {
                 if (openLink(s.address.map_link)) e.preventDefault();
               }}
             >
-              На карте
+              {T.common.onMap}
             </a>
           ) : undefined
         }

@@ -1,3 +1,4 @@
+import { useT } from '../i18n';
 import { IconMinus, IconPlus } from './icons';
 
 export interface StepperProps {
@@ -11,12 +12,13 @@ export interface StepperProps {
 
 /** −  3  + : the people-count stepper (1..8). */
 export function Stepper({ value, min, max, onChange, label, disabled }: StepperProps) {
+  const T = useT();
   return (
     <div className="stepper" role="group" aria-label={label}>
       <button
         type="button"
         className="stepper__btn"
-        aria-label="Уменьшить"
+        aria-label={T.common.decrease}
         disabled={disabled || value <= min}
         onClick={() => onChange(Math.max(min, value - 1))}
       >
@@ -28,7 +30,7 @@ export function Stepper({ value, min, max, onChange, label, disabled }: StepperP
       <button
         type="button"
         className="stepper__btn"
-        aria-label="Увеличить"
+        aria-label={T.common.increase}
         disabled={disabled || value >= max}
         onClick={() => onChange(Math.min(max, value + 1))}
       >
