@@ -3,35 +3,13 @@ import useSWR from 'swr';
 import { Button, Caption, Cell, Section } from '@telegram-apps/telegram-ui';
 import type { RecordView } from '../../../contract';
 import { paymentsApi } from '../../../contract/endpoints/payments';
-import { formatDateTime, formatPrice } from '../../../contract/format';
 import { call, errorText } from '../api';
 import { config } from '../config';
+import { useT } from '../i18n';
 import { haptic, openInvoice, telegramUser } from '../tg';
 import { Notice } from '../ui/Notice';
 import { toast } from '../ui/toast';
 import { IconWallet } from '../ui/icons';
-
-export const PAY_TEXTS = {
-  header: 'Оплата',
-  price: 'Стоимость записи',
-  paid: 'Оплачено',
-  fromCredit: (amount: string) => `из них с депозита в студии: ${amount}`,
-  due: 'К оплате',
-  refund: 'Студия вернёт вам',
-  payBy: (amount: string, until: string) => `Оплатите ${amount} до ${until}`,
-  payByText: 'Иначе запись отменится, а места достанутся другим.',
-  telegram: 'Оплатить в Telegram',
-  qr: 'Перевод по QR-коду',
-  qrHint: 'Отсканируйте код в приложении банка или переведите по реквизитам:',
-  account: 'Счёт',
-  recipient: 'Получатель',
-  purpose: 'Назначение',
-  reference: 'Позив на број',
-  atStudio: 'Оплата на месте, в студии.',
-  orAtStudio: 'Или оплатите на месте, в студии.',
-  paidToast: 'Оплата прошла. Спасибо!',
-  credit: (amount: string) => `На вашем депозите в студии: ${amount}. Он пойдёт в счёт следующей записи.`,
-} as const;
 
 /** The NBS IPS string's tag values (K:PR|V:01|…|S:…|RO:…). */
 const ipsTags = (text: string) =>
@@ -39,6 +17,7 @@ const ipsTags = (text: string) =>
 
 /** The transfer by IPS QR: the code to scan and the same details in plain text. */
 function IpsTransfer({ recordId }: { recordId: number }) {
+  const PAY_TEXTS = useT().payment;
   const { data, error } = useSWR(['ips-qr', recordId], () => call(paymentsApi.ipsQr, { params: { id: recordId } }), {
     revalidateOnFocus: false,
   });
@@ -50,7 +29,7 @@ function IpsTransfer({ recordId }: { recordId: number }) {
       <Caption level="1" className="ips__hint">
         {PAY_TEXTS.qrHint}
       </Caption>
-      <img className="ips__code" src={data.image} alt="QR-код для оплаты переводом" width={220} height={220} />
+      <img className="ips__code" src={data.image} alt={PAY_TEXTS.qrAlt} width={220} height={220} />
       <dl className="ips__details">
         <dt>{PAY_TEXTS.account}</dt>
         <dd>{`${t.R.slice(0, 3)}-${t.R.slice(3, 16)}-${t.R.slice(16)}`}</dd>
@@ -69,6 +48,9 @@ function IpsTransfer({ recordId }: { recordId: number }) {
 
 /** The booking's price, what is paid, what is due and by when, how to pay, and the customer's studio credit. */
 export function PaymentSection({ view, onPaid }: { view: RecordView; onPaid: () => void }) {
+  const T = useT();
+  const PAY_TEXTS = T.payment;
+  const formatPrice = T.fmt.price;
   const m = view.money;
   const pay = view.pay;
   const [busy, setBusy] = useState(false);
@@ -123,7 +105,7 @@ export function PaymentSection({ view, onPaid }: { view: RecordView; onPaid: () 
       {due > 0 && (
         <div className="pay">
           {m.pay_by && m.required_now > m.amount_paid && (
-            <Notice tone="warning" title={PAY_TEXTS.payBy(formatPrice(due), formatDateTime(m.pay_by, tz))}>
+            <Notice tone="warning" title={PAY_TEXTS.payBy(formatPrice(due), T.fmt.dateTime(m.pay_by, tz))}>
               {PAY_TEXTS.payByText}
             </Notice>
           )}
