@@ -12,6 +12,7 @@ export type ReminderAnswer = 'yes' | 'no' | 'cancel' | 'gift' | 'back';
 export type QueueStep = 'leave' | 'yes' | 'no';
 export type AttendanceMark = 'attended' | 'no_show';
 export type Rating = 1 | 2 | 3 | 4 | 5;
+export type MinPeopleAnswer = 'cancel' | 'run';
 
 export type CallbackData =
   /** A reminder's Приду / Не смогу and the steps after it. */
@@ -33,7 +34,9 @@ export type CallbackData =
   /** /forget's confirmation. */
   | { kind: 'forget'; yes: boolean }
   /** /language: the language picked. */
-  | { kind: 'language'; language: Language };
+  | { kind: 'language'; language: Language }
+  /** Staff's card for a session under its minimum of participants: cancel it or run it. */
+  | { kind: 'min_people'; action: MinPeopleAnswer; scheduleId: number };
 
 export type CallbackKind = CallbackData['kind'];
 export type CallbackOf<K extends CallbackKind> = Extract<CallbackData, { kind: K }>;
@@ -48,7 +51,11 @@ const MARK_CODE: Record<AttendanceMark, string> = { attended: 'A', no_show: 'N' 
 const yesNo = (yes: boolean) => (yes ? 'yes' : 'no');
 
 export function encodeCallbackData(data: CallbackData): string {
-  for (const id of [(data as { recordId?: number }).recordId, (data as { workshopId?: number }).workshopId])
+  for (const id of [
+    (data as { recordId?: number }).recordId,
+    (data as { workshopId?: number }).workshopId,
+    (data as { scheduleId?: number }).scheduleId,
+  ])
     if (id !== undefined && !isId(id)) throw new Error(`callback data with an id that cannot exist: ${id}`);
   const text = wire(data);
   if (Buffer.byteLength(text) > CALLBACK_DATA_MAX_BYTES)
@@ -80,6 +87,8 @@ function wire(data: CallbackData): string {
       return `forget:${yesNo(data.yes)}`;
     case 'language':
       return `lang:${data.language}`;
+    case 'min_people':
+      return `minp:${data.action}:${data.scheduleId}`;
   }
 }
 
@@ -126,6 +135,10 @@ export function decodeCallbackData(text: string): DecodedCallback {
       return b === undefined && (a === 'yes' || a === 'no') ? { kind: 'forget', yes: a === 'yes' } : null;
     case 'lang':
       return b === undefined && isLanguage(a) ? { kind: 'language', language: a } : null;
+    case 'minp':
+      return b !== undefined && (a === 'cancel' || a === 'run')
+        ? withId('min_people', b, (scheduleId) => ({ kind: 'min_people', action: a, scheduleId }))
+        : null;
     default:
       return null;
   }

@@ -10,6 +10,7 @@ import { journeyFeature } from './features/journey';
 import { linkFeature } from './features/link';
 import { myFeature } from './features/my';
 import { todayFeature } from './features/today';
+import { minPeopleFeature } from './features/min-people';
 import { cancelFeature, commandsLeaveConversations } from './features/cancel';
 import { personalDataFeature } from './features/personal-data';
 import { paymentsFeature } from './features/payments';
@@ -92,6 +93,7 @@ export function createBot(deps: BotDeps & { botInfo?: UserFromGetMe }): Bot<BotC
   pm.use(startFeature(deps));
   pm.use(myFeature(deps));
   pm.use(todayFeature(deps));
+  pm.use(minPeopleFeature(deps));
   pm.use(cancelFeature());
   pm.use(personalDataFeature(deps));
   pm.use(helpFeature(deps));

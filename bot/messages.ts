@@ -15,6 +15,7 @@ import { PAYMENT_METHOD_LABELS, type PaymentMethod } from '../contract/money';
 import { applyButton, inlineKeyboard, recordButton, urlButton, webAppButton } from './keyboards/webapp';
 import { ratingButtons, reminderButton } from './keyboards/journey';
 import type { RenderedMessage } from './outbox';
+import { certificateMessage, staffCertificateMessage } from './certificate-messages';
 import { texts, textsFor, type BotTexts } from './texts';
 import { DEFAULT_LANGUAGE, type Language } from '../contract/language';
 import { customerLanguage } from '../core/language/customer-language';
@@ -284,7 +285,10 @@ function newDatesMessage(n: Extract<Notification, { kind: 'workshop.new_dates' }
 
 const openSchedule = (rc: RenderContext) => inlineKeyboard([[urlButton(rc.publicUrl, S.openSchedule, '/schedule')]]);
 
-function staffMessage(n: StaffNotification, rc: RenderContext): OutgoingMessage {
+function staffMessage(
+  n: Exclude<StaffNotification, { kind: 'staff.certificate' }>,
+  rc: RenderContext,
+): OutgoingMessage {
   const { schedule: s, record: r } = n.payload;
   const session = S.session(s.workshop_title, common.dateTime(s.date, rc.timezone));
   if (n.kind === 'staff.paid') {
@@ -348,6 +352,8 @@ function digestMessage(p: DigestPayload, rc: RenderContext, now: Date): Outgoing
 /** The text and buttons of a notification; a reminder with a map pin is two calls (the message, then the venue). */
 export function renderNotification(n: Notification, rc: RenderContext, now = new Date()): RenderedMessage {
   if (n.kind === 'staff.digest') return digestMessage(n.payload, rc, now);
+  if (n.kind === 'certificate.ready' || n.kind === 'certificate.expiring') return certificateMessage(n, rc);
+  if (n.kind === 'staff.certificate') return staffCertificateMessage(n, rc);
   if (
     n.kind === 'staff.new_record' ||
     n.kind === 'staff.cancelled' ||

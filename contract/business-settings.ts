@@ -10,6 +10,13 @@ export const DEFAULT_PRIVACY_TEXT =
   'мастер-класса, остальные данные обезличиваются по истечении срока хранения. Посмотреть свои данные ' +
   'можно командой /mydata, удалить — командой /forget в боте.';
 
+/** A session under its minimum: «отменять автоматически» or «спрашивать персонал». */
+export const MinPeopleAction = z.enum(['cancel', 'ask'], { error: 'Выберите: отменять автоматически или спрашивать персонал' });
+export type MinPeopleAction = z.infer<typeof MinPeopleAction>;
+/** Without an answer from staff: cancel the session or run it. */
+export const MinPeopleDefault = z.enum(['cancel', 'run'], { error: 'Выберите, что делать без ответа: отменить или провести' });
+export type MinPeopleDefault = z.infer<typeof MinPeopleDefault>;
+
 const hours = z
   .number({ error: 'Введите число часов' })
   .int('Введите целое число часов')
@@ -79,6 +86,22 @@ export const BusinessSettings = z.object({
     .int('Введите целое число часов')
     .min(1, 'Автоответ: не чаще раза в 1 час')
     .max(720, 'Автоответ: не реже раза в 720 часов'),
+  /** Hours before the start at which a session is checked against its minimum of participants. */
+  min_people_decision_hours: z
+    .number({ error: 'Введите число часов' })
+    .int('Введите целое число часов')
+    .min(1, 'Решение о минимуме: не позже чем за 1 час')
+    .max(336, 'Решение о минимуме: не раньше чем за 336 часов'),
+  /** A session under its minimum: cancelled at once, or staff are asked (with a default after the grace). */
+  min_people_action: MinPeopleAction,
+  /** Hours staff have to answer before the default happens (never past the start). */
+  min_people_grace_hours: z
+    .number({ error: 'Введите число часов' })
+    .int('Введите целое число часов')
+    .min(1, 'Время на ответ: не меньше 1 часа')
+    .max(168, 'Время на ответ: не больше 168 часов'),
+  /** What happens when staff were asked and nobody answered in time. */
+  min_people_default: MinPeopleDefault,
 });
 export type BusinessSettings = z.infer<typeof BusinessSettings>;
 
@@ -112,4 +135,8 @@ export const DEFAULT_BUSINESS_SETTINGS: BusinessSettings = {
   bank_recipient: '',
   business_auto_reply: true,
   business_reply_hours: 12,
+  min_people_decision_hours: 48,
+  min_people_action: 'ask',
+  min_people_grace_hours: 12,
+  min_people_default: 'cancel',
 };

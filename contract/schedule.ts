@@ -2,7 +2,7 @@ import { RecordMoney } from './money';
 import { z } from './zod';
 import { DEFAULT_CAPACITY, idField, listOf, requiredText } from './common';
 import { AddressPublic } from './addresses';
-import { WorkshopPublic } from './workshops';
+import { WorkshopPublic, minPeople } from './workshops';
 import { RecordPublic } from './records';
 
 /** A chosen workshop or address; `message` is what a missing or wrong choice says. */
@@ -17,6 +17,8 @@ export const ScheduleCreate = z.object({
   capacity: capacity.default(DEFAULT_CAPACITY),
   workshop_id: workshopId,
   address_id: addressId,
+  /** This session's own minimum of participants; null or absent: the workshop's. */
+  min_people: minPeople.nullable().optional(),
 });
 export type ScheduleCreate = z.input<typeof ScheduleCreate>;
 
@@ -25,6 +27,7 @@ export const ScheduleUpdate = z.object({
   capacity: capacity.optional(),
   workshop_id: workshopId.optional(),
   address_id: addressId.optional(),
+  min_people: minPeople.nullable().optional(),
 });
 export type ScheduleUpdate = z.infer<typeof ScheduleUpdate>;
 
@@ -91,6 +94,8 @@ export const SchedulePublic = z.object({
   cancel_reason: z.string().nullable().optional(),
   /** The weekly series it belongs to, null for a single session. */
   series_id: z.number().int().nullable().optional(),
+  /** Its own minimum of participants (null: the workshop's). */
+  min_people: z.number().int().nullable().optional(),
 });
 export type SchedulePublic = z.infer<typeof SchedulePublic>;
 
@@ -105,6 +110,8 @@ export const ScheduleOpen = z.object({
   workshop: WorkshopPublic,
   address: AddressPublic,
   places_available: z.number().int(),
+  /** People still missing for the session's minimum (0: none missing or no minimum). */
+  people_needed: z.number().int().optional(),
 });
 export type ScheduleOpen = z.infer<typeof ScheduleOpen>;
 

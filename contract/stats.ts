@@ -42,5 +42,18 @@ export const Stats = z.object({
       queued: count,
     }),
   ),
+  /** Per promo code, the period's bookings made with it that are not cancelled: their people, price after the discount, and the discounts. */
+  promo_codes: z
+    .array(
+      z.object({
+        promo_code_id: count,
+        code: z.string(),
+        bookings: count,
+        people: count,
+        revenue: count,
+        discount: count,
+      }),
+    )
+    .optional(),
 });
 export type Stats = z.infer<typeof Stats>;

@@ -15,11 +15,19 @@ const duration = z
   .min(1, 'Длительность: от 1 до 1440 минут')
   .max(1440, 'Длительность: от 1 до 1440 минут');
 
+/** Fewer people than this at the decision time: the session is cancelled or staff decide; 0: no minimum. */
+export const minPeople = z
+  .number({ error: 'Введите число участников' })
+  .int('Минимум участников: целое число')
+  .min(0, 'Минимум участников: от 0 до 1000')
+  .max(1000, 'Минимум участников: от 0 до 1000');
+
 export const WorkshopCreate = z.object({
   title: requiredText('Укажите название', 255),
   description: z.string().max(5000).nullable().optional(),
   price: price.default(DEFAULT_PRICE),
   duration_minutes: duration.default(DEFAULT_DURATION_MINUTES),
+  min_people: minPeople.default(0),
 });
 export type WorkshopCreate = z.infer<typeof WorkshopCreate>;
 
@@ -28,6 +36,7 @@ export const WorkshopUpdate = z.object({
   description: z.string().max(5000).nullable().optional(),
   price: price.optional(),
   duration_minutes: duration.optional(),
+  min_people: minPeople.optional(),
 });
 export type WorkshopUpdate = z.infer<typeof WorkshopUpdate>;
 
@@ -37,6 +46,8 @@ export const WorkshopPublic = z.object({
   description: z.string().nullable(),
   price: z.number().int(),
   duration_minutes: z.number().int().optional(),
+  /** Fewest people its sessions run with (0: no minimum). */
+  min_people: z.number().int().optional(),
 });
 export type WorkshopPublic = z.infer<typeof WorkshopPublic>;
 

@@ -27,6 +27,8 @@ export interface LockKeys {
  * lock serialises what they book with their erasure: a booking made while /forget runs waits for it
  * and is then a new booking, never an orphan. PostgreSQL: a transaction advisory lock per customer and
  * SELECT … FOR UPDATE per schedule; SQLite: BEGIN IMMEDIATE, which serialises every write already.
+ * Rows a command learns of only inside come after these, in this order: a promo code's row (FOR UPDATE,
+ * while a booking counts its uses), then a gift certificate's.
  */
 export async function withLocks<T>(database: Database, keys: LockKeys, fn: (trx: Executor) => Promise<T>): Promise<T> {
   if (database.dialect !== 'postgres') return withWriteTransaction(database, fn);

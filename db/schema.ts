@@ -99,8 +99,35 @@ export interface RecordsTable {
   price_override_reason: Generated<string | null>;
   /** The end of the seat hold: unpaid by then, the booking is cancelled (null: no hold). */
   pay_by: Generated<Timestamp | null>;
+  /** The promo code the booking was made with, and what it takes off unit_price × people. */
+  promo_code_id: Generated<number | null>;
+  discount: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+export interface PromoCodesTable {
+  id: Generated<number>;
+  /** Upper case: codes are compared without case. */
+  code: string;
+  kind: 'percent' | 'fixed';
+  /** The percent, or whole RSD off. */
+  value: number;
+  /** When bookings may use it: from starts_at until ends_at (excluded); null: no bound. */
+  starts_at: Timestamp | null;
+  ends_at: Timestamp | null;
+  max_uses: number | null;
+  once_per_customer: Bool;
+  first_time_only: Bool;
+  is_active: Bool;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** The workshops a promo code is limited to (none: every workshop). */
+export interface PromoCodeWorkshopsTable {
+  promo_code_id: number;
+  workshop_id: number;
 }
 
 export interface SettingsTable {
@@ -280,6 +307,8 @@ export interface DB {
   telegram_updates: TelegramUpdatesTable;
   payments: PaymentsTable;
   customer_notes: CustomerNotesTable;
+  promo_codes: PromoCodesTable;
+  promo_code_workshops: PromoCodeWorkshopsTable;
   schedule_series: ScheduleSeriesTable;
   customer_languages: CustomerLanguagesTable;
   business_connections: BusinessConnectionsTable;

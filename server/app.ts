@@ -39,6 +39,7 @@ import auditRoutes from './routes/audit';
 import exportsRoutes from './routes/exports';
 import insightsRoutes from './routes/insights';
 import paymentsRoutes from './routes/payments';
+import promoCodesRoutes from './routes/promo-codes';
 
 export interface AppDeps {
   config: Config;
@@ -189,6 +190,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         exportsRoutes,
         insightsRoutes,
         personalDataRoutes,
+        promoCodesRoutes,
       ]) {
         await routes(api, routeDeps);
       }

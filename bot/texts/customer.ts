@@ -48,6 +48,8 @@ export const customer = {
   sessionCancelled: (workshop: string, date: string) =>
     `😔 Мастер-класс ${quoted(workshop)} ${date} отменён, и ваша запись на него снята. Приносим извинения!`,
   otherDatesHint: 'Выбрать другую дату этого мастер-класса можно в приложении.',
+  /** The reason when too few people signed up by the decision time. */
+  minPeopleReason: 'Причина: не набралось минимальное число участников.',
   /** Sent by staff by hand: a plain reminder. */
   manualReminder: (workshop: string) => `🔔 Напоминаем о мастер-классе ${quoted(workshop)}!`,
   waitingForYou: 'Ждём вас!',

@@ -3,6 +3,7 @@ import { LOCALES } from '../../contract/language';
 import { escapeHtml as e, fullName } from './html';
 import { money as ruMoney } from './money';
 import { staff } from './staff';
+import { certificatesEn } from './certificates';
 import type { BotTexts } from './index';
 
 /* The customer's texts in English; staff texts stay Russian (the studio's language). */
@@ -302,4 +303,4 @@ const business: BotTexts['business'] = {
   button: 'Book a workshop',
 };
 
-export const en: BotTexts = { common, customer, staff, replies, money, business };
+export const en: BotTexts = { common, customer, staff, replies, money, business, certificates: certificatesEn };

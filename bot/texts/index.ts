@@ -1,5 +1,6 @@
 import type { Language } from '../../contract/language';
 import { business } from './business';
+import { certificates } from './certificates';
 import { common } from './common';
 import { customer } from './customer';
 import { en } from './en';
@@ -15,7 +16,7 @@ import { staff } from './staff';
  * The studio's language is Russian; customers may read English or Serbian (en.ts, sr.ts: the same
  * type, with the staff texts in Russian).
  */
-export const ru = { common, customer, staff, replies, money, business };
+export const ru = { common, customer, staff, replies, money, business, certificates };
 
 export type BotTexts = typeof ru;
 

@@ -3,6 +3,7 @@ import { LOCALES } from '../../contract/language';
 import { escapeHtml as e, fullName } from './html';
 import { money as ruMoney } from './money';
 import { staff } from './staff';
+import { certificatesSr } from './certificates';
 import type { BotTexts } from './index';
 
 /* The customer's texts in Serbian (Latin script); staff texts stay Russian (the studio's language). */
@@ -302,4 +303,4 @@ const business: BotTexts['business'] = {
   button: 'Prijava na radionicu',
 };
 
-export const sr: BotTexts = { common, customer, staff, replies, money, business };
+export const sr: BotTexts = { common, customer, staff, replies, money, business, certificates: certificatesSr };

@@ -27,6 +27,33 @@ export const staff = {
   giver: (name: string) => `Было: ${e(name)}`,
   receiver: (name: string, login: string | null) => `Стало: ${e(name)}${handle(login)}`,
   openSchedule: 'Открыть расписание',
+  /** One alert for a whole cancelled session. `by`: the staff member, null when the minimum rule did it. */
+  sessionCancelled: (session: string) => `🚫 Мастер-класс отменён: ${session}`,
+  sessionCancelledBy: (by: string | null, byRule: boolean) =>
+    by
+      ? `Отменил(а): ${e(by)}${byRule ? ' (не набрался минимум участников)' : ''}`
+      : 'Отменён автоматически: не набрался минимум участников',
+  sessionHad: (bookings: number, people: number, queued: number) =>
+    `Снято записей: ${bookings} (человек: ${people})${queued ? `, из очереди: ${queued}` : ''}`,
+  /** The card for a session under its minimum of participants. `deadline`: as common.dateTime writes it. */
+  minPeople: {
+    ask: (people: number, min: number) => `⚠️ Набралось ${people} из ${min}: отменить или провести?`,
+    byDefault: (action: 'cancel' | 'run', deadline: string) =>
+      action === 'cancel'
+        ? `Если никто не ответит до ${deadline}, мастер-класс будет отменён автоматически, участникам придёт сообщение.`
+        : `Если никто не ответит до ${deadline}, мастер-класс пройдёт как запланирован.`,
+    cancelButton: 'Отменить',
+    runButton: 'Провести',
+    /** The card once decided: what and by whom (null: nobody answered in time, or the rule). */
+    decided: (status: 'cancelled' | 'kept' | 'enough', by: string | null) => {
+      const what = status === 'cancelled' ? '🚫 Решено: отменить' : '✅ Решено: провести';
+      return by ? `${what} — ${e(by)}` : `${what} (без ответа, по умолчанию)`;
+    },
+    cancelledAnswer: 'Мастер-класс отменён, участники получат сообщение',
+    keptAnswer: 'Мастер-класс проводится',
+    alreadyAnswer: (by: string | null) => `Уже решено${by ? `: ${by}` : ' (по умолчанию)'}`,
+    notAllowed: 'Решать об отмене могут владелец и менеджеры студии, подключившие Telegram.',
+  },
   /** The reasons a customer's own buttons cancel with (stored with the booking; staff read them). */
   cancelReasons: { cantCome: 'Не смогу прийти', leftQueue: 'Вышел(а) из очереди' },
   digest: {

@@ -10,7 +10,7 @@ export const recordsApi = {
     access: 'customer',
     tag,
     summary: 'Book a schedule',
-    errors: [404, 409],
+    errors: [400, 404, 409, 429],
     body: 'RecordCreate',
     response: 'RecordView',
     status: 201,

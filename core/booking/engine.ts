@@ -24,6 +24,7 @@ import { allowedActions, assertAllowed } from './allowed';
 import { changeDeadline } from './change-deadline';
 import { loadForActor, onRecord, type OnRecord } from './command';
 import { consentFor } from './consent';
+import { promoForBooking, reclaimPromo, repricePromo } from '../money/promo-codes';
 
 /*
  * The booking engine: the one place that decides a booking's state.
@@ -119,6 +120,7 @@ export async function createRecord(
       throw new Conflict(MSG.alreadyBooked);
     const people = input.people_count ?? 1;
     const consent = await consentFor(trx, input.consent, actor.kind === 'customer');
+    const promo = await promoForBooking(trx, input.promo_code, { schedule, people, telegramId: customer.telegram_id });
     const record = await insertRecord(trx, {
       ...consent,
       schedule_id: schedule.id,
@@ -133,6 +135,7 @@ export async function createRecord(
       allergy_type: input.has_allergy ? (input.allergy_type ?? null) : null,
       source: input.source ?? null,
       is_first_time: input.is_first_time,
+      ...promo,
     });
     await publish(trx, [{ type: 'record.created', actor, before: null, record, schedule }]);
     const settings = await getBusinessSettings(trx);
@@ -160,10 +163,13 @@ export function changePeopleCount(
     assertAllowed(c.allowed, 'change_people');
     if (peopleCount === r.people_count) return { value: await resultOf(c), events: [] };
     const fits = r.state !== 'ACTIVE' || peopleCount - r.people_count <= (await freeSeats(trx, schedule));
+    const discount = await repricePromo(trx, r, peopleCount);
     await updateRecord(
       trx,
       r.id,
-      fits ? { people_count: peopleCount } : { people_count: peopleCount, state: 'QUEUED', queued_at: nowIso() },
+      fits
+        ? { people_count: peopleCount, ...discount }
+        : { people_count: peopleCount, ...discount, state: 'QUEUED', queued_at: nowIso() },
     );
     // A smaller party, or seats left behind on the way to the queue, can serve the queue; this record
     // itself may be promoted, and then its one message (the change) says so.
@@ -219,10 +225,13 @@ export function restoreRecord(database: Database, actor: Actor, recordId: number
     if (r.telegram_id != null && (await findOpenBooking(trx, schedule.id, r.telegram_id, r.id)))
       throw new Conflict(MSG.alreadyBooked);
     const fits = r.people_count <= (await freeSeats(trx, schedule));
+    const promo = await reclaimPromo(trx, r, schedule);
     const updated = await updateRecord(
       trx,
       r.id,
-      fits ? { state: 'ACTIVE', cancel_reason: null } : { state: 'QUEUED', cancel_reason: null, queued_at: nowIso() },
+      fits
+        ? { state: 'ACTIVE', cancel_reason: null, ...promo }
+        : { state: 'QUEUED', cancel_reason: null, queued_at: nowIso(), ...promo },
     );
     return {
       value: await after(c, updated),

@@ -1,6 +1,7 @@
 import { ATTENDANCE_LABELS, PARTICIPANT_STATE_LABELS, RECORD_SOURCES } from '../../contract';
 import { formatDateTime } from '../../contract/format';
 import { bool } from '../../db/database';
+import { priceOf } from '../money/price';
 import type { ExportRow } from '../../db/repositories/exports';
 
 /** The chef's list: one row per booking, in Russian, as the CSV exports show it. */
@@ -37,11 +38,29 @@ export function participantCells(r: ExportRow, timeZone: string): (string | numb
   ];
 }
 
-/** The bookings export: the session's date and workshop, then the participant columns. */
-export const BOOKING_COLUMNS = ['Дата', 'Мастер-класс', ...PARTICIPANT_COLUMNS] as const;
+/** After the party size, the bookings export says what the booking costs and what a promo code took off it. */
+const PARTY = PARTICIPANT_COLUMNS.indexOf('Количество') + 1;
 
-export const bookingCells = (r: ExportRow, timeZone: string) => [
-  formatDateTime(r.date, timeZone),
-  r.workshop_title,
-  ...participantCells(r, timeZone),
-];
+/** The bookings export: the session's date and workshop, then the participant columns with the price. */
+export const BOOKING_COLUMNS = [
+  'Дата',
+  'Мастер-класс',
+  ...PARTICIPANT_COLUMNS.slice(0, PARTY),
+  'Цена',
+  'Скидка',
+  'Промокод',
+  ...PARTICIPANT_COLUMNS.slice(PARTY),
+] as const;
+
+export function bookingCells(r: ExportRow, timeZone: string) {
+  const cells = participantCells(r, timeZone);
+  return [
+    formatDateTime(r.date, timeZone),
+    r.workshop_title,
+    ...cells.slice(0, PARTY),
+    priceOf(r),
+    r.discount,
+    r.promo_code,
+    ...cells.slice(PARTY),
+  ];
+}

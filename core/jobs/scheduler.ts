@@ -8,6 +8,7 @@ const DEFAULT_TIMEZONE = 'Europe/Belgrade';
 import { runRetention } from '../privacy/personal-data';
 import { pruneSharedState } from './shared-state';
 import { cancelExpiredHolds } from '../money/hold';
+import { runMinPeopleRule } from '../schedules/min-people';
 import type { Log } from '../kernel/log';
 
 /**
@@ -34,6 +35,8 @@ export const DEFAULT_TICK_MS = 60_000;
 /** The product's jobs. */
 export const jobs = (database: Database, opts: { timezone?: string } = {}): Job[] => [
   { name: 'payment-holds', run: (now) => cancelExpiredHolds(database, now) },
+  // Before the digest, so a session cancelled for too few people gets no digest.
+  { name: 'min-people', run: (now) => runMinPeopleRule(database, now) },
   { name: 'digest', run: (now) => enqueueDueDigests(database, now) },
   { name: 'reminders', run: (now) => enqueueDueReminders(database, now) },
   {

@@ -5,17 +5,20 @@ import type { RecordRow } from '../../db/repositories/records';
 import { SYSTEM } from '../kernel/actor';
 import type { DomainEvent, MoneyEvent } from '../notify/events';
 import { getBusinessSettings } from '../staff/business-settings';
+import { returnToCertificates, spendCertificate } from './certificates-spend';
 import { appendToRecord, recordMoney } from './ledger';
 
 /*
  * What a booking's money does when the booking changes, decided here for every command at once
  * (the publisher runs it before it tells anyone, so the messages say where the money went):
- * - a booking that becomes ACTIVE (booked, restored, promoted) first spends the customer's studio
- *   credit, up to what it costs; with prepayment, whatever is still required holds its seats until
+ * - a booking that becomes ACTIVE (booked, restored, promoted) first spends its gift certificate
+ *   (if it has one), then the customer's studio credit, up to what it costs; with prepayment,
+ *   whatever is still required holds its seats until
  *   pay_by = now + payment_hold_minutes, never past the start. A QUEUED booking pays nothing, and a
  *   booking staff took for someone without Telegram is not held (they pay at the studio).
  * - a cancelled booking (by anyone, or with its session deleted) gives back all that was paid, a
- *   smaller party what it paid beyond its new price: what came from credit goes back to credit; the
+ *   smaller party what it paid beyond its new price: a gift certificate's part goes back to the
+ *   certificate first; what came from credit goes back to credit; the
  *   rest to credit with refund_to credit, else it is owed back until staff record the refund.
  * The price itself was fixed when the booking was made: the workshop's price of that moment.
  */
@@ -34,7 +37,8 @@ async function becameActive(
   s: Settings,
   now: Date,
 ): Promise<{ record: RecordRow; events: MoneyEvent[] }> {
-  const events: MoneyEvent[] = [];
+  // A gift certificate pays first (it expires; credit does not), then the customer's credit.
+  const events: MoneyEvent[] = await spendCertificate(trx, SYSTEM, r, schedule, s);
   if (r.telegram_id !== null) {
     await lockCredit(trx, r.telegram_id);
     const credit = await creditBalance(trx, r.telegram_id);
@@ -66,11 +70,16 @@ async function giveBack(
   amount: number,
 ): Promise<MoneyEvent[]> {
   if (amount <= 0) return [];
+  // What certificates paid goes back to them first, never to cash or credit.
+  const certificates = await returnToCertificates(trx, r, schedule, s, amount);
+  amount -= certificates.returned;
+  if (amount <= 0) return certificates.events;
   const m = await recordMoney(trx, r, s);
   const fromCredit = Math.min(amount, m.paid_by_credit);
   const toCredit = r.telegram_id === null ? fromCredit : s.refund_to === 'credit' ? amount : fromCredit;
-  if (toCredit <= 0) return [];
+  if (toCredit <= 0) return certificates.events;
   return [
+    ...certificates.events,
     await appendToRecord(trx, SYSTEM, r, schedule, s, {
       amount: -toCredit,
       method: 'credit',

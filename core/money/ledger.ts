@@ -77,6 +77,31 @@ export async function appendToRecord(
   };
 }
 
+/** The money a gift certificate was sold for: a row of the studio's ledger that belongs to no booking. */
+export const appendCertificateSale = (
+  trx: Executor,
+  actor: Actor,
+  sale: {
+    amount: number;
+    method: 'cash' | 'card' | 'bank_transfer' | 'telegram';
+    telegram_id: number | null;
+    note: string;
+    telegram_payment_charge_id?: string;
+    provider_payment_charge_id?: string;
+  },
+) =>
+  insertPayment(trx, {
+    record_id: null,
+    telegram_id: sale.telegram_id,
+    amount: sale.amount,
+    method: sale.method,
+    kind: 'payment',
+    note: sale.note,
+    telegram_payment_charge_id: sale.telegram_payment_charge_id ?? null,
+    provider_payment_charge_id: sale.provider_payment_charge_id ?? null,
+    ...recordedBy(actor),
+  });
+
 /** A superuser's change of a customer's studio credit (signed), with the reason. */
 export async function adjustCredit(
   trx: Executor,

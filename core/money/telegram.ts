@@ -10,6 +10,7 @@ import type { MoneyEvent } from '../notify/events';
 import { publish } from '../notify/publish';
 import { getBusinessSettings } from '../staff/business-settings';
 import { loadForActor } from '../booking/command';
+import { certificatePurchaseRefusal, recordCertificatePayment } from './certificates';
 import { appendToRecord, recordMoney } from './ledger';
 import { payNow } from './price';
 
@@ -38,6 +39,23 @@ export const invoicePayload = (recordId: number) => `record:${recordId}`;
 export function recordIdOfPayload(payload: string): number | null {
   const m = /^record:(\d{1,10})$/.exec(payload);
   return m ? Number(m[1]) : null;
+}
+/** A gift certificate's invoice names the certificate: `cert:<id>`. */
+export const certificateInvoicePayload = (certificateId: number) => `cert:${certificateId}`;
+export function certificateIdOfPayload(payload: string): number | null {
+  const m = /^cert:(\d{1,10})$/.exec(payload);
+  return m ? Number(m[1]) : null;
+}
+
+/** The invoice of a gift certificate bought in the mini-app. */
+export function certificateInvoiceParams(c: { id: number; amount: number }): InvoiceParams {
+  return {
+    title: 'Подарочный сертификат',
+    description: cut(`Подарочный сертификат на мастер-класс: ${c.amount} дин. Код придёт в чат после оплаты.`, 255),
+    payload: certificateInvoicePayload(c.id),
+    currency: CURRENCY,
+    prices: [{ label: 'Сертификат', amount: c.amount * MINOR }],
+  };
 }
 
 const cut = (s: string, max: number) => ([...s].length <= max ? s : [...s].slice(0, max - 1).join('') + '…');
@@ -103,6 +121,11 @@ export interface PreCheckout {
 
 /** Telegram's last check before charging: null to accept, else the Russian reason shown to the customer. */
 export async function preCheckoutRefusal(database: Database, q: PreCheckout, now = new Date()): Promise<string | null> {
+  const certificateId = certificateIdOfPayload(q.invoice_payload);
+  if (certificateId !== null)
+    return q.currency !== CURRENCY
+      ? MONEY_MSG.currency
+      : certificatePurchaseRefusal(database.db, certificateId, q.from_id, q.total_amount / MINOR);
   const id = recordIdOfPayload(q.invoice_payload);
   const r = id === null ? undefined : await getRecord(database.db, id);
   if (!r || r.telegram_id !== q.from_id) return MONEY_MSG.notFound;
@@ -130,6 +153,9 @@ export interface PaymentReport extends PreCheckout {
  * Returns whether it was new.
  */
 export async function recordTelegramPayment(database: Database, p: PaymentReport): Promise<boolean> {
+  const certificateId = certificateIdOfPayload(p.invoice_payload);
+  if (certificateId !== null)
+    return recordCertificatePayment(database, certificateId, { ...p, amount: Math.round(p.total_amount / MINOR) });
   const id = recordIdOfPayload(p.invoice_payload);
   const ref = id === null ? undefined : await getRecord(database.db, id);
   if (!ref) throw new Error(`successful_payment for an unknown booking: ${p.invoice_payload}`);

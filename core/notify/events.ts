@@ -3,7 +3,7 @@ import type { PaymentRow } from '../../db/repositories/payments';
 import type { RecordRow } from '../../db/repositories/records';
 import type { Actor } from '../kernel/actor';
 import type { AuditEntity, AuditValues } from './audit';
-import type { Notification } from './notifications';
+import type { Notification, StaffNotification } from './notifications';
 
 /*
  * What happened, as commands report it. A command changes rows and returns its events; the publisher
@@ -23,7 +23,7 @@ interface RecordChange<T extends string> {
 export type RecordEvent =
   | RecordChange<'record.created'>
   | RecordChange<'record.people_changed'>
-  /** `session_cancelled`: staff cancelled the whole session, and the customer is told so with its reason. */
+  /** `session_cancelled`: the whole session was cancelled: the customer is told so with its reason, staff once per session. */
   | (RecordChange<'record.cancelled'> & { session_cancelled?: boolean })
   | RecordChange<'record.restored'>
   /** The queue served this booking; `silent` when the change that freed the seats tells the customer itself. */
@@ -49,8 +49,21 @@ export type ScheduleEvent =
       changed: { date: boolean; address: boolean };
     }
   | { type: 'schedule.deleted'; actor: Actor; before: ScheduleFields; schedule: RecordSchedule; told: RecordRow[] }
-  /** Staff cancelled the session: it stays in history; each booking's own cancel follows as a record event. */
-  | { type: 'schedule.cancelled'; actor: Actor; schedule: RecordSchedule; reason: string };
+  /**
+   * Staff (or the minimum-participants rule, `by_rule`) cancelled the session: it stays in history;
+   * each booking's own cancel follows as a record event. Staff get one alert for the session with
+   * what it had: ACTIVE bookings and their people, and queued bookings.
+   */
+  | {
+      type: 'schedule.cancelled';
+      actor: Actor;
+      schedule: RecordSchedule;
+      reason: string;
+      by_rule: boolean;
+      bookings: number;
+      people: number;
+      queued: number;
+    };
 
 /** A staff edit of a plain resource (workshop, address, user, settings): logged, nobody is told. */
 export interface EntityEvent {
@@ -93,7 +106,13 @@ export interface MoneyEvent {
   tell?: 'paid' | 'late';
 }
 
-export type DomainEvent = RecordEvent | ScheduleEvent | EntityEvent | MessageEvent | MoneyEvent;
+/** An alert to staff about no booking (a certificate to confirm or written off): each who switched it on. */
+export interface StaffAlertEvent {
+  type: 'staff.alert';
+  notification: StaffNotification;
+}
+
+export type DomainEvent = RecordEvent | ScheduleEvent | EntityEvent | MessageEvent | MoneyEvent | StaffAlertEvent;
 
 /** What a command gives back: its result and what happened. */
 export interface Outcome<T> {

@@ -152,6 +152,28 @@ export type DigestPayload = z.infer<typeof DigestPayload>;
 const PaidPayload = RecordPayload.extend({ amount: z.number(), method: z.string(), late: z.boolean() });
 export type PaidPayload = z.infer<typeof PaidPayload>;
 
+/** A gift certificate as its messages show it (the code and the card page's path). */
+const CertificatePayload = z.object({
+  certificate_id: z.number(),
+  code: z.string(),
+  amount: z.number(),
+  recipient_name: personal(z.string().nullable()),
+  greeting: personal(z.string().nullable()),
+  expires_at: z.string(),
+  url: z.string(),
+});
+export type CertificatePayload = z.infer<typeof CertificatePayload>;
+const CertificateExpiringPayload = z.object({ code: z.string(), balance: z.number(), expires_at: z.string() });
+export type CertificateExpiringPayload = z.infer<typeof CertificateExpiringPayload>;
+/** Staff hear of a purchase to confirm, a Telegram payment no certificate waited for, and balances written off. */
+const StaffCertificatePayload = z.object({
+  event: z.enum(['requested', 'late', 'expired']),
+  code: z.string(),
+  amount: z.number(),
+  buyer_name: personal(z.string().nullable()),
+});
+export type StaffCertificatePayload = z.infer<typeof StaffCertificatePayload>;
+
 const about = <K extends string, P extends z.ZodType>(kind: K, payload: P) =>
   z.object({ kind: z.literal(kind), payload });
 
@@ -181,6 +203,10 @@ export const Notification = z.discriminatedUnion('kind', [
   about('staff.digest', DigestPayload),
   about('staff.transferred', GiftPayload),
   about('staff.paid', PaidPayload),
+  // Gift certificates: the buyer's (paid, with the card), the recipient's reminder before expiry; staff's.
+  about('certificate.ready', CertificatePayload),
+  about('certificate.expiring', CertificateExpiringPayload),
+  about('staff.certificate', StaffCertificatePayload),
 ]);
 export type Notification = z.infer<typeof Notification>;
 export type NotificationKind = Notification['kind'];
@@ -194,12 +220,15 @@ export function erasePersonalInPayload(kind: string, payload: unknown, scope: Er
 }
 export type StaffNotification = Extract<
   Notification,
-  { kind: 'staff.new_record' | 'staff.cancelled' | 'staff.transferred' | 'staff.paid' }
+  { kind: 'staff.new_record' | 'staff.cancelled' | 'staff.transferred' | 'staff.paid' | 'staff.certificate' }
 >;
 export type CustomerNotification = Exclude<
   Notification,
-  StaffNotification | { kind: 'staff.digest' | 'workshop.new_dates' }
+  StaffNotification | CertificateNotification | { kind: 'staff.digest' | 'workshop.new_dates' }
 >;
+
+/** The customer's certificate messages (rendered apart: they name no booking). */
+export type CertificateNotification = Extract<Notification, { kind: 'certificate.ready' | 'certificate.expiring' }>;
 
 /** An outbox row as the bot reads it back; throws when the row is not a notification this version knows. */
 export function readNotification(kind: string, payloadJson: string): Notification {
@@ -254,6 +283,7 @@ const SETTING_OF = {
   'staff.cancelled': 'user_cancel',
   'staff.transferred': 'user_apply',
   'staff.paid': 'user_apply',
+  'staff.certificate': 'user_apply',
 } as const;
 
 /**
@@ -271,7 +301,7 @@ const staffAlertKey = (kind: string, recordId: number, userId: number, slot: num
 /** Alerts every staff member linked to Telegram who has this alert switched on. */
 export async function notifyStaff(trx: Executor, n: StaffNotification, now = Date.now()): Promise<void> {
   const recipients = await listAlertRecipients(trx, SETTING_OF[n.kind]);
-  if (!COALESCED.has(n.kind)) {
+  if (!COALESCED.has(n.kind) || !('record' in n.payload)) {
     await enqueueNotifications(
       trx,
       recipients.map((r) => ({ chat_id: r.chat_id, kind: n.kind, payload: n.payload })),

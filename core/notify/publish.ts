@@ -3,6 +3,7 @@ import type { RecordSchedule } from '../../contract';
 import { fullName } from '../../contract/format';
 import type { Executor } from '../../db/database';
 import { queuePosition, type RecordRow } from '../../db/repositories/records';
+import { getUserById } from '../../db/repositories/users';
 import { SYSTEM } from '../kernel/actor';
 import { moneyFollowing } from '../money/follow';
 import { moneySnapshot } from '../money/ledger';
@@ -93,7 +94,8 @@ async function publishRecordEvent(trx: Executor, e: RecordEvent): Promise<void> 
           ? { kind: 'schedule.cancelled', payload: { ...p, workshop_id: e.schedule.workshop.id } }
           : { kind: 'record.cancelled', payload: p },
       );
-      await notifyStaff(trx, { kind: 'staff.cancelled', payload: p });
+      // A cancelled session alerts staff once, as a whole (schedule.cancelled), not once per booking.
+      if (!e.session_cancelled) await notifyStaff(trx, { kind: 'staff.cancelled', payload: p });
       return;
     }
     case 'record.restored':
@@ -157,6 +159,12 @@ async function publishMoneyEvent(trx: Executor, e: MoneyEvent): Promise<void> {
   await notifyStaff(trx, { kind: 'staff.paid', payload });
 }
 
+/** How staff alerts name a colleague: their full name, else their email. */
+async function staffName(trx: Executor, userId: number): Promise<string | null> {
+  const u = await getUserById(trx, userId);
+  return u ? u.full_name || u.email : null;
+}
+
 async function publishOne(trx: Executor, e: DomainEvent): Promise<void> {
   switch (e.type) {
     case 'schedule.created':
@@ -195,6 +203,18 @@ async function publishOne(trx: Executor, e: DomainEvent): Promise<void> {
         action: 'cancelled',
         after: { reason: e.reason },
       });
+      await notifyStaff(trx, {
+        kind: 'staff.session_cancelled',
+        payload: {
+          schedule: scheduleSnapshot(e.schedule),
+          reason: e.reason,
+          by: e.actor.kind === 'staff' ? await staffName(trx, e.actor.user_id) : null,
+          by_rule: e.by_rule,
+          bookings: e.bookings,
+          people: e.people,
+          queued: e.queued,
+        },
+      });
       return;
     case 'entity.updated':
       await auditUpdate(trx, e.actor, e.entity, e.entity_id, e.before ?? {}, e.after ?? {});
@@ -215,6 +235,9 @@ async function publishOne(trx: Executor, e: DomainEvent): Promise<void> {
       return;
     case 'money.recorded':
       await publishMoneyEvent(trx, e);
+      return;
+    case 'staff.alert':
+      await notifyStaff(trx, e.notification);
       return;
     case 'message':
       if (e.dedupe_key) await notifyOnce(trx, e.chat_id, e.notification, e.dedupe_key);

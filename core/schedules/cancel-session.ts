@@ -1,5 +1,5 @@
 import { isPast } from '../../contract/format';
-import { nowIso, type Database } from '../../db/database';
+import { nowIso, type Database, type Executor } from '../../db/database';
 import { withScheduleLock } from '../../db/lock';
 import { listRecordsOfSchedules } from '../../db/repositories/records';
 import { getSchedule, setScheduleCancelled } from '../../db/repositories/schedules';
@@ -20,28 +20,52 @@ export const CANCEL_SESSION_MSG = {
 /**
  * Staff cancel an upcoming session instead of deleting it: it stays in history with the reason, and
  * every open booking is cancelled through the booking engine under the session's lock, so money goes
- * back by the money rules, staff are alerted, and each customer is told the reason with other dates.
- * The queue goes first, so no seat freed by the cancel promotes anyone.
+ * back by the money rules, and each customer is told the reason with other dates; staff get one alert
+ * for the session. The queue goes first, so no seat freed by the cancel promotes anyone.
  */
 export async function cancelSession(database: Database, actor: Actor, id: number, reason: string): Promise<void> {
   assertStaff(actor);
-  await withScheduleLock(database, id, async (trx) => {
-    const row = await getSchedule(trx, id);
-    if (!row) throw new NotFound(MSG.scheduleNotFound);
-    if (row.cancelled_at) throw new Conflict(CANCEL_SESSION_MSG.already);
-    if (isPast(row.date)) throw new Conflict(CANCEL_SESSION_MSG.past);
-    await setScheduleCancelled(trx, id, reason, nowIso());
-    const schedule = await loadSchedule(trx, id);
-    const settings = await getBusinessSettings(trx);
-    const now = new Date();
-    const open = (await listRecordsOfSchedules(trx, [id])).filter((r) => r.state !== 'CANCELLED');
-    const queueFirst = [...open.filter((r) => r.state === 'QUEUED'), ...open.filter((r) => r.state === 'ACTIVE')];
-    const events: DomainEvent[] = [{ type: 'schedule.cancelled', actor, schedule, reason }];
-    for (const record of queueFirst) {
-      const allowed = allowedActions({ actor, record, schedule, settings, now });
-      const out = await cancelLocked({ trx, actor, record, schedule, settings, allowed, now }, reason);
-      for (const e of out.events) events.push(e.type === 'record.cancelled' ? { ...e, session_cancelled: true } : e);
-    }
-    await publish(trx, events);
-  });
+  await withScheduleLock(database, id, async (trx) => publish(trx, await cancelSessionLocked(trx, actor, id, reason)));
+}
+
+/**
+ * The cancel itself, in a transaction that holds the session's lock; returns the events to publish.
+ * `byRule`: the minimum-participants rule cancelled it (staff's alert says so).
+ */
+export async function cancelSessionLocked(
+  trx: Executor,
+  actor: Actor,
+  id: number,
+  reason: string,
+  byRule = false,
+): Promise<DomainEvent[]> {
+  const row = await getSchedule(trx, id);
+  if (!row) throw new NotFound(MSG.scheduleNotFound);
+  if (row.cancelled_at) throw new Conflict(CANCEL_SESSION_MSG.already);
+  if (isPast(row.date)) throw new Conflict(CANCEL_SESSION_MSG.past);
+  await setScheduleCancelled(trx, id, reason, nowIso());
+  const schedule = await loadSchedule(trx, id);
+  const settings = await getBusinessSettings(trx);
+  const now = new Date();
+  const open = (await listRecordsOfSchedules(trx, [id])).filter((r) => r.state !== 'CANCELLED');
+  const queued = open.filter((r) => r.state === 'QUEUED');
+  const active = open.filter((r) => r.state === 'ACTIVE');
+  const events: DomainEvent[] = [
+    {
+      type: 'schedule.cancelled',
+      actor,
+      schedule,
+      reason,
+      by_rule: byRule,
+      bookings: active.length,
+      people: active.reduce((n, r) => n + r.people_count, 0),
+      queued: queued.length,
+    },
+  ];
+  for (const record of [...queued, ...active]) {
+    const allowed = allowedActions({ actor, record, schedule, settings, now });
+    const out = await cancelLocked({ trx, actor, record, schedule, settings, allowed, now }, reason);
+    for (const e of out.events) events.push(e.type === 'record.cancelled' ? { ...e, session_cancelled: true } : e);
+  }
+  return events;
 }

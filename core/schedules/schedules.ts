@@ -51,7 +51,7 @@ export async function addSchedule(database: Database, actor: Actor, input: Sched
       workshop_id: input.workshop_id,
       address_id: input.address_id,
     };
-    const { id } = await insertSchedule(trx, values);
+    const { id } = await insertSchedule(trx, { ...values, min_people: input.min_people ?? null });
     const told = isPast(values.date) ? [] : await newDatesMessages(trx, id);
     await publish(trx, [...told, { type: 'schedule.created', actor, schedule_id: id, after: scheduleFields(values) }]);
     return id;

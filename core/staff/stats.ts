@@ -2,6 +2,7 @@ import type { Stats } from '../../contract';
 import type { Executor } from '../../db/database';
 import { periodStats, upcomingFill } from '../../db/repositories/stats';
 import { moneyDue, netReceived } from '../../db/repositories/payments';
+import { promoCodeFigures } from '../../db/repositories/promo-codes';
 
 const DAY_MS = 86_400_000;
 /** Without a period the dashboard shows the last 30 days. */
@@ -17,11 +18,12 @@ export async function dashboardStats(
 ): Promise<Stats> {
   const to = range.to ?? new Date(now).toISOString();
   const from = range.from ?? new Date(Date.parse(to) - DEFAULT_PERIOD_DAYS * DAY_MS).toISOString();
-  const [p, next, revenue, due] = await Promise.all([
+  const [p, next, revenue, due, promo] = await Promise.all([
     periodStats(db, from, to),
     upcomingFill(db, new Date(now).toISOString(), new Date(now + 7 * DAY_MS).toISOString()),
     netReceived(db, from, to),
     moneyDue(db, from, to),
+    promoCodeFigures(db, from, to),
   ]);
   return {
     from,
@@ -44,5 +46,6 @@ export async function dashboardStats(
     queue_demand: p.queue_demand,
     ratings: { count: p.ratings, average: p.rating_avg },
     next_days: next,
+    promo_codes: promo,
   };
 }

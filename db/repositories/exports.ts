@@ -7,6 +7,7 @@ const exportRows = (db: Executor) =>
     .innerJoin('schedules as s', 's.id', 'r.schedule_id')
     .innerJoin('workshops as w', 'w.id', 's.workshop_id')
     .leftJoin('customer_notes as n', 'n.telegram_id', 'r.telegram_id')
+    .leftJoin('promo_codes as pc', 'pc.id', 'r.promo_code_id')
     .select([
       'r.id',
       'r.state',
@@ -25,6 +26,10 @@ const exportRows = (db: Executor) =>
       's.date',
       'w.title as workshop_title',
       'n.note',
+      'r.unit_price',
+      'r.price_override',
+      'r.discount',
+      'pc.code as promo_code',
     ]);
 
 export type ExportRow = Awaited<ReturnType<ReturnType<typeof exportRows>['execute']>>[number];

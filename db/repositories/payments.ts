@@ -142,7 +142,7 @@ export async function moneyDue(db: Executor, from: string, to: string): Promise<
     .selectFrom('records as r')
     .innerJoin('schedules as s', 's.id', 'r.schedule_id')
     .select(() => {
-      const owed = sql`coalesce(r.price_override, r.unit_price * r.people_count) - coalesce((select sum(p.amount) from payments p where p.record_id = r.id), 0)`;
+      const owed = sql`coalesce(r.price_override, r.unit_price * r.people_count - r.discount) - coalesce((select sum(p.amount) from payments p where p.record_id = r.id), 0)`;
       return sql<number | string | null>`sum(case when ${owed} > 0 then ${owed} else 0 end)`.as('due');
     })
     .where('r.state', '=', 'ACTIVE')

@@ -25,6 +25,7 @@ export const toRecordPublic = (r: RecordRow): RecordPublic => ({
   created_at: r.created_at,
   confirmed_at: r.confirmed_at,
   rating: r.rating,
+  discount: r.discount,
 });
 
 export const getRecord = (db: Executor, id: number) =>
@@ -46,6 +47,9 @@ export interface RecordInsert {
   /** When and to which privacy text the customer consented (null: booked by staff without it). */
   consent_at?: string | null;
   consent_version?: string | null;
+  /** The promo code it was made with and what that takes off its price. */
+  promo_code_id?: number | null;
+  discount?: number;
 }
 
 export function insertRecord(db: Executor, r: RecordInsert) {
@@ -72,6 +76,8 @@ export interface RecordPatch {
   cancel_reason?: string | null;
   queued_at?: string | null;
   attendance?: 'ATTENDED' | 'NO_SHOW' | null;
+  promo_code_id?: number | null;
+  discount?: number;
 }
 
 /** A record that becomes ACTIVE remembers when (reminders due before that moment are skipped). */

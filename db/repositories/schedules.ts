@@ -11,6 +11,8 @@ import { notesOf } from './customer-notes';
 export type ScheduleRow = Selectable<SchedulesTable>;
 
 export const placesAvailable = (capacity: number, taken: number) => Math.max(0, capacity - taken);
+/** People still missing for a session's minimum (its own, else its workshop's): 0 when met or none. */
+export const peopleNeeded = (minPeople: number, taken: number) => Math.max(0, minPeople - taken);
 
 const joined = (db: Executor) =>
   db
@@ -27,10 +29,12 @@ const joined = (db: Executor) =>
       's.cancelled_at',
       's.cancel_reason',
       's.series_id',
+      's.min_people',
       'w.title as w_title',
       'w.description as w_description',
       'w.price as w_price',
       'w.duration_minutes as w_duration_minutes',
+      'w.min_people as w_min_people',
       'a.title as a_title',
       'a.map_link as a_map_link',
       'a.description as a_description',
@@ -50,6 +54,7 @@ const nest = (r: JoinedRow) => ({
     description: r.w_description,
     price: r.w_price,
     duration_minutes: r.w_duration_minutes,
+    min_people: r.w_min_people,
   },
   address: {
     id: r.address_id,
@@ -155,6 +160,7 @@ async function withRecords(db: Executor, rows: JoinedRow[]): Promise<SchedulePub
       address_id: r.address_id,
       is_notified: bool(r.is_notified),
       series_id: r.series_id,
+      min_people: r.min_people,
       records: recs.map((rec) => ({
         ...toRecordPublic(rec),
         earlier_no_shows: earlierNoShows(rec.telegram_id, r.date),
@@ -181,7 +187,12 @@ export async function listOpenSchedules(db: Executor, now: string): Promise<Sche
     .execute();
   return rows.map((r) => {
     const { cancelled_at: _c, cancel_reason: _r, ...open } = nest(r);
-    return { ...open, places_available: placesAvailable(r.capacity, Number(r.taken)) };
+    const taken = Number(r.taken);
+    return {
+      ...open,
+      places_available: placesAvailable(r.capacity, taken),
+      people_needed: peopleNeeded(r.min_people ?? r.w_min_people, taken),
+    };
   });
 }
 
@@ -199,6 +210,8 @@ export interface ScheduleValues {
   capacity: number;
   workshop_id: number;
   address_id: number;
+  /** Its own minimum of participants; null: the workshop's. */
+  min_people?: number | null;
 }
 
 export const insertSchedule = (db: Executor, s: ScheduleValues & { series_id?: number | null }) =>

@@ -6,7 +6,7 @@ import {
 } from '../../contract';
 import type { Executor } from '../database';
 
-const columns = ['id', 'title', 'description', 'price', 'duration_minutes'] as const;
+const columns = ['id', 'title', 'description', 'price', 'duration_minutes', 'min_people'] as const;
 
 export async function listWorkshops(db: Executor, skip: number, limit: number) {
   const [data, total] = await Promise.all([
@@ -24,7 +24,7 @@ export const getWorkshop = (db: Executor, id: number): Promise<WorkshopPublic | 
 
 export const insertWorkshop = (
   db: Executor,
-  w: Omit<WorkshopCreate, 'duration_minutes'> & { duration_minutes?: number },
+  w: Omit<WorkshopCreate, 'duration_minutes' | 'min_people'> & { duration_minutes?: number; min_people?: number },
 ): Promise<WorkshopPublic> =>
   db
     .insertInto('workshops')
@@ -33,6 +33,7 @@ export const insertWorkshop = (
       description: w.description ?? null,
       price: w.price,
       duration_minutes: w.duration_minutes ?? DEFAULT_DURATION_MINUTES,
+      min_people: w.min_people ?? 0,
     })
     .returning(columns)
     .executeTakeFirstOrThrow();

@@ -17,6 +17,8 @@ import { route } from '../route';
 import { calendarPath } from '../../core/journey/calendar';
 import { payOptions } from '../../core/money/pay-options';
 import { moneyOfRecord } from '../../core/money/ledger';
+import { promoCodeName } from '../../db/repositories/promo-codes';
+import { countCertificateAttempt } from '../../core/money/certificates-guard';
 
 /** `secretKey` signs the booking's calendar link (left out without it). */
 export const toRecordView = (r: RecordResult, secretKey?: string): RecordView => ({
@@ -29,11 +31,16 @@ export const toRecordView = (r: RecordResult, secretKey?: string): RecordView =>
   allowed: r.allowed,
 });
 
+const withPromoCode = (v: RecordView, promo_code: string | null): RecordView => ({
+  ...v,
+  record: { ...v.record, promo_code },
+});
+
 export default async function recordsRoutes(app: FastifyInstance, { database, config: appConfig }: RouteDeps) {
   const invoices = Boolean(appConfig.paymentProviderToken && appConfig.botToken);
   // Money is read after the command committed: it includes what followed it (credit spent or returned, the hold).
   const view = async (r: RecordResult): Promise<RecordView> => ({
-    ...toRecordView(r, appConfig.secretKey),
+    ...withPromoCode(toRecordView(r, appConfig.secretKey), await promoCodeName(db, r.record.promo_code_id)),
     money: await moneyOfRecord(db, r.record.id),
     pay: await payOptions(db, invoices),
   });
@@ -45,6 +52,8 @@ export default async function recordsRoutes(app: FastifyInstance, { database, co
     const customer: Customer = req.telegramUser
       ? { telegram_id: req.telegramUser.id, telegram_login: req.telegramUser.username ?? null }
       : { telegram_id: req.body.telegram_id ?? null, telegram_login: req.body.telegram_login ?? null };
+    if (req.body.certificate_code)
+      await countCertificateAttempt(database, { telegramId: req.telegramUser?.id, address: req.ip });
     return reply.status(201).send(await view(await createRecord(database, actorOf(req), req.body, customer)));
   });
 

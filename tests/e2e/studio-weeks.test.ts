@@ -207,7 +207,7 @@ describe('the studio’s weeks in the browser', () => {
         expect(await page.getByRole('button', { name }).count()).toBe(0);
       if (name === 'desktop') {
         const nav = page.getByRole('navigation', { name: 'Главное меню' });
-        await expect(nav.getByRole('link').allTextContents()).resolves.toEqual(['Расписание', 'Настройки']);
+        await expect(nav.getByRole('link').allTextContents()).resolves.toEqual(['Расписание', 'История', 'Настройки']);
       }
       await shot(page, `host-schedule-${name}`, false);
       expect(await axeProblems(page)).toEqual([]);

@@ -515,6 +515,27 @@ const rows: Row[] = [
   },
   { call: 'GET /payments/', request: async () => ({ url: '/payments/' }), expect: STAFF_ONLY },
   { call: 'GET /payments/export.csv', request: async () => ({ url: '/payments/export.csv' }), expect: STAFF_ONLY },
+  // Promo codes are the studio's prices, a business setting: the owner's; the quote is any customer's.
+  { call: 'GET /promo-codes/', request: async () => ({ url: '/promo-codes/' }), expect: SUPER_ONLY },
+  {
+    call: 'POST /promo-codes/',
+    request: async () => ({ url: '/promo-codes/', payload: { code: `MATRIX${seq++}`, kind: 'percent', value: 10 } }),
+    expect: S(401, 401, 403, 201),
+  },
+  {
+    call: 'PATCH /promo-codes/{id}',
+    request: async () => {
+      const payload = { code: `MATRIX${seq++}`, kind: 'fixed', value: 500 };
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/promo-codes/', headers: staff, payload });
+      return { url: `/promo-codes/${res.json().id}`, payload: { is_active: false } };
+    },
+    expect: SUPER_ONLY,
+  },
+  {
+    call: 'POST /records/quote',
+    request: async () => ({ url: '/records/quote', payload: { schedule_id: ctx.scheduleId, people_count: 2 } }),
+    expect: S(401, 200, 200, 200),
+  },
   { call: 'GET /me/credit', request: async () => ({ url: '/me/credit' }), expect: S(401, 200, 403, 403) },
   {
     call: 'POST /customers/{id}/credit',

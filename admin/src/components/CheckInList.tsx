@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Group, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, SegmentedControl, Stack, Text } from '@mantine/core';
 import type { AttendanceValue } from '../../../contract/records';
 import { fullName } from '../../../contract/format';
 import type { SchedulePublic } from '../../../contract/schedule';
@@ -20,17 +20,11 @@ const OPTIONS = [
 
 type Row = SchedulePublic['records'][number];
 
-/** A booking's check-in mark: not marked, came, did not come. */
-export function AttendanceControl({
-  r,
-  fullWidth = false,
-}: {
-  r: Pick<Row, 'id' | 'attendance' | 'name' | 'last_name'>;
-  fullWidth?: boolean;
-}) {
-  // Shown at once; the server's answer (or the refetch after an error) settles it.
+type Marked = Pick<Row, 'id' | 'attendance' | 'name' | 'last_name'>;
+
+/** A booking's mark and its change: shown at once; the server's answer (or the refetch after an error) settles it. */
+function useAttendance(r: Marked) {
   const [value, setValue] = useState<string>(r.attendance ?? NONE);
-  const name = fullName(r);
   const change = async (next: string) => {
     const before = value;
     setValue(next);
@@ -46,16 +40,48 @@ export function AttendanceControl({
       void refetchAll();
     }
   };
+  return [value, change] as const;
+}
+
+/** A booking's check-in mark: not marked, came, did not come. */
+function AttendanceControl({ r }: { r: Marked }) {
+  const [value, change] = useAttendance(r);
+  const name = fullName(r);
   return (
     <SegmentedControl
-      size={fullWidth ? 'sm' : 'xs'}
-      fullWidth={fullWidth}
+      size="xs"
       value={value}
       onChange={(v) => void change(v)}
       data={OPTIONS}
       aria-label={`Посещение: ${name}`}
       color={value === 'NO_SHOW' ? 'red.9' : 'teal.9'}
     />
+  );
+}
+
+/**
+ * The mark as two buttons wide enough for a thumb at the door: «Пришёл» and «Не пришёл»; pressing the
+ * chosen one again clears it (as in the bot's /today).
+ */
+export function AttendanceButtons({ r }: { r: Marked }) {
+  const [value, change] = useAttendance(r);
+  const name = fullName(r);
+  const button = (mark: 'ATTENDED' | 'NO_SHOW', label: string, color: string) => (
+    <Button
+      flex={1}
+      variant={value === mark ? 'filled' : 'default'}
+      color={color}
+      aria-pressed={value === mark}
+      onClick={() => void change(value === mark ? NONE : mark)}
+    >
+      {label}
+    </Button>
+  );
+  return (
+    <Group gap="xs" wrap="nowrap" role="group" aria-label={`Посещение: ${name}`}>
+      {button('ATTENDED', 'Пришёл', 'teal.9')}
+      {button('NO_SHOW', 'Не пришёл', 'red.9')}
+    </Group>
   );
 }
 

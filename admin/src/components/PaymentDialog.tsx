@@ -180,45 +180,48 @@ export function PaymentDialog({
               Места держатся до {formatDateTime(m.pay_by, config.businessTimezone)}: без оплаты запись отменится.
             </Text>
           )}
-          <Table fz="sm" striped data-testid="ledger">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Когда</Table.Th>
-                <Table.Th>Операция</Table.Th>
-                <Table.Th>Способ</Table.Th>
-                <Table.Th ta="right">Сумма</Table.Th>
-                <Table.Th>Комментарий</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data.payments.length === 0 ? (
+          {/* At phone width the ledger scrolls inside the dialog, not the dialog itself. */}
+          <Table.ScrollContainer minWidth={520} type="native">
+            <Table fz="sm" striped data-testid="ledger">
+              <Table.Thead>
                 <Table.Tr>
-                  <Table.Td colSpan={5}>
-                    <Text size="sm" c="gray.7">
-                      Оплат пока нет
-                    </Text>
-                  </Table.Td>
+                  <Table.Th>Когда</Table.Th>
+                  <Table.Th>Операция</Table.Th>
+                  <Table.Th>Способ</Table.Th>
+                  <Table.Th ta="right">Сумма</Table.Th>
+                  <Table.Th>Комментарий</Table.Th>
                 </Table.Tr>
-              ) : (
-                data.payments.map((p) => (
-                  <Table.Tr key={p.id}>
-                    <Table.Td>{formatDateTime(p.at, config.businessTimezone)}</Table.Td>
-                    <Table.Td>{PAYMENT_KIND_LABELS[p.kind]}</Table.Td>
-                    <Table.Td>{PAYMENT_METHOD_LABELS[p.method]}</Table.Td>
-                    <Table.Td ta="right">{rsd(p.amount)}</Table.Td>
-                    <Table.Td>
-                      {p.note}
-                      {p.provider_payment_charge_id && (
-                        <Text size="xs" c="gray.7">
-                          Платёж провайдера: {p.provider_payment_charge_id}
-                        </Text>
-                      )}
+              </Table.Thead>
+              <Table.Tbody>
+                {data.payments.length === 0 ? (
+                  <Table.Tr>
+                    <Table.Td colSpan={5}>
+                      <Text size="sm" c="gray.7">
+                        Оплат пока нет
+                      </Text>
                     </Table.Td>
                   </Table.Tr>
-                ))
-              )}
-            </Table.Tbody>
-          </Table>
+                ) : (
+                  data.payments.map((p) => (
+                    <Table.Tr key={p.id}>
+                      <Table.Td>{formatDateTime(p.at, config.businessTimezone)}</Table.Td>
+                      <Table.Td>{PAYMENT_KIND_LABELS[p.kind]}</Table.Td>
+                      <Table.Td>{PAYMENT_METHOD_LABELS[p.method]}</Table.Td>
+                      <Table.Td ta="right">{rsd(p.amount)}</Table.Td>
+                      <Table.Td>
+                        {p.note}
+                        {p.provider_payment_charge_id && (
+                          <Text size="xs" c="gray.7">
+                            Платёж провайдера: {p.provider_payment_charge_id}
+                          </Text>
+                        )}
+                      </Table.Td>
+                    </Table.Tr>
+                  ))
+                )}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
           {m.balance > 0 && (
             <MoneyForm
               methods={DESK_METHODS}

@@ -19,7 +19,7 @@ import { IconCircleCheck, IconCircleDashed, IconCircleX, IconClock, IconListDeta
 import { RecordHistory } from './RecordHistory';
 import { PaymentBadge, PaymentDialog } from './PaymentDialog';
 import type { PaymentStatus } from '../../../contract/money';
-import { AttendanceControl } from './CheckInList';
+import { AttendanceButtons } from './CheckInList';
 
 const STATES: Record<string, { label: string; color: string; Icon: typeof IconCircleCheck }> = {
   ACTIVE: { label: RECORD_STATE_LABELS.ACTIVE, color: 'var(--mantine-color-teal-6)', Icon: IconCircleCheck },
@@ -194,7 +194,7 @@ function RecordCard({
           )}
           <RecordMarks r={r} onHistory={onHistory} />
         </Group>
-        {checkIn && r.state === 'ACTIVE' && <AttendanceControl r={r} fullWidth />}
+        {checkIn && r.state === 'ACTIVE' && <AttendanceButtons r={r} />}
         {onPayment && hasMoney(r) && (
           <Button variant="light" onClick={onPayment} data-testid="payment-button">
             Оплата

@@ -141,6 +141,11 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
           </Button>
         )}
       </PageHeader>
+      {host && (
+        <Text c="dimmed" mt={-8} mb="lg">
+          {upcoming ? 'Мастер-классы сегодня и завтра.' : 'Мастер-классы за последнюю неделю.'}
+        </Text>
+      )}
       {/* History gathers years of sessions: dates, a workshop and the period's CSV; upcoming ones page only.
           A host's History is the last week, without filters or exports. */}
       {!upcoming && !host && (

@@ -1,0 +1,94 @@
+import type { CertificatePublic } from '../contract';
+import { DEFAULT_LANGUAGE, LOCALES, type Language } from '../contract/language';
+import type { CertificateNotification, Notification } from '../core/notify/notifications';
+import { inlineKeyboard, urlButton, webAppButton } from './keyboards/webapp';
+import { texts, textsFor } from './texts';
+import type { OutgoingMessage } from './messages';
+
+/*
+ * The bot's certificate messages: the buyer's certificate (code, card, how to use), the reply to its
+ * link in the bot, the reminder before it expires, and staff's alerts.
+ */
+
+interface Where {
+  publicUrl: string;
+  timezone: string;
+  language?: Language;
+}
+
+/** A date as the customer's language writes it ("23 ноября 2027"). */
+const dateIn = (when: string, w: Where) =>
+  new Intl.DateTimeFormat(LOCALES[w.language ?? DEFAULT_LANGUAGE], {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: w.timezone,
+  }).format(new Date(when));
+
+/** The card page and booking with the code (the mini-app's /apply fills it in). */
+function buttons(w: Where, code: string, url: string) {
+  const B = textsFor(w.language ?? DEFAULT_LANGUAGE).certificates.buttons;
+  return inlineKeyboard([
+    [urlButton(w.publicUrl, B.card, url)],
+    [webAppButton(w.publicUrl, B.book, `/apply?cert=${code.replaceAll('-', '')}`)],
+  ]);
+}
+
+export function certificateMessage(n: CertificateNotification, w: Where): OutgoingMessage {
+  const T = textsFor(w.language ?? DEFAULT_LANGUAGE).certificates;
+  if (n.kind === 'certificate.expiring') {
+    const p = n.payload;
+    return {
+      text: T.expiring(p.code, p.balance, dateIn(p.expires_at, w)),
+      reply_markup: buttons(w, p.code, `/gift/${p.code}`),
+    };
+  }
+  const p = n.payload;
+  const lines = [
+    T.ready(p.amount),
+    '',
+    T.code(p.code),
+    ...(p.recipient_name ? [T.recipient(p.recipient_name)] : []),
+    ...(p.greeting ? [T.greeting(p.greeting)] : []),
+    T.validUntil(dateIn(p.expires_at, w)),
+    '',
+    T.howToUse,
+  ];
+  return { text: lines.join('\n'), reply_markup: buttons(w, p.code, p.url) };
+}
+
+/** The reply to `start=cert_<code>`: the certificate's balance and expiry, and how to use it. */
+export function openedCertificateMessage(c: CertificatePublic, w: Where): OutgoingMessage {
+  const T = textsFor(w.language ?? DEFAULT_LANGUAGE).certificates;
+  const refusal =
+    c.status === 'expired'
+      ? T.refused.expired
+      : c.status === 'used'
+        ? T.refused.usedUp
+        : c.status === 'voided'
+          ? T.refused.voided
+          : null;
+  const lines = [
+    `🎁 ${T.opened} ${c.code}`,
+    ...(c.recipient_name ? [T.recipient(c.recipient_name)] : []),
+    ...(c.greeting ? [T.greeting(c.greeting)] : []),
+    '',
+    ...(refusal ? [refusal] : [T.balance(c.balance), T.validUntil(dateIn(c.expires_at, w)), '', T.openedHint]),
+  ];
+  return { text: lines.join('\n'), reply_markup: refusal ? undefined : buttons(w, c.code, c.url) };
+}
+
+export function staffCertificateMessage(
+  n: Extract<Notification, { kind: 'staff.certificate' }>,
+  w: Where,
+): OutgoingMessage {
+  const S = texts.certificates.staff;
+  const p = n.payload;
+  const text =
+    p.event === 'requested'
+      ? S.requested(p.code, p.amount, p.buyer_name ?? S.unknownBuyer)
+      : p.event === 'late'
+        ? S.late(p.code, p.amount)
+        : S.expired(p.code, p.amount);
+  return { text, reply_markup: inlineKeyboard([[urlButton(w.publicUrl, '🎁 Сертификаты', '/certificates')]]) };
+}

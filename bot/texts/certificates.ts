@@ -1,0 +1,103 @@
+import { LOCALES } from '../../contract/language';
+import { escapeHtml as e } from './html';
+import { rsd } from './money';
+
+/*
+ * What the bot says about gift certificates: the buyer's certificate, the reply to its link, the
+ * reminder before it expires (in the customer's language: certificatesEn, certificatesSr), and staff's
+ * alerts (Russian in every catalogue).
+ */
+
+const staff = {
+  requested: (code: string, amount: number, buyer: string) =>
+    `🎁 Запрос на подарочный сертификат ${rsd(amount)} от ${e(buyer)} (${code}). Когда оплата поступит, подтвердите его в разделе «Сертификаты».`,
+  late: (code: string, amount: number) =>
+    `⚠️ Оплата ${rsd(amount)} через Telegram пришла за сертификат ${code}, который уже не ждал оплаты: верните её покупателю.`,
+  expired: (code: string, amount: number) =>
+    `⌛ Срок сертификата ${code} истёк: неиспользованный остаток ${rsd(amount)} списан.`,
+  unknownBuyer: 'клиента',
+};
+
+export const certificates = {
+  ready: (amount: number) => `🎁 Ваш подарочный сертификат на ${rsd(amount)} готов!`,
+  code: (code: string) => `Код: <code>${e(code)}</code>`,
+  recipient: (name: string) => `Для: ${e(name)}`,
+  greeting: (text: string) => `«${e(text)}»`,
+  balance: (amount: number) => `Остаток: ${rsd(amount)}`,
+  /** `until`: a date as common.date writes it. */
+  validUntil: (until: string) => `Действует до ${until}`,
+  howToUse:
+    'Чтобы оплатить им мастер-класс, при записи в приложении выберите «У меня есть сертификат» и введите код. Перешлите это сообщение тому, кому дарите.',
+  opened: 'Подарочный сертификат',
+  openedHint: 'Запишитесь на мастер-класс в приложении: сертификат оплатит запись на сумму остатка.',
+  expiring: (code: string, amount: number, until: string) =>
+    `⏳ На подарочном сертификате ${e(code)} осталось ${rsd(amount)}. Он действует до ${until}: успейте записаться на мастер-класс!`,
+  refused: {
+    malformed: 'Код сертификата — 12 букв и цифр, например ABCD-EFGH-JKLM.',
+    notFound: 'Сертификат с таким кодом не найден.',
+    expired: 'Срок действия этого сертификата истёк.',
+    usedUp: 'Этот сертификат уже израсходован.',
+    voided: 'Этот сертификат аннулирован.',
+    pending: 'Этот сертификат ещё не оплачен.',
+    tooMany: 'Слишком много попыток ввести код. Попробуйте позже.',
+  },
+  buttons: { card: '🎁 Открыть сертификат', book: 'Записаться с сертификатом' },
+  staff,
+};
+
+const localeRsd = (locale: string, unit: string) => (amount: number) =>
+  `${new Intl.NumberFormat(locale).format(amount)} ${unit}`;
+
+const rsdEn = localeRsd(LOCALES.en, 'RSD');
+export const certificatesEn: typeof certificates = {
+  ready: (amount) => `🎁 Your gift certificate for ${rsdEn(amount)} is ready!`,
+  code: (code) => `Code: <code>${e(code)}</code>`,
+  recipient: (name) => `For: ${e(name)}`,
+  greeting: (text) => `“${e(text)}”`,
+  balance: (amount) => `Balance: ${rsdEn(amount)}`,
+  validUntil: (until) => `Valid until ${until}`,
+  howToUse:
+    'To pay for a workshop with it, choose “I have a certificate” when booking in the app and enter the code. Forward this message to the person you are giving it to.',
+  opened: 'Gift certificate',
+  openedHint: 'Book a workshop in the app: the certificate pays the booking up to its balance.',
+  expiring: (code, amount, until) =>
+    `⏳ Your gift certificate ${e(code)} still holds ${rsdEn(amount)}. It is valid until ${until}: book a workshop in time!`,
+  refused: {
+    malformed: 'A certificate code is 12 letters and digits, e.g. ABCD-EFGH-JKLM.',
+    notFound: 'No certificate has this code.',
+    expired: 'This certificate has expired.',
+    usedUp: 'This certificate has been used up.',
+    voided: 'This certificate was cancelled.',
+    pending: 'This certificate is not paid yet.',
+    tooMany: 'Too many attempts to enter a code. Please try later.',
+  },
+  buttons: { card: '🎁 Open the certificate', book: 'Book with the certificate' },
+  staff,
+};
+
+const rsdSr = localeRsd(LOCALES.sr, 'din.');
+export const certificatesSr: typeof certificates = {
+  ready: (amount) => `🎁 Vaš poklon-vaučer na ${rsdSr(amount)} je spreman!`,
+  code: (code) => `Kod: <code>${e(code)}</code>`,
+  recipient: (name) => `Za: ${e(name)}`,
+  greeting: (text) => `„${e(text)}“`,
+  balance: (amount) => `Preostalo: ${rsdSr(amount)}`,
+  validUntil: (until) => `Važi do ${until}`,
+  howToUse:
+    'Da njime platite radionicu, pri prijavi u aplikaciji izaberite „Imam vaučer“ i unesite kod. Prosledite ovu poruku osobi kojoj ga poklanjate.',
+  opened: 'Poklon-vaučer',
+  openedHint: 'Prijavite se na radionicu u aplikaciji: vaučer plaća prijavu do iznosa koji je preostao.',
+  expiring: (code, amount, until) =>
+    `⏳ Na poklon-vaučeru ${e(code)} je preostalo ${rsdSr(amount)}. Važi do ${until}: prijavite se na radionicu na vreme!`,
+  refused: {
+    malformed: 'Kod vaučera ima 12 slova i cifara, npr. ABCD-EFGH-JKLM.',
+    notFound: 'Vaučer sa ovim kodom nije pronađen.',
+    expired: 'Ovom vaučeru je istekao rok.',
+    usedUp: 'Ovaj vaučer je već iskorišćen.',
+    voided: 'Ovaj vaučer je poništen.',
+    pending: 'Ovaj vaučer još nije plaćen.',
+    tooMany: 'Previše pokušaja unosa koda. Pokušajte kasnije.',
+  },
+  buttons: { card: '🎁 Otvori vaučer', book: 'Prijava sa vaučerom' },
+  staff,
+};

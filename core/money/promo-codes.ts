@@ -1,0 +1,266 @@
+import {
+  discountOf,
+  normalizePromoCode,
+  type PriceQuote,
+  type PriceQuoteRequest,
+  type PromoCodeCreate,
+  type PromoCodePublic,
+  type PromoCodeUpdate,
+  type RecordSchedule,
+} from '../../contract';
+import { startOfStudioDay } from '../../contract/format';
+import { integrityViolation, type Database, type Executor } from '../../db/database';
+import { withWriteTransaction } from '../../db/lock';
+import {
+  countUses,
+  existingWorkshops,
+  findPromoCode,
+  getPromoCode,
+  getPromoCodeRow,
+  hasBooked,
+  insertPromoCode,
+  listPromoCodes,
+  setPromoWorkshops,
+  updatePromoCode,
+  workshopIdsOf,
+  type PromoCodeFields,
+  type PromoCodeRow,
+} from '../../db/repositories/promo-codes';
+import type { RecordRow } from '../../db/repositories/records';
+import { bool } from '../../db/database';
+import { assertStaff, type Actor } from '../kernel/actor';
+import { Conflict, Invalid, NotFound } from '../kernel/errors';
+import { MSG } from '../kernel/messages';
+import { getRecordSchedule } from '../../db/repositories/schedules';
+import { publish } from '../notify/publish';
+
+/*
+ * Promo codes: a percent or a fixed sum off a booking's price, a part of the price (never a payment).
+ * A booking that is not cancelled (ACTIVE, QUEUED, or past) holds one use of its code; a cancelled one
+ * gives the use back, and restoring it takes a use again when one is left (else it is restored at the
+ * full price). Uses are counted under a lock of the code's row, taken after the customer's and the
+ * session's locks, so the total limit and once-per-customer hold however many book at once. The rules
+ * about the customer (once each, first visit only) apply to a Telegram customer; a booking staff make
+ * for someone without Telegram counts only toward the total.
+ */
+
+export const PROMO_MSG = {
+  unknown: 'Промокод не найден',
+  notYet: 'Промокод ещё не действует',
+  expired: 'Срок действия промокода истёк',
+  workshop: 'Промокод не действует для этого мастер-класса',
+  usedUp: 'Промокод закончился: все использования уже разобрали',
+  usedByYou: 'Вы уже использовали этот промокод',
+  firstTimeOnly: 'Промокод только для тех, кто записывается к нам впервые',
+  duplicate: 'Промокод с таким кодом уже есть',
+  noWorkshop: 'Такого мастер-класса нет',
+} as const;
+
+const ENTITY = 'promo_code';
+
+/** Who and what a code is checked for. */
+export interface PromoUse {
+  schedule: RecordSchedule;
+  people: number;
+  telegramId: number | null;
+  /** The booking that already holds it (a restore, a party change): not counted against itself. */
+  recordId?: number;
+  now?: Date;
+  /** Inside the booking's write transaction: count uses under the code's lock. */
+  lock?: boolean;
+}
+
+/** The refusal of a code for this use, or null when it may be used. */
+async function refusal(trx: Executor, row: PromoCodeRow, u: PromoUse): Promise<string | null> {
+  const now = (u.now ?? new Date()).toISOString();
+  if (!bool(row.is_active)) return PROMO_MSG.unknown;
+  if (row.starts_at && now < new Date(row.starts_at).toISOString()) return PROMO_MSG.notYet;
+  if (row.ends_at && now >= new Date(row.ends_at).toISOString()) return PROMO_MSG.expired;
+  const workshops = await workshopIdsOf(trx, row.id);
+  if (workshops.length > 0 && !workshops.includes(u.schedule.workshop.id)) return PROMO_MSG.workshop;
+  if (u.telegramId !== null) {
+    if (
+      bool(row.once_per_customer) &&
+      (await countUses(trx, row.id, { telegramId: u.telegramId, exceptRecordId: u.recordId })) > 0
+    )
+      return PROMO_MSG.usedByYou;
+    if (bool(row.first_time_only) && (await hasBooked(trx, u.telegramId, u.recordId))) return PROMO_MSG.firstTimeOnly;
+  }
+  if (row.max_uses !== null && (await countUses(trx, row.id, { exceptRecordId: u.recordId })) >= row.max_uses)
+    return PROMO_MSG.usedUp;
+  return null;
+}
+
+/** The code and its discount on this session's price for the party; Conflict with the reason when it cannot be used. */
+export async function applyPromo(
+  trx: Executor,
+  code: string,
+  u: PromoUse,
+): Promise<{ promo: PromoCodeRow; price: number; discount: number }> {
+  const promo = await findPromoCode(trx, normalizePromoCode(code), u.lock);
+  if (!promo) throw new Conflict(PROMO_MSG.unknown);
+  const reason = await refusal(trx, promo, u);
+  if (reason) throw new Conflict(reason);
+  const price = u.schedule.workshop.price * u.people;
+  return { promo, price, discount: discountOf(promo, price) };
+}
+
+/** What a booking would cost now: the price, a promo code's discount, the total. */
+export async function quotePrice(db: Executor, actor: Actor, q: PriceQuoteRequest): Promise<PriceQuote> {
+  const schedule = await getRecordSchedule(db, q.schedule_id);
+  if (!schedule) throw new NotFound(MSG.scheduleNotFound);
+  const people = q.people_count ?? 1;
+  const price = schedule.workshop.price * people;
+  const code = q.promo_code?.trim();
+  if (!code) return { price, discount: 0, total: price, promo_code: null };
+  const telegramId = actor.kind === 'customer' ? actor.telegram_id : null;
+  const { promo, discount } = await applyPromo(db, code, { schedule, people, telegramId });
+  return { price, discount, total: price - discount, promo_code: promo.code };
+}
+
+/**
+ * A new booking's code and discount, to store on it; Conflict with the reason when it cannot be used.
+ * Checked under the booking's customer and session locks, then the code's own (before a certificate's).
+ */
+export async function promoForBooking(
+  trx: Executor,
+  code: string | null | undefined,
+  u: Omit<PromoUse, 'lock' | 'recordId'>,
+): Promise<{ promo_code_id?: number; discount?: number }> {
+  if (!code?.trim()) return {};
+  const { promo, discount } = await applyPromo(trx, code, { ...u, lock: true });
+  return { promo_code_id: promo.id, discount };
+}
+
+/** A party change: the discount follows the new price (a percent of it, a fixed sum up to it). */
+export async function repricePromo(trx: Executor, record: RecordRow, peopleCount: number) {
+  if (record.promo_code_id === null) return {};
+  const promo = await getPromoCodeRow(trx, record.promo_code_id);
+  return promo ? { discount: discountOf(promo, record.unit_price * peopleCount) } : {};
+}
+
+/**
+ * A cancelled booking coming back takes its code's use again while the code still allows it (the lock of
+ * the code is taken after the session's); when it does not, the booking comes back at the full price.
+ */
+export async function reclaimPromo(trx: Executor, record: RecordRow, schedule: RecordSchedule) {
+  if (record.promo_code_id === null) return {};
+  const promo = await getPromoCodeRow(trx, record.promo_code_id, true);
+  const u = { schedule, people: record.people_count, telegramId: record.telegram_id, recordId: record.id };
+  if (promo && (await refusalOnRestore(trx, promo, u)) === null) return {};
+  return { promo_code_id: null, discount: 0 };
+}
+
+/** On a restore the code's dates do not matter (the booking got it while it was valid); its uses do. */
+function refusalOnRestore(trx: Executor, promo: PromoCodeRow, u: PromoUse) {
+  return refusal(trx, { ...promo, starts_at: null, ends_at: null, is_active: 1 }, u);
+}
+
+/* The owner's management of codes. */
+
+function fieldsOf(input: PromoCodeUpdate, timeZone: string): Partial<PromoCodeFields> {
+  const f: Partial<PromoCodeFields> = {};
+  if (input.code !== undefined) f.code = input.code;
+  if (input.kind !== undefined) f.kind = input.kind;
+  if (input.value !== undefined) f.value = input.value;
+  if (input.valid_from !== undefined)
+    f.starts_at = input.valid_from ? startOfStudioDay(input.valid_from, timeZone) : null;
+  if (input.valid_to !== undefined) f.ends_at = input.valid_to ? startOfStudioDay(input.valid_to, timeZone, 1) : null;
+  if (input.max_uses !== undefined) f.max_uses = input.max_uses ?? null;
+  if (input.once_per_customer !== undefined) f.once_per_customer = input.once_per_customer;
+  if (input.first_time_only !== undefined) f.first_time_only = input.first_time_only;
+  if (input.is_active !== undefined) f.is_active = input.is_active;
+  return f;
+}
+
+async function checkWorkshops(trx: Executor, ids: number[]) {
+  if ((await existingWorkshops(trx, ids)).length !== new Set(ids).size) throw new Invalid(PROMO_MSG.noWorkshop);
+}
+
+/** A unique code refused as a duplicate rather than a server error (two owners creating one at once too). */
+async function uniqueCode<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (integrityViolation(err) === 'unique') throw new Conflict(PROMO_MSG.duplicate);
+    throw err;
+  }
+}
+
+export function listCodes(db: Executor, actor: Actor, timeZone: string): Promise<PromoCodePublic[]> {
+  assertStaff(actor, 'owner');
+  return listPromoCodes(db, timeZone);
+}
+
+export function createPromoCode(
+  database: Database,
+  actor: Actor,
+  input: PromoCodeCreate & { workshop_ids: number[] },
+  timeZone: string,
+): Promise<PromoCodePublic> {
+  assertStaff(actor, 'owner');
+  return uniqueCode(() =>
+    withWriteTransaction(database, async (trx) => {
+      if (await findPromoCode(trx, input.code)) throw new Conflict(PROMO_MSG.duplicate);
+      await checkWorkshops(trx, input.workshop_ids);
+      const f = fieldsOf(input, timeZone);
+      const id = await insertPromoCode(trx, {
+        code: input.code,
+        kind: input.kind,
+        value: input.value,
+        starts_at: f.starts_at ?? null,
+        ends_at: f.ends_at ?? null,
+        max_uses: input.max_uses ?? null,
+        once_per_customer: input.once_per_customer ?? true,
+        first_time_only: input.first_time_only ?? false,
+        is_active: input.is_active ?? true,
+      });
+      await setPromoWorkshops(trx, id, input.workshop_ids);
+      const view = (await getPromoCode(trx, id, timeZone))!;
+      await publish(trx, [{ type: 'entity.created', actor, entity: ENTITY, entity_id: id, after: audited(view) }]);
+      return view;
+    }),
+  );
+}
+
+export function updateCode(
+  database: Database,
+  actor: Actor,
+  id: number,
+  input: PromoCodeUpdate,
+  timeZone: string,
+): Promise<PromoCodePublic> {
+  assertStaff(actor, 'owner');
+  return uniqueCode(() =>
+    withWriteTransaction(database, async (trx) => {
+      const before = await getPromoCode(trx, id, timeZone);
+      if (!before) throw new NotFound(PROMO_MSG.unknown);
+      const merged = { ...before, ...input };
+      if (merged.kind === 'percent' && merged.value > 100) throw new Invalid('Скидка в процентах: от 1 до 100');
+      if (merged.valid_from && merged.valid_to && merged.valid_from > merged.valid_to)
+        throw new Invalid('Дата окончания раньше даты начала');
+      if (input.code !== undefined && input.code !== before.code && (await findPromoCode(trx, input.code)))
+        throw new Conflict(PROMO_MSG.duplicate);
+      await updatePromoCode(trx, id, fieldsOf(input, timeZone));
+      if (input.workshop_ids !== undefined) {
+        await checkWorkshops(trx, input.workshop_ids);
+        await setPromoWorkshops(trx, id, input.workshop_ids);
+      }
+      const after = (await getPromoCode(trx, id, timeZone))!;
+      await publish(trx, [
+        {
+          type: 'entity.updated',
+          actor,
+          entity: ENTITY,
+          entity_id: id,
+          before: audited(before),
+          after: audited(after),
+        },
+      ]);
+      return after;
+    }),
+  );
+}
+
+/** The log keeps the rule, not the count of uses (that is no change of the code). */
+const audited = ({ uses: _uses, created_at: _created, ...rule }: PromoCodePublic) => rule;

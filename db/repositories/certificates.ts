@@ -1,0 +1,213 @@
+import type { Insertable, Selectable } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
+import { nowIso, type Executor } from '../database';
+import type { CertificateEntriesTable, CertificatesTable } from '../schema';
+
+export type CertificateRow = Selectable<CertificatesTable>;
+export type CertificateEntryRow = Selectable<CertificateEntriesTable>;
+export type CertificateInsert = Omit<Insertable<CertificatesTable>, 'id' | 'created_at'>;
+export type CertificateEntryInsert = Omit<Insertable<CertificateEntriesTable>, 'id' | 'at'>;
+
+/** A certificate with its balance (the sum of its entries). */
+export type CertificateWithBalance = CertificateRow & { balance: number };
+
+const balanceOf = sql<
+  string | number | null
+>`(select coalesce(sum(e.amount), 0) from certificate_entries e where e.certificate_id = certificates.id)`;
+
+const withBalance = (db: Executor) => db.selectFrom('certificates').selectAll().select(balanceOf.as('balance'));
+const numeric = <T extends { balance: string | number | null }>(r: T) => ({ ...r, balance: Number(r.balance ?? 0) });
+
+export const insertCertificate = (db: Executor, row: CertificateInsert) =>
+  db
+    .insertInto('certificates')
+    .values({ ...row, created_at: nowIso() })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+
+export const codeTaken = async (db: Executor, code: string) =>
+  (await db.selectFrom('certificates').select('id').where('code', '=', code).executeTakeFirst()) !== undefined;
+
+export async function getCertificate(db: Executor, id: number): Promise<CertificateWithBalance | undefined> {
+  const r = await withBalance(db).where('id', '=', id).executeTakeFirst();
+  return r && numeric(r);
+}
+
+export async function getCertificateByCode(db: Executor, code: string): Promise<CertificateWithBalance | undefined> {
+  const r = await withBalance(db).where('code', '=', code).executeTakeFirst();
+  return r && numeric(r);
+}
+
+/** Appends one row to a certificate's ledger (never updated). */
+export const insertCertificateEntry = (db: Executor, row: CertificateEntryInsert) =>
+  db
+    .insertInto('certificate_entries')
+    .values({ ...row, at: nowIso() })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+
+export const listCertificateEntries = (db: Executor, certificateId: number) =>
+  db.selectFrom('certificate_entries').selectAll().where('certificate_id', '=', certificateId).orderBy('id').execute();
+
+/** What a booking took from (and gave back to) each certificate, net. */
+export const certificateSpendOfRecord = (db: Executor, recordId: number) =>
+  db
+    .selectFrom('certificate_entries')
+    .select(['certificate_id', sql<string | number>`-sum(amount)`.as('spent')])
+    .where('record_id', '=', recordId)
+    .groupBy('certificate_id')
+    .orderBy('certificate_id')
+    .execute()
+    .then((rows) => rows.map((r) => ({ certificate_id: r.certificate_id, spent: Number(r.spent) })));
+
+export interface CertificateFilter {
+  q?: string;
+  /** The code's symbols when q could be (part of) a code. */
+  codePart?: string | null;
+  status?: 'pending' | 'active' | 'used' | 'expired' | 'voided';
+  now: string;
+  skip: number;
+  limit: number;
+}
+
+/** Certificates, newest first, by part of the code or a name, and by status. */
+export async function listCertificates(
+  db: Executor,
+  f: CertificateFilter,
+): Promise<{ rows: CertificateWithBalance[]; count: number }> {
+  let q = withBalance(db);
+  if (f.q) {
+    const like = `%${f.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q = q.where((eb) =>
+      eb.or([
+        eb(sql`lower(recipient_name)`, 'like', sql`${like} escape '\\'`),
+        eb(sql`lower(buyer_name)`, 'like', sql`${like} escape '\\'`),
+        ...(f.codePart ? [eb('code', 'like', `%${f.codePart}%`)] : []),
+      ]),
+    );
+  }
+  if (f.status === 'voided') q = q.where('voided_at', 'is not', null);
+  else if (f.status) {
+    q = q.where('voided_at', 'is', null);
+    if (f.status === 'pending') q = q.where('paid_at', 'is', null);
+    else {
+      q = q.where('paid_at', 'is not', null);
+      if (f.status === 'expired') q = q.where('expires_at', '<=', f.now);
+      else {
+        q = q.where('expires_at', '>', f.now);
+        q = q.where(balanceOf, f.status === 'active' ? '>' : '<=', 0);
+      }
+    }
+  }
+  const all = await q.orderBy('id', 'desc').execute();
+  return { rows: all.slice(f.skip, f.skip + f.limit).map(numeric), count: all.length };
+}
+
+/** A customer's certificates: bought by them or opened from the link. */
+export const listCertificatesOf = async (db: Executor, telegramId: number) =>
+  (
+    await withBalance(db)
+      .where((eb) => eb.or([eb('buyer_telegram_id', '=', telegramId), eb('recipient_telegram_id', '=', telegramId)]))
+      .orderBy('id', 'desc')
+      .execute()
+  ).map(numeric);
+
+export const updateCertificate = (
+  db: Executor,
+  id: number,
+  set: Partial<
+    Pick<
+      CertificateRow,
+      | 'paid_at'
+      | 'pay_method'
+      | 'payment_id'
+      | 'recipient_telegram_id'
+      | 'voided_at'
+      | 'void_reason'
+      | 'reminded_at'
+      | 'expired_at'
+    >
+  >,
+) => db.updateTable('certificates').set(set).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+
+/** Paid certificates past their date whose balance was not yet written off. */
+export const listExpiredUnsettled = (db: Executor, now: string) =>
+  db
+    .selectFrom('certificates')
+    .select('id')
+    .where('paid_at', 'is not', null)
+    .where('voided_at', 'is', null)
+    .where('expired_at', 'is', null)
+    .where('expires_at', '<=', now)
+    .orderBy('id')
+    .execute();
+
+/** Linked, usable certificates expiring in (now, until] whose recipient was not reminded yet. */
+export const listDueReminders = (db: Executor, now: string, until: string) =>
+  db
+    .selectFrom('certificates')
+    .select('id')
+    .where('paid_at', 'is not', null)
+    .where('voided_at', 'is', null)
+    .where('recipient_telegram_id', 'is not', null)
+    .where('reminded_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('expires_at', '<=', until)
+    .orderBy('id')
+    .execute();
+
+/** The booking that a certificate pays (when it is or becomes ACTIVE). */
+export const setRecordCertificate = (db: Executor, recordId: number, certificateId: number | null) =>
+  db
+    .updateTable('records')
+    .set({ certificate_id: certificateId })
+    .where('id', '=', recordId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+
+/** The certificates' ledger totals of a time range, by kind. */
+export const certificateSumsBetween = (db: Executor, range: { from?: string; to?: string }) => {
+  let q = db
+    .selectFrom('certificate_entries')
+    .select(['kind', sql<string | number>`sum(amount)`.as('total')])
+    .groupBy('kind');
+  if (range.from) q = q.where('at', '>=', range.from);
+  if (range.to) q = q.where('at', '<', range.to);
+  return q.execute().then((rows) => Object.fromEntries(rows.map((r) => [r.kind, Number(r.total)])));
+};
+
+/** What usable certificates hold now, together: the studio owes it in classes. */
+export async function certificatesOutstanding(db: Executor, now: string): Promise<number> {
+  const row = await db
+    .selectFrom('certificate_entries as e')
+    .innerJoin('certificates as c', 'c.id', 'e.certificate_id')
+    .select(sql<string | number | null>`sum(e.amount)`.as('total'))
+    .where('c.voided_at', 'is', null)
+    .where('c.expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(row?.total ?? 0);
+}
+
+/**
+ * Serialises changes of one certificate's balance (PostgreSQL: its row FOR UPDATE, taken after the
+ * customer and session locks and before a customer's credit lock; SQLite's write transaction
+ * serialises already).
+ */
+export async function lockCertificate(db: Executor, id: number): Promise<void> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+  await db.selectFrom('certificates').select('id').where('id', '=', id).forUpdate().execute();
+}
+
+/** Erasure: a customer's certificates keep amounts and dates, never who bought, received or was greeted. */
+export async function forgetCertificatesOf(db: Executor, telegramId: number): Promise<void> {
+  await db
+    .updateTable('certificates')
+    .set({ buyer_telegram_id: null, buyer_name: null, recipient_name: null, greeting: null })
+    .where('buyer_telegram_id', '=', telegramId)
+    .execute();
+  await db
+    .updateTable('certificates')
+    .set({ recipient_telegram_id: null, recipient_name: null, greeting: null })
+    .where('recipient_telegram_id', '=', telegramId)
+    .execute();
+}

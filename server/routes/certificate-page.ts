@@ -1,0 +1,114 @@
+import { CERTIFICATE_STATUS_LABELS, type CertificateStatus } from '../../contract';
+
+/*
+ * The certificate's card as one HTML page with its own styles (no script: the CSP stays strict): on
+ * screen a card with the amount, recipient, greeting, code, expiry, how to use it and the bot's link
+ * (also as a QR code), in print the same card alone on an A5 sheet.
+ */
+
+export interface CardData {
+  code: string;
+  amount: number;
+  balance: number;
+  status: CertificateStatus;
+  recipient_name: string | null;
+  greeting: string | null;
+  expires_at: string;
+  businessName: string;
+  timezone: string;
+  botLink: string | null;
+}
+
+const e = (s: string) =>
+  s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+const rsd = (n: number) => `${n.toLocaleString('ru-RU').replace(/\u00a0/g, ' ')} дин.`;
+const day = (iso: string, timeZone: string) =>
+  new Intl.DateTimeFormat('ru-RU', { day: 'numeric', month: 'long', year: 'numeric', timeZone }).format(new Date(iso));
+
+async function qrSvg(text: string): Promise<string> {
+  const { default: QRCode } = await import('qrcode');
+  const svg = await QRCode.toString(text, {
+    type: 'svg',
+    errorCorrectionLevel: 'M',
+    margin: 0,
+    color: { dark: '#3b2a20', light: '#0000' },
+  });
+  return svg.replace('<svg ', '<svg role="img" aria-label="QR-код: ссылка на бота студии" ');
+}
+
+const STYLE = `
+*{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%}
+body{margin:0;min-height:100vh;display:flex;flex-direction:column;align-items:center;justify-content:center;gap:16px;
+  padding:24px 12px;background:#f4ece4;color:#3b2a20;font:16px/1.5 Georgia,'Times New Roman',serif}
+.card{width:min(100%,720px);background:#fffdf9;border-radius:18px;padding:28px clamp(18px,5vw,44px);
+  box-shadow:0 12px 40px rgba(59,42,32,.18);border:2px solid #c8893f;outline:6px solid #fffdf9;outline-offset:-14px;position:relative}
+.brand{margin:0;font:600 14px/1.3 system-ui,-apple-system,'Segoe UI',sans-serif;letter-spacing:.18em;text-transform:uppercase;color:#8a5a2b}
+h1{margin:6px 0 18px;font-size:clamp(26px,6vw,38px);font-weight:normal;line-height:1.15}
+.amount{margin:0;font-size:clamp(40px,11vw,64px);line-height:1;color:#a34a28;font-weight:bold}
+.for{margin:16px 0 0;font-size:20px}
+.greeting{margin:10px 0 0;font-style:italic;font-size:19px;white-space:pre-line}
+.meta{display:flex;flex-wrap:wrap;gap:18px 32px;align-items:flex-end;justify-content:space-between;margin-top:24px;padding-top:18px;border-top:1px dashed #c8893f}
+.label{display:block;font:600 12px/1.3 system-ui,-apple-system,'Segoe UI',sans-serif;letter-spacing:.12em;text-transform:uppercase;color:#6b4a2f}
+.code{font:bold clamp(22px,5.5vw,30px)/1.2 'Courier New',ui-monospace,monospace;letter-spacing:.08em}
+.how{margin:20px 0 0;padding-left:22px;font:15px/1.5 system-ui,-apple-system,'Segoe UI',sans-serif}
+.how li+li{margin-top:4px}
+.qr{display:flex;gap:14px;align-items:center;font:14px/1.4 system-ui,-apple-system,'Segoe UI',sans-serif}
+.qr svg{width:96px;height:96px;flex:none}
+a{color:#8a3b1c}
+.state{margin:14px 0 0;padding:8px 12px;border-radius:8px;background:#fbe3dc;color:#7a1f0c;font:600 15px/1.4 system-ui,sans-serif}
+.hint{margin:0;font:14px/1.4 system-ui,-apple-system,'Segoe UI',sans-serif;color:#5e4634}
+@media print{
+  @page{size:A5 landscape;margin:8mm}
+  body{background:#fff;min-height:0;padding:0;display:block}
+  .card{width:100%;box-shadow:none;break-inside:avoid;-webkit-print-color-adjust:exact;print-color-adjust:exact}
+  .hint{display:none}
+  a{color:inherit;text-decoration:none}
+}`;
+
+export async function certificatePage(c: CardData): Promise<string> {
+  const usable = c.status === 'active';
+  const howTo = [
+    'Откройте бота студии по ссылке или QR-коду и выберите мастер-класс.',
+    'При записи выберите «У меня есть сертификат» и введите код.',
+    'Сертификат оплатит запись на сумму остатка, остальное — как обычно.',
+  ];
+  const qr = c.botLink && usable ? await qrSvg(c.botLink) : '';
+  return `<!doctype html>
+<html lang="ru">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>Подарочный сертификат — ${e(c.businessName)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main class="card" aria-labelledby="title">
+  <p class="brand">${e(c.businessName)}</p>
+  <h1 id="title">Подарочный сертификат</h1>
+  <p class="amount">${rsd(c.amount)}</p>
+  ${c.recipient_name ? `<p class="for">Для: <strong>${e(c.recipient_name)}</strong></p>` : ''}
+  ${c.greeting ? `<p class="greeting">«${e(c.greeting)}»</p>` : ''}
+  ${
+    usable
+      ? c.balance < c.amount
+        ? `<p class="for">Остаток: <strong>${rsd(c.balance)}</strong></p>`
+        : ''
+      : `<p class="state" role="status">${e(CERTIFICATE_STATUS_LABELS[c.status])}</p>`
+  }
+  <div class="meta">
+    <div><span class="label">Код</span><span class="code">${e(c.code)}</span></div>
+    <div><span class="label">Действует до</span>${e(day(c.expires_at, c.timezone))}</div>
+  </div>
+  <ol class="how" aria-label="Как воспользоваться">${howTo.map((t) => `<li>${e(t)}</li>`).join('')}</ol>
+  ${
+    c.botLink && usable
+      ? `<div class="meta"><div class="qr">${qr}<span>Записаться с сертификатом:<br><a href="${e(c.botLink)}">${e(c.botLink.replace(/^https:\/\//, ''))}</a></span></div></div>`
+      : ''
+  }
+</main>
+<p class="hint">Чтобы распечатать сертификат, нажмите Ctrl+P (⌘P на Mac).</p>
+</body>
+</html>`;
+}
