@@ -11,10 +11,14 @@ export const DEFAULT_PRIVACY_TEXT =
   'можно командой /mydata, удалить — командой /forget в боте.';
 
 /** A session under its minimum: «отменять автоматически» or «спрашивать персонал». */
-export const MinPeopleAction = z.enum(['cancel', 'ask'], { error: 'Выберите: отменять автоматически или спрашивать персонал' });
+export const MinPeopleAction = z.enum(['cancel', 'ask'], {
+  error: 'Выберите: отменять автоматически или спрашивать персонал',
+});
 export type MinPeopleAction = z.infer<typeof MinPeopleAction>;
 /** Without an answer from staff: cancel the session or run it. */
-export const MinPeopleDefault = z.enum(['cancel', 'run'], { error: 'Выберите, что делать без ответа: отменить или провести' });
+export const MinPeopleDefault = z.enum(['cancel', 'run'], {
+  error: 'Выберите, что делать без ответа: отменить или провести',
+});
 export type MinPeopleDefault = z.infer<typeof MinPeopleDefault>;
 
 const hours = z
