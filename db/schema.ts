@@ -99,6 +99,8 @@ export interface RecordsTable {
   price_override_reason: Generated<string | null>;
   /** The end of the seat hold: unpaid by then, the booking is cancelled (null: no hold). */
   pay_by: Generated<Timestamp | null>;
+  /** The gift certificate that pays this booking when it is (or becomes) ACTIVE. */
+  certificate_id: Generated<number | null>;
   /** The promo code the booking was made with, and what it takes off unit_price × people. */
   promo_code_id: Generated<number | null>;
   discount: Generated<number>;
@@ -287,6 +289,47 @@ export interface PaymentsTable {
   at: Timestamp;
 }
 
+/** A gift certificate; its balance is the sum of its entries. */
+export interface CertificatesTable {
+  id: Generated<number>;
+  /** 12 symbols, upper case, without dashes. */
+  code: string;
+  amount: number;
+  buyer_name: string | null;
+  buyer_telegram_id: number | null;
+  recipient_name: string | null;
+  greeting: string | null;
+  /** Who opened its link in the bot (told before it expires). */
+  recipient_telegram_id: number | null;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+  created_by_user_id: number | null;
+  /** null while a purchase waits for its payment. */
+  paid_at: Timestamp | null;
+  pay_method: 'cash' | 'card' | 'bank_transfer' | 'telegram' | null;
+  /** The payments row of the sale. */
+  payment_id: number | null;
+  voided_at: Timestamp | null;
+  void_reason: string | null;
+  /** When the reminder before expiry was sent, and when the expiry was written off. */
+  reminded_at: Timestamp | null;
+  expired_at: Timestamp | null;
+}
+
+/** A certificate's ledger, only appended: the signed change of its balance. */
+export interface CertificateEntriesTable {
+  id: Generated<number>;
+  certificate_id: number;
+  kind: 'sale' | 'redemption' | 'return' | 'expiry' | 'void';
+  amount: number;
+  record_id: number | null;
+  payment_id: number | null;
+  note: string | null;
+  recorded_by_kind: 'staff' | 'customer' | 'system';
+  recorded_by_user_id: number | null;
+  at: Timestamp;
+}
+
 export interface DB {
   users: UsersTable;
   workshops: WorkshopsTable;
@@ -306,6 +349,8 @@ export interface DB {
   rate_limits: RateLimitsTable;
   telegram_updates: TelegramUpdatesTable;
   payments: PaymentsTable;
+  certificates: CertificatesTable;
+  certificate_entries: CertificateEntriesTable;
   customer_notes: CustomerNotesTable;
   promo_codes: PromoCodesTable;
   promo_code_workshops: PromoCodeWorkshopsTable;

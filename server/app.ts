@@ -39,6 +39,7 @@ import auditRoutes from './routes/audit';
 import exportsRoutes from './routes/exports';
 import insightsRoutes from './routes/insights';
 import paymentsRoutes from './routes/payments';
+import certificatesRoutes, { certificatePageRoutes } from './routes/certificates';
 import promoCodesRoutes from './routes/promo-codes';
 
 export interface AppDeps {
@@ -198,10 +199,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await journeyRoutes(api, routeDeps, telegram);
       await shareRoutes(api, routeDeps, telegram);
       await paymentsRoutes(api, routeDeps, telegram);
+      await certificatesRoutes(api, routeDeps, telegram);
     },
     { prefix: API_PREFIX },
   );
 
+  await certificatePageRoutes(app, routeDeps, telegram);
   await registerStatic(app, {
     distDir: path.resolve(config.distDir),
     client: {

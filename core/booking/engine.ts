@@ -24,6 +24,7 @@ import { allowedActions, assertAllowed } from './allowed';
 import { changeDeadline } from './change-deadline';
 import { loadForActor, onRecord, type OnRecord } from './command';
 import { consentFor } from './consent';
+import { certificateForBooking } from '../money/certificates-spend';
 import { promoForBooking, reclaimPromo, repricePromo } from '../money/promo-codes';
 
 /*
@@ -120,6 +121,8 @@ export async function createRecord(
       throw new Conflict(MSG.alreadyBooked);
     const people = input.people_count ?? 1;
     const consent = await consentFor(trx, input.consent, actor.kind === 'customer');
+    // A gift certificate is checked (and locked) before anything is written; it pays once the price is fixed.
+    const certificateId = input.certificate_code ? await certificateForBooking(trx, input.certificate_code) : null;
     const promo = await promoForBooking(trx, input.promo_code, { schedule, people, telegramId: customer.telegram_id });
     const record = await insertRecord(trx, {
       ...consent,
@@ -135,6 +138,7 @@ export async function createRecord(
       allergy_type: input.has_allergy ? (input.allergy_type ?? null) : null,
       source: input.source ?? null,
       is_first_time: input.is_first_time,
+      certificate_id: certificateId,
       ...promo,
     });
     await publish(trx, [{ type: 'record.created', actor, before: null, record, schedule }]);

@@ -14,6 +14,7 @@ import {
 import type { RouteDeps } from './deps';
 import { actorOf } from '../plugins/actor';
 import { route } from '../route';
+import { countCertificateAttempt } from '../../core/money/certificates-guard';
 import { calendarPath } from '../../core/journey/calendar';
 import { payOptions } from '../../core/money/pay-options';
 import { moneyOfRecord } from '../../core/money/ledger';
