@@ -24,8 +24,8 @@ import { allowedActions, assertAllowed } from './allowed';
 import { changeDeadline } from './change-deadline';
 import { loadForActor, onRecord, type OnRecord } from './command';
 import { consentFor } from './consent';
-import { certificateForBooking } from '../money/certificates-spend';
 import { promoForBooking, reclaimPromo, repricePromo } from '../money/promo-codes';
+import { certificateForBooking } from '../money/certificates-spend';
 
 /*
  * The booking engine: the one place that decides a booking's state.
@@ -121,9 +121,10 @@ export async function createRecord(
       throw new Conflict(MSG.alreadyBooked);
     const people = input.people_count ?? 1;
     const consent = await consentFor(trx, input.consent, actor.kind === 'customer');
+    // The price's discount first: a promo code's row is locked before a certificate's, as a restore takes them.
+    const promo = await promoForBooking(trx, input.promo_code, { schedule, people, telegramId: customer.telegram_id });
     // A gift certificate is checked (and locked) before anything is written; it pays once the price is fixed.
     const certificateId = input.certificate_code ? await certificateForBooking(trx, input.certificate_code) : null;
-    const promo = await promoForBooking(trx, input.promo_code, { schedule, people, telegramId: customer.telegram_id });
     const record = await insertRecord(trx, {
       ...consent,
       schedule_id: schedule.id,
@@ -138,8 +139,8 @@ export async function createRecord(
       allergy_type: input.has_allergy ? (input.allergy_type ?? null) : null,
       source: input.source ?? null,
       is_first_time: input.is_first_time,
-      certificate_id: certificateId,
       ...promo,
+      certificate_id: certificateId,
     });
     await publish(trx, [{ type: 'record.created', actor, before: null, record, schedule }]);
     const settings = await getBusinessSettings(trx);

@@ -110,7 +110,7 @@ describe('managing promo codes', () => {
     expect((await createCode({}, manager)).statusCode).toBe(403);
     expect((await s.app.inject({ method: 'GET', url: '/api/v1/promo-codes/', headers: manager })).statusCode).toBe(403);
     const id = res.json().id;
-    const patch = (headers: typeof owner, payload: unknown) =>
+    const patch = (headers: typeof owner, payload: Record<string, unknown>) =>
       s.app.inject({ method: 'PATCH', url: `/api/v1/promo-codes/${id}`, headers, payload });
     expect((await patch(manager, { is_active: false })).statusCode).toBe(403);
     expect((await patch(owner, { kind: 'percent' })).json().detail).toMatch(/от 1 до 100/);
