@@ -1,5 +1,13 @@
 /** Money, dates and plurals in a language's way, for the catalogues. */
-import { formatDate, formatPrice, formatTime, formatWeekday, pluralIn, type Instant } from '../../../contract/format';
+import {
+  formatDate,
+  formatDateTime,
+  formatPrice,
+  formatTime,
+  formatWeekday,
+  pluralIn,
+  type Instant,
+} from '../../../contract/format';
 
 export { pluralIn };
 
@@ -31,7 +39,7 @@ export interface Formats {
   date(when: Instant, timeZone: string): string;
   /** 'пятница', 'Friday', 'petak' */
   weekday(when: Instant, timeZone: string): string;
-  /** '5 January 2030 at 09:05': a session's date and time in a sentence. */
+  /** '5 января 2030 9:05', '5 January 2030 at 09:05': a date and time in a sentence. */
   dateTime(when: Instant, timeZone: string): string;
 }
 
@@ -41,8 +49,7 @@ export const ruFormats: Formats = {
   time: formatTime,
   date: formatDate,
   weekday: formatWeekday,
-  dateTime: (when, timeZone) =>
-    `${formatWeekday(when, timeZone)}, ${formatDate(when, timeZone)} ${formatTime(when, timeZone)}`,
+  dateTime: (when, timeZone) => formatDateTime(when, timeZone),
 };
 
 /** Formats in a locale; `currency` follows the amount ('RSD' in English, 'din.' in Serbian). */
@@ -55,14 +62,6 @@ export function localeFormats(locale: string, currency: string): Formats {
     time: part({ hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
     date: part({ day: '2-digit', month: '2-digit', year: 'numeric' }),
     weekday: part({ weekday: 'long' }),
-    dateTime: part({
-      weekday: 'long',
-      day: 'numeric',
-      month: 'long',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    }),
+    dateTime: (when, timeZone) => formatDateTime(when, timeZone, locale),
   };
 }
