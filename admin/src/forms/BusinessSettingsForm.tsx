@@ -9,6 +9,7 @@ import { call } from '../api';
 import { MESSAGES } from '../notify';
 import { runChange } from '../mutations';
 import { numberValue, onNumberChange } from './numberField';
+import { MinPeopleSettingsFields } from './MinPeopleSettingsFields';
 
 /** The reminder hours are typed as "24, 3"; the contract's list rules then apply to the numbers. */
 const HoursText = z
@@ -208,6 +209,7 @@ export function BusinessSettingsForm({
           error={errors.privacy_text?.message}
           {...register('privacy_text')}
         />
+        <MinPeopleSettingsFields control={control as never} editable={editable} />
         <Title order={3} size="h5">
           Аккаунт студии в Telegram
         </Title>

@@ -89,12 +89,14 @@ export function ScheduleForm({ schedule, workshops, addresses, opened, onClose, 
           workshop_id: schedule.workshop_id,
           address_id: schedule.address_id,
           capacity: schedule.capacity,
+          min_people: schedule.min_people ?? null,
         }
       : {
           date: fromZonedInput(defaultSessionInput(now), zone),
           workshop_id: undefined,
           address_id: addresses[0]?.id,
           capacity: DEFAULT_CAPACITY,
+          min_people: null,
         },
   });
 
@@ -223,6 +225,29 @@ export function ScheduleForm({ schedule, workshops, addresses, opened, onClose, 
           />
         )}
       />
+      {!repeat.on && (
+        <Controller
+          control={control}
+          name="min_people"
+          render={({ field, fieldState }) => (
+            <NumberInput
+              label="Минимум участников"
+              description="Пусто — как у мастер-класса; 0 — без минимума"
+              min={0}
+              max={1000}
+              clampBehavior="none"
+              allowDecimal={false}
+              name={field.name}
+              ref={field.ref}
+              value={field.value ?? ''}
+              onBlur={field.onBlur}
+              // Empty: the workshop's minimum applies.
+              onChange={(v) => field.onChange(v === '' ? null : Number(v))}
+              error={fieldState.error?.message}
+            />
+          )}
+        />
+      )}
       {schedule?.series_id != null && (
         <Stack gap={4}>
           <Text size="sm" fw={500} id="scope-label">

@@ -34,6 +34,7 @@ export function WorkshopForm({
       description: workshop?.description ?? '',
       price: workshop?.price ?? DEFAULT_PRICE,
       duration_minutes: workshop?.duration_minutes ?? DEFAULT_DURATION_MINUTES,
+      min_people: workshop?.min_people ?? 0,
     },
   });
 
@@ -102,6 +103,26 @@ export function WorkshopForm({
             min={1}
             max={1440}
             step={15}
+            clampBehavior="none"
+            allowDecimal={false}
+            name={field.name}
+            ref={field.ref}
+            value={numberValue(field.value)}
+            onBlur={field.onBlur}
+            onChange={onNumberChange(field.onChange)}
+            error={fieldState.error?.message}
+          />
+        )}
+      />
+      <Controller
+        control={control}
+        name="min_people"
+        render={({ field, fieldState }) => (
+          <NumberInput
+            label="Минимум участников"
+            description="Если к сроку решения записалось меньше, занятие отменяется или решает персонал (Настройки → Бизнес); 0 — без минимума"
+            min={0}
+            max={1000}
             clampBehavior="none"
             allowDecimal={false}
             name={field.name}
