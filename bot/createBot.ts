@@ -8,6 +8,7 @@ import { CANCEL_CONVERSATION, CANCEL_WAIT_MS, createCancelConversation } from '.
 import { startFeature } from './features/start';
 import { journeyFeature } from './features/journey';
 import { linkFeature } from './features/link';
+import { certificatesFeature } from './features/certificates';
 import { myFeature } from './features/my';
 import { todayFeature } from './features/today';
 import { minPeopleFeature } from './features/min-people';
@@ -89,6 +90,7 @@ export function createBot(deps: BotDeps & { botInfo?: UserFromGetMe }): Bot<BotC
   );
   pm.use(languageFeature(deps));
   pm.use(linkFeature(deps));
+  pm.use(certificatesFeature(deps));
   pm.use(journeyFeature(deps));
   pm.use(startFeature(deps));
   pm.use(myFeature(deps));

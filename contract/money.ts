@@ -168,6 +168,18 @@ export const CashDesk = z.object({
   refunds_owed: z.number().int(),
   /** Customers' studio credit, all together, now. */
   credit_outstanding: z.number().int(),
+  /**
+   * Gift certificates: sold in the range (money received, counted in `received` too), spent on
+   * bookings net of what cancels gave back (money used), written off at expiry or by a void, and
+   * what usable certificates hold now (owed to their holders).
+   */
+  certificates: z.object({
+    sold: z.number().int(),
+    redeemed: z.number().int(),
+    expired: z.number().int(),
+    voided: z.number().int(),
+    outstanding: z.number().int(),
+  }),
   payments: z.array(CashDeskRow),
 });
 export type CashDesk = z.infer<typeof CashDesk>;

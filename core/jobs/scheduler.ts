@@ -8,6 +8,7 @@ const DEFAULT_TIMEZONE = 'Europe/Belgrade';
 import { runRetention } from '../privacy/personal-data';
 import { pruneSharedState } from './shared-state';
 import { cancelExpiredHolds } from '../money/hold';
+import { remindExpiringCertificates, settleExpiredCertificates } from '../money/certificates';
 import { runMinPeopleRule } from '../schedules/min-people';
 import type { Log } from '../kernel/log';
 
@@ -43,6 +44,9 @@ export const jobs = (database: Database, opts: { timezone?: string } = {}): Job[
     name: 'after-class',
     run: (now) => enqueueAfterClassThanks(database, opts.timezone ?? DEFAULT_TIMEZONE, now),
   },
+  // Expired balances are written off (and reported) before any reminder could name them.
+  { name: 'certificate-expiry', run: (now) => settleExpiredCertificates(database, now) },
+  { name: 'certificate-reminders', run: (now) => remindExpiringCertificates(database, now) },
   { name: 'retention', run: (now) => runRetention(database, now) },
   { name: 'shared-state', run: (now) => pruneSharedState(database, now) },
 ];

@@ -32,6 +32,8 @@ import {
   listCertificateEntries,
   listCertificates,
   listCertificatesOf,
+  listDueReminders,
+  listExpiredUnsettled,
   lockCertificate,
   setRecordCertificate,
   updateCertificate,
@@ -39,7 +41,7 @@ import {
   type CertificateWithBalance,
 } from '../../db/repositories/certificates';
 import { findPaymentByCharge, listPaymentsOfRecord } from '../../db/repositories/payments';
-import { assertStaff, customerActor, type Actor } from '../kernel/actor';
+import { SYSTEM, assertStaff, customerActor, type Actor } from '../kernel/actor';
 import { Conflict, Forbidden, Invalid, NotFound } from '../kernel/errors';
 import type { AuditValues } from '../notify/audit';
 import type { DomainEvent } from '../notify/events';
@@ -528,4 +530,76 @@ export async function redeemOnRecord(
       events,
     };
   });
+}
+
+/* ---------- expiry ---------- */
+
+/** The recipient is reminded this long before the certificate expires. */
+export const REMIND_BEFORE_DAYS = 30;
+
+/**
+ * Writes off what expired certificates still held (an expiry entry, so the balance is reported, not
+ * silently dropped) and tells staff; each certificate once (expired_at), under its lock.
+ */
+export async function settleExpiredCertificates(database: Database, now = new Date()): Promise<number> {
+  let done = 0;
+  for (const { id } of await listExpiredUnsettled(database.db, now.toISOString()))
+    done += await onCertificate(database, id, async (trx, c) => {
+      if (c.expired_at !== null || c.voided_at !== null || c.paid_at === null) return { value: 0, events: [] };
+      if (c.balance > 0)
+        await insertCertificateEntry(trx, {
+          certificate_id: c.id,
+          kind: 'expiry',
+          amount: -c.balance,
+          record_id: null,
+          payment_id: null,
+          note: null,
+          recorded_by_kind: 'system',
+          recorded_by_user_id: null,
+        });
+      await updateCertificate(trx, c.id, { expired_at: now.toISOString() });
+      const events: DomainEvent[] = [certificateAudit(SYSTEM, c, 'updated', { expired: true, written_off: c.balance })];
+      if (c.balance > 0)
+        events.push({
+          type: 'staff.alert',
+          notification: {
+            kind: 'staff.certificate',
+            payload: {
+              event: 'expired',
+              code: formatCertificateCode(c.code),
+              amount: c.balance,
+              buyer_name: c.buyer_name,
+            },
+          },
+        });
+      return { value: 1, events };
+    });
+  return done;
+}
+
+/** One message to a linked recipient 30 days before expiry, while something is left (once: reminded_at and its key). */
+export async function remindExpiringCertificates(database: Database, now = new Date()): Promise<number> {
+  const until = new Date(now.getTime() + REMIND_BEFORE_DAYS * 86_400_000).toISOString();
+  let done = 0;
+  for (const { id } of await listDueReminders(database.db, now.toISOString(), until))
+    done += await onCertificate(database, id, async (trx, c) => {
+      if (c.reminded_at !== null || c.recipient_telegram_id === null) return { value: 0, events: [] };
+      await updateCertificate(trx, c.id, { reminded_at: now.toISOString() });
+      if (c.balance <= 0) return { value: 0, events: [] };
+      return {
+        value: 1,
+        events: [
+          {
+            type: 'message',
+            chat_id: Number(c.recipient_telegram_id),
+            notification: {
+              kind: 'certificate.expiring',
+              payload: { code: formatCertificateCode(c.code), balance: c.balance, expires_at: c.expires_at },
+            },
+            dedupe_key: `certificate-expiring:${c.id}`,
+          },
+        ],
+      };
+    });
+  return done;
 }

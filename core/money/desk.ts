@@ -24,6 +24,7 @@ import {
   type PaymentRow,
 } from '../../db/repositories/payments';
 import { type RecordRow } from '../../db/repositories/records';
+import { certificateSumsBetween, certificatesOutstanding } from '../../db/repositories/certificates';
 import { assertStaff, type Actor } from '../kernel/actor';
 import { Conflict } from '../kernel/errors';
 import { loadForActor, onRecord, type OnRecord } from '../booking/command';
@@ -190,6 +191,21 @@ async function refundsOwed(db: Executor): Promise<number> {
   }, 0);
 }
 
+/** Gift certificates at the desk: sold, spent and written off in the range, and what they hold now. */
+async function certificatesDesk(
+  db: Executor,
+  range: { from?: string; to?: string },
+): Promise<CashDesk['certificates']> {
+  const sums = await certificateSumsBetween(db, range);
+  return {
+    sold: sums.sale ?? 0,
+    redeemed: -((sums.redemption ?? 0) + (sums.return ?? 0)),
+    expired: -(sums.expiry ?? 0),
+    voided: -(sums.void ?? 0),
+    outstanding: await certificatesOutstanding(db, new Date().toISOString()),
+  };
+}
+
 /** The cash desk over a time range: every ledger row, the net per method, received and refunded, owed and held. */
 export async function cashDesk(
   db: Executor,
@@ -201,8 +217,8 @@ export async function cashDesk(
   let refunded = 0;
   for (const p of rows) {
     totals[p.method] = (totals[p.method] ?? 0) + p.amount;
-    // Credit moves money the studio already holds: it is neither received nor paid out.
-    if (p.method === 'credit') continue;
+    // Credit and gift certificates spend money the studio already holds: neither received nor paid out.
+    if (p.method === 'credit' || p.method === 'certificate') continue;
     if (p.amount > 0) received += p.amount;
     else refunded -= p.amount;
   }
@@ -217,6 +233,7 @@ export async function cashDesk(
     refunded,
     refunds_owed: await refundsOwed(db),
     credit_outstanding: await creditOutstanding(db),
+    certificates: await certificatesDesk(db, range),
     payments,
   };
 }

@@ -124,14 +124,17 @@ export async function lockCredit(db: Executor, telegramId: number): Promise<void
   await sql`select pg_advisory_xact_lock(hashtextextended(${`credit:${telegramId}`}, 0))`.execute(db);
 }
 
-/** Money received minus money returned in [from, to); credit moves money already held, so it is left out. */
+/**
+ * Money received minus money returned in [from, to); credit and gift certificates spend money already
+ * held (a certificate's sale is the money received), so their rows on bookings are left out.
+ */
 export async function netReceived(db: Executor, from: string, to: string): Promise<number> {
   const row = await db
     .selectFrom('payments')
     .select((eb) => eb.fn.sum<number | string | null>('amount').as('net'))
     .where('at', '>=', from)
     .where('at', '<', to)
-    .where('method', '!=', 'credit')
+    .where('method', 'not in', ['credit', 'certificate'])
     .executeTakeFirst();
   return Number(row?.net ?? 0);
 }

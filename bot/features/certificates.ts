@@ -1,0 +1,43 @@
+import { Composer } from 'grammy';
+import { CERTIFICATE_MSG, CERTIFICATE_START_PREFIX } from '../../contract';
+import { DomainError } from '../../core/kernel/errors';
+import { openCertificate } from '../../core/money/certificates';
+import { countCertificateAttempt } from '../../core/money/certificates-guard';
+import { openedCertificateMessage } from '../certificate-messages';
+import { HTML, type BotContext, type BotDeps } from '../context';
+
+/** The refusal of a code in the sender's language. */
+const REFUSALS: [string, keyof BotContext['t']['certificates']['refused']][] = [
+  [CERTIFICATE_MSG.malformed, 'malformed'],
+  [CERTIFICATE_MSG.notFound, 'notFound'],
+  [CERTIFICATE_MSG.pending, 'pending'],
+  [CERTIFICATE_MSG.tooMany, 'tooMany'],
+];
+
+/**
+ * `/start cert_<code>`: the certificate's link. The opener sees its balance, expiry and how to use it,
+ * and (unless the buyer opens their own) it becomes theirs to be reminded of before it expires.
+ * Guessing codes this way counts against the same limit as the mini-app's.
+ */
+export function certificatesFeature(deps: BotDeps) {
+  const composer = new Composer<BotContext>();
+  composer.command('start', async (ctx, next) => {
+    if (!ctx.match.startsWith(CERTIFICATE_START_PREFIX)) return next();
+    const code = ctx.match.slice(CERTIFICATE_START_PREFIX.length).trim();
+    try {
+      await countCertificateAttempt(deps.database, { telegramId: ctx.from!.id });
+      const c = await openCertificate(deps.database, ctx.from!.id, code);
+      const m = openedCertificateMessage(c, {
+        publicUrl: deps.config.publicUrl,
+        timezone: deps.config.businessTimezone,
+        language: ctx.language,
+      });
+      await ctx.reply(m.text, { ...HTML, reply_markup: m.reply_markup });
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      const key = REFUSALS.find(([msg]) => msg === err.message)?.[1] ?? 'notFound';
+      await ctx.reply(ctx.t.certificates.refused[key], HTML);
+    }
+  });
+  return composer;
+}
