@@ -283,7 +283,13 @@ describe('the booking page: deadline, calendar, a seat for a friend, the queue',
     const id = (await bookAs(u, tiny)).record.id;
     const { page, context } = await phone('light');
     await page.goto(`${server.url}/record/${id}${launchHashFor(u, 'light')}`);
-    await page.getByRole('button', { name: 'Выйти из очереди' }).click();
+    // On a client with the SecondaryButton (7.10+) leaving the queue is that button.
+    await page.waitForFunction(() =>
+      window.__tgEvents.some(
+        (e) => e[0] === 'web_app_setup_secondary_button' && (e[1] as { text?: string }).text === 'Выйти из очереди',
+      ),
+    );
+    await page.evaluate(() => window.Telegram.WebView.receiveEvent('secondary_button_pressed'));
     await page.getByText('Выйти из очереди? Место в очереди не сохранится.').waitFor();
     await shot(page, 'record-leave-queue-light');
     await page.getByRole('button', { name: 'Да, выйти' }).click();

@@ -248,7 +248,13 @@ describe('mini-app /apply', () => {
     await page.getByText(/Свободных мест нет\. Запись будет добавлена в очередь/).waitFor();
     await page.getByText('Да, впервые', { exact: true }).click();
     await shot(page, 'apply-2-form-dark');
-    await pressMainButton(page, 'Встать в очередь');
+    // On a client with the SecondaryButton (7.10+) the queue is that button, beside «Другие даты».
+    await page.waitForFunction(() =>
+      window.__tgEvents.some(
+        (e) => e[0] === 'web_app_setup_secondary_button' && (e[1] as { text?: string }).text === 'Встать в очередь',
+      ),
+    );
+    await page.evaluate(() => window.Telegram.WebView.receiveEvent('secondary_button_pressed'));
     await page.getByText('Вы в очереди').waitFor();
     expect(await page.getByText(/Ваше место в очереди: 1/).count()).toBe(1);
     await shot(page, 'apply-3-queued-dark');
@@ -335,9 +341,11 @@ describe('mini-app /record/{id}', () => {
     await page.getByRole('button', { name: 'Восстановить запись' }).click();
     await page.getByText(/^Запись восстановлена\./).waitFor();
     expect(await page.getByText('Запись была отменена').count()).toBe(0);
-    expect((await call('GET', `/records/${freeRecordId}`)).record.state).not.toBe('CANCELLED');
+    // Restored into the queue (its party is larger than the seats left): «Закрыть» is the MainButton,
+    // beside «Выйти из очереди» on the SecondaryButton.
+    expect((await call('GET', `/records/${freeRecordId}`)).record.state).toBe('QUEUED');
 
-    await page.getByRole('button', { name: 'Закрыть' }).click();
+    await pressMainButton(page, 'Закрыть');
     await page.waitForFunction(() => window.__tgEvents.some((e) => e[0] === 'web_app_close'));
     expect((await events()).map((e) => e[0])).toContain('web_app_close');
     expect(errors).toEqual([]);

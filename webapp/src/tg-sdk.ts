@@ -233,6 +233,49 @@ export function onMainButton(handler: () => void): () => void {
   return () => off?.();
 }
 
+/** Telegram's SecondaryButton (Mini Apps 7.10+), to the left of the MainButton; null hides it. */
+export function setSecondaryButton(s: MainButtonState | null): void {
+  attempt(() =>
+    postEvent(
+      'web_app_setup_secondary_button',
+      s
+        ? {
+            is_visible: true,
+            is_active: s.active,
+            is_progress_visible: s.progress,
+            text: s.text,
+            position: 'left',
+            ...(s.color && { color: s.color as `#${string}` }),
+            ...(s.textColor && { text_color: s.textColor as `#${string}` }),
+          }
+        : { is_visible: false },
+    ),
+  );
+}
+
+export function onSecondaryButton(handler: () => void): () => void {
+  let off: (() => void) | undefined;
+  attempt(() => {
+    off = on('secondary_button_pressed', handler);
+  });
+  return () => off?.();
+}
+
+/**
+ * Telegram's share dialog for a message the bot prepared (Mini Apps 8.0+): resolves true when the
+ * customer sent it, false when they closed the dialog or it failed.
+ */
+export function shareMessage(id: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (sent: boolean) => {
+      offs.forEach((off) => off());
+      resolve(sent);
+    };
+    const offs = [on('prepared_message_sent', () => done(true)), on('prepared_message_failed', () => done(false))];
+    if (!attempt(() => postEvent('web_app_send_prepared_message', { id }))) done(false);
+  });
+}
+
 /** Telegram asks before closing the mini-app while `need` is set (a filled form). */
 export function setClosingConfirmation(need: boolean): void {
   attempt(() => postEvent('web_app_setup_closing_behavior', { need_confirmation: need }));

@@ -309,6 +309,43 @@ export function onMainButton(handler: () => void): () => void {
   };
 }
 
+/** Telegram's SecondaryButton beside the MainButton (clients of Mini Apps 7.10+); elsewhere the page's own button. */
+export const hasSecondaryButton = () => hasTelegramClient() && clientSupports('7.10');
+
+/** Shows Telegram's SecondaryButton with this state (null hides it); a no-op where it cannot be shown. */
+export function setSecondaryButton(state: Sdk.MainButtonState | null): void {
+  // Telegram's own colours for a secondary action: it reads as less than the MainButton.
+  if (hasSecondaryButton()) withSdk((m) => m.setSecondaryButton(state));
+}
+
+/** Calls `handler` when Telegram's SecondaryButton is pressed; returns the cleanup. */
+export function onSecondaryButton(handler: () => void): () => void {
+  if (!hasSecondaryButton()) return () => undefined;
+  let off: (() => void) | undefined;
+  let cancelled = false;
+  withSdk((m) => {
+    if (!cancelled) off = m.onSecondaryButton(handler);
+  });
+  return () => {
+    cancelled = true;
+    off?.();
+  };
+}
+
+/** Telegram's own share dialog for a prepared message (clients of Mini Apps 8.0+). */
+export const canShareMessage = () => hasTelegramClient() && clientSupports('8.0');
+
+/**
+ * Opens Telegram's dialog to send a message the bot prepared (savePreparedInlineMessage) to a chat the
+ * customer picks: true when sent, false when closed or failed, null where the client cannot (the caller
+ * falls back to the link).
+ */
+export async function shareMessage(id: string): Promise<boolean | null> {
+  if (!canShareMessage()) return null;
+  const m = sdk ?? (await loadSdk());
+  return m ? m.shareMessage(id) : null;
+}
+
 /** Telegram asks "close anyway?" while a filled form is open. */
 export function setClosingConfirmation(need: boolean): void {
   if (!inTelegram()) return;
