@@ -118,15 +118,20 @@ export const bumpTokenVersion = (db: Executor, id: number) =>
 
 export const deleteUser = (db: Executor, id: number) => db.deleteFrom('users').where('id', '=', id).execute();
 
-/** Staff who get a Telegram alert of this kind: active, linked to Telegram, and not opted out. */
+/**
+ * Staff who get a Telegram alert of this kind: active, linked to Telegram, and not opted out. A host gets
+ * only the day-before summary (a session within a day): alerts about bookings, cancellations and payments
+ * name sessions on any date, beyond a host's today and tomorrow.
+ */
 export async function listAlertRecipients(db: Executor, setting: 'user_apply' | 'user_cancel' | 'scheduled_1d') {
-  const rows = await db
+  let query = db
     .selectFrom('users')
     .leftJoin('settings', 'settings.user_id', 'users.id')
     .select(['users.id', 'users.telegram_id', `settings.${setting} as enabled`])
     .where('users.telegram_id', 'is not', null)
-    .where('users.is_active', '=', 1)
-    .execute();
+    .where('users.is_active', '=', 1);
+  if (setting !== 'scheduled_1d') query = query.where('users.role', '!=', 'host');
+  const rows = await query.execute();
   // No settings row means the defaults: everything on.
   return rows
     .filter((r) => r.enabled === null || bool(r.enabled))

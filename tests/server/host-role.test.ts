@@ -5,6 +5,8 @@ import { Forbidden } from '../../core/kernel/errors';
 import { recordDeskPayment } from '../../core/money/desk';
 import { setAttendance } from '../../core/booking/attendance';
 import { getUserById } from '../../db/repositories/users';
+import { createLinkToken, consumeLinkToken } from '../../core/staff/telegram-link';
+import { enqueueDueDigests } from '../../core/jobs/digest';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
 
@@ -158,5 +160,31 @@ describe('a host works today’s and tomorrow’s sessions only', () => {
       const res = await get(url);
       expect([url, res.statusCode, res.json().detail]).toEqual([url, 403, 'Нет доступа']);
     }
+  });
+
+  it('Telegram alerts: a host gets the day-before summary only, never alerts about bookings on other days', async () => {
+    const chat = { owner: 880_101, host: 880_102 };
+    const me = (await get('/users/me', owner)).json();
+    for (const [userId, id] of [
+      [me.id, chat.owner],
+      [hostId, chat.host],
+    ] as const)
+      await consumeLinkToken(t.database, (await createLinkToken(t.database, userId)).token, { id, username: `u${id}` });
+    const kinds = async (chatId: number) =>
+      (await t.database.db.selectFrom('notifications').select('kind').where('chat_id', '=', chatId).execute()).map(
+        (n) => n.kind,
+      );
+    // A booking in five days, then cancelled: the owner hears of both, the host of neither.
+    const { schedule } = await createSession(t.app, owner, {
+      date: new Date(Date.now() + 5 * 86_400_000).toISOString(),
+    });
+    const customer = telegramUser();
+    const record = (await book(t.app, customer, bookingPayload(schedule.id))).json().record.id as number;
+    await send('PUT', `/records/cancel/${record}`, { cancel_reason: 'Не смогу' }, owner);
+    expect(await kinds(chat.owner)).toEqual(expect.arrayContaining(['staff.new_record', 'staff.cancelled']));
+    expect(await kinds(chat.host)).toEqual([]);
+    // The summary of a session within a day is the host's too.
+    await enqueueDueDigests(t.database);
+    expect(await kinds(chat.host)).toContain('staff.digest');
   });
 });
