@@ -88,6 +88,9 @@ export function ScheduleStep({
                 <span className={`chip ${full ? 'chip--queue' : 'chip--seats'}`}>
                   {seatsText(T, s.places_available)}
                 </span>
+                {s.people_needed ? (
+                  <span className="chip chip--needed">{T.schedule.peopleNeeded(s.people_needed)}</span>
+                ) : null}
               </span>
             }
             after={<IconChevron className="chevron" />}

@@ -53,6 +53,8 @@ export const en: WebTexts = {
     perPerson: 'Prices are per person',
     seatsLeft: (n: number) => `${seats(n)} left`,
     full: 'Full: join the queue',
+    peopleNeeded: (n: number) =>
+      pluralIn(locale, n, { one: `${n} more person needed`, other: `${n} more people needed` }),
   },
   contact: {
     formLabel: 'Contact details',

@@ -59,6 +59,13 @@ export const ru = {
     perPerson: 'Цены указаны за одного человека',
     seatsLeft: (n: number) => `Осталось ${seats(n)}`,
     full: 'Мест нет — запись в очередь',
+    /** A session under its minimum of participants: how many more people it needs to take place. */
+    peopleNeeded: (n: number) =>
+      pluralIn(locale, n, {
+        one: `Нужен ещё ${n} человек`,
+        few: `Нужно ещё ${n} человека`,
+        other: `Нужно ещё ${n} человек`,
+      }),
   },
   contact: {
     formLabel: 'Контактные данные',

@@ -54,6 +54,12 @@ export const sr: WebTexts = {
     perPerson: 'Cene su po osobi',
     seatsLeft: (n: number) => `${left(n)} ${seats(n)}`,
     full: 'Nema mesta: lista čekanja',
+    peopleNeeded: (n: number) =>
+      pluralIn(locale, n, {
+        one: `Potrebna je još ${n} osoba`,
+        few: `Potrebne su još ${n} osobe`,
+        other: `Potrebno je još ${n} osoba`,
+      }),
   },
   contact: {
     formLabel: 'Kontakt podaci',
