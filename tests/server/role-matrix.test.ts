@@ -102,6 +102,45 @@ const fresh = {
     const res = await t.app.inject({ method: 'POST', url: `/api/v1/records/${id}/gift`, headers: tma(giver) });
     return /gift_([\w-]+)$/.exec(res.json<{ url: string }>().url)![1];
   },
+  /** A promo code of the owner's. */
+  async promo() {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/promo-codes/',
+      headers: staff,
+      payload: { code: `MATRIX${seq++}`, kind: 'percent', value: 10 },
+    });
+    return res.json().id as number;
+  },
+  /** A certificate issued at the desk (5 000 RSD): its code. */
+  async certificate() {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/certificates/',
+      headers: staff,
+      payload: { amount: 5000, method: 'cash', buyer_name: 'Покупатель', recipient_name: 'Получатель' },
+    });
+    return res.json().code as string;
+  },
+  /** A certificate a customer asked to buy, waiting for staff to confirm its payment: its code. */
+  async purchaseRequest() {
+    const buyer = telegramUser();
+    const { amounts } = (
+      await t.app.inject({ method: 'GET', url: '/api/v1/certificates/options', headers: tma(buyer) })
+    ).json<{ amounts: number[] }>();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/certificates/purchase',
+      headers: tma(buyer),
+      payload: { amount: amounts[0] },
+    });
+    const row = await t.database.db
+      .selectFrom('certificates')
+      .select('code')
+      .where('id', '=', res.json().id)
+      .executeTakeFirstOrThrow();
+    return row.code;
+  },
   /** A record of the matrix's Telegram customer in a session of its own (`soon`: starting in half an hour). */
   async record(cancelled = false, soon = false) {
     const date = soon ? new Date(Date.now() + 30 * 60_000).toISOString() : undefined;
@@ -117,6 +156,17 @@ const fresh = {
     return id;
   },
 };
+
+/** A new certificate's code (each call that spends or voids one gets its own). */
+async function freshCertificate() {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/certificates/',
+    headers: staff,
+    payload: { amount: 1000, method: 'cash' },
+  });
+  return res.json().code as string;
+}
 
 interface Row {
   call: string;
@@ -537,6 +587,78 @@ const rows: Row[] = [
     expect: S(401, 200, 200, 200),
   },
   { call: 'GET /me/credit', request: async () => ({ url: '/me/credit' }), expect: S(401, 200, 403, 403) },
+  // Certificates: staff (owner and manager) issue and look after them, the owner voids; customers check, buy, see theirs.
+  { call: 'GET /certificates/', request: async () => ({ url: '/certificates/?q=a' }), expect: STAFF_ONLY },
+  {
+    call: 'POST /certificates/',
+    request: async () => ({ url: '/certificates/', payload: { amount: 3000, method: 'cash' } }),
+    expect: STAFF_CREATE,
+  },
+  {
+    call: 'GET /certificates/{code}',
+    request: async () => ({ url: `/certificates/${await freshCertificate()}` }),
+    expect: STAFF_ONLY,
+  },
+  {
+    call: 'POST /certificates/{code}/void',
+    request: async () => ({ url: `/certificates/${await freshCertificate()}/void`, payload: { reason: 'Ошибка' } }),
+    expect: SUPER_ONLY,
+  },
+  {
+    call: 'POST /certificates/{code}/confirm',
+    request: async () => {
+      const buyer = telegramUser();
+      const amount = (
+        await t.app.inject({ method: 'GET', url: '/api/v1/certificates/options', headers: tma(buyer) })
+      ).json().amounts[0];
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/certificates/purchase',
+        headers: tma(buyer),
+        payload: { amount },
+      });
+      const row = await t.database.db
+        .selectFrom('certificates')
+        .select('code')
+        .where('id', '=', res.json().id)
+        .executeTakeFirstOrThrow();
+      return { url: `/certificates/${row.code}/confirm`, payload: { method: 'cash' } };
+    },
+    expect: STAFF_ONLY,
+  },
+  {
+    call: 'GET /certificates/options',
+    request: async () => ({ url: '/certificates/options' }),
+    expect: S(401, 200, 200, 200),
+  },
+  {
+    // A Telegram customer buys; staff have no Telegram wallet here.
+    call: 'POST /certificates/purchase',
+    request: async () => ({ url: '/certificates/purchase', payload: { amount: 3500 } }),
+    expect: S(401, 201, 403, 403),
+  },
+  {
+    call: 'POST /certificates/check',
+    request: async () => ({ url: '/certificates/check', payload: { code: await freshCertificate() } }),
+    expect: S(401, 200, 200, 200),
+  },
+  { call: 'GET /me/certificates', request: async () => ({ url: '/me/certificates' }), expect: S(401, 200, 403, 403) },
+  {
+    call: 'POST /records/{id}/certificate',
+    request: async () => ({
+      url: `/records/${await fresh.record()}/certificate`,
+      payload: { code: await freshCertificate() },
+    }),
+    expect: { ...STAFF_CREATE, host: 403 },
+  },
+  {
+    call: 'POST /records/{id}/certificate (today)',
+    request: async () => ({
+      url: `/records/${await fresh.record(false, true)}/certificate`,
+      payload: { code: await freshCertificate() },
+    }),
+    expect: { ...STAFF_CREATE, host: 201 },
+  },
   {
     call: 'POST /customers/{id}/credit',
     request: async () => ({ url: `/customers/${ctx.customer.id}/credit`, payload: { amount: 100, reason: 'Подарок' } }),
@@ -560,6 +682,93 @@ const rows: Row[] = [
       return { url: `/records/${ctx.recordId}/ips-qr` };
     },
     expect: S(401, 200, 200, 200),
+  },
+  // Promo codes: the owner's (prices are a business setting); the price quote is a customer's (or staff's).
+  { call: 'GET /promo-codes/', request: async () => ({ url: '/promo-codes/' }), expect: SUPER_ONLY },
+  {
+    call: 'POST /promo-codes/',
+    request: async () => ({ url: '/promo-codes/', payload: { code: `NEW${seq++}`, kind: 'fixed', value: 500 } }),
+    expect: S(401, 401, 403, 201),
+  },
+  {
+    call: 'PATCH /promo-codes/{id}',
+    request: async () => ({ url: `/promo-codes/${await fresh.promo()}`, payload: { value: 15 } }),
+    expect: SUPER_ONLY,
+  },
+  {
+    call: 'POST /records/quote',
+    request: async () => ({ url: '/records/quote', payload: { schedule_id: ctx.scheduleId, people_count: 2 } }),
+    expect: S(401, 200, 200, 200),
+  },
+  // Certificates: staff issue and look after them (voiding is the owner's); a customer buys, checks and sees their own.
+  {
+    call: 'POST /certificates/',
+    request: async () => ({
+      url: '/certificates/',
+      payload: { amount: 3000, method: 'card', buyer_name: 'Анна', recipient_name: 'Мария' },
+    }),
+    expect: STAFF_CREATE,
+  },
+  { call: 'GET /certificates/', request: async () => ({ url: '/certificates/' }), expect: STAFF_ONLY },
+  {
+    call: 'GET /certificates/options',
+    request: async () => ({ url: '/certificates/options' }),
+    expect: S(401, 200, 200, 200),
+  },
+  {
+    call: 'POST /certificates/purchase',
+    request: async () => {
+      const { amounts } = (
+        await t.app.inject({ method: 'GET', url: '/api/v1/certificates/options', headers: staff })
+      ).json<{ amounts: number[] }>();
+      return { url: '/certificates/purchase', payload: { amount: amounts[0] }, customer: telegramUser() };
+    },
+    // Bought from Telegram only: staff issue certificates at the desk instead.
+    expect: S(401, 201, 403, 403),
+  },
+  {
+    call: 'POST /certificates/check',
+    request: async () => ({ url: '/certificates/check', payload: { code: await fresh.certificate() } }),
+    expect: S(401, 200, 200, 200),
+  },
+  { call: 'GET /me/certificates', request: async () => ({ url: '/me/certificates' }), expect: S(401, 200, 403, 403) },
+  {
+    call: 'GET /certificates/{code}',
+    request: async () => ({ url: `/certificates/${await fresh.certificate()}` }),
+    expect: STAFF_ONLY,
+  },
+  {
+    call: 'POST /certificates/{code}/confirm',
+    request: async () => ({
+      url: `/certificates/${await fresh.purchaseRequest()}/confirm`,
+      payload: { method: 'cash' },
+    }),
+    expect: STAFF_ONLY,
+  },
+  {
+    call: 'POST /certificates/{code}/void',
+    request: async () => ({
+      url: `/certificates/${await fresh.certificate()}/void`,
+      payload: { reason: 'Ошибка при выдаче' },
+    }),
+    expect: SUPER_ONLY,
+  },
+  {
+    // Taken at the door: a host on today's and tomorrow's bookings only (this one is in three days).
+    call: 'POST /records/{id}/certificate',
+    request: async () => ({
+      url: `/records/${await fresh.record()}/certificate`,
+      payload: { code: await fresh.certificate() },
+    }),
+    expect: { ...STAFF_CREATE, host: 403 },
+  },
+  {
+    call: 'POST /records/{id}/certificate (today)',
+    request: async () => ({
+      url: `/records/${await fresh.record(false, true)}/certificate`,
+      payload: { code: await fresh.certificate() },
+    }),
+    expect: { ...STAFF_CREATE, host: 201 },
   },
 ];
 
