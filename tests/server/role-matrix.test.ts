@@ -157,17 +157,6 @@ const fresh = {
   },
 };
 
-/** A new certificate's code (each call that spends or voids one gets its own). */
-async function freshCertificate() {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/certificates/',
-    headers: staff,
-    payload: { amount: 1000, method: 'cash' },
-  });
-  return res.json().code as string;
-}
-
 interface Row {
   call: string;
   /** `customer`: another Telegram user than the matrix's (a call that would consume the matrix customer's data). */
@@ -587,78 +576,6 @@ const rows: Row[] = [
     expect: S(401, 200, 200, 200),
   },
   { call: 'GET /me/credit', request: async () => ({ url: '/me/credit' }), expect: S(401, 200, 403, 403) },
-  // Certificates: staff (owner and manager) issue and look after them, the owner voids; customers check, buy, see theirs.
-  { call: 'GET /certificates/', request: async () => ({ url: '/certificates/?q=a' }), expect: STAFF_ONLY },
-  {
-    call: 'POST /certificates/',
-    request: async () => ({ url: '/certificates/', payload: { amount: 3000, method: 'cash' } }),
-    expect: STAFF_CREATE,
-  },
-  {
-    call: 'GET /certificates/{code}',
-    request: async () => ({ url: `/certificates/${await freshCertificate()}` }),
-    expect: STAFF_ONLY,
-  },
-  {
-    call: 'POST /certificates/{code}/void',
-    request: async () => ({ url: `/certificates/${await freshCertificate()}/void`, payload: { reason: 'Ошибка' } }),
-    expect: SUPER_ONLY,
-  },
-  {
-    call: 'POST /certificates/{code}/confirm',
-    request: async () => {
-      const buyer = telegramUser();
-      const amount = (
-        await t.app.inject({ method: 'GET', url: '/api/v1/certificates/options', headers: tma(buyer) })
-      ).json().amounts[0];
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/v1/certificates/purchase',
-        headers: tma(buyer),
-        payload: { amount },
-      });
-      const row = await t.database.db
-        .selectFrom('certificates')
-        .select('code')
-        .where('id', '=', res.json().id)
-        .executeTakeFirstOrThrow();
-      return { url: `/certificates/${row.code}/confirm`, payload: { method: 'cash' } };
-    },
-    expect: STAFF_ONLY,
-  },
-  {
-    call: 'GET /certificates/options',
-    request: async () => ({ url: '/certificates/options' }),
-    expect: S(401, 200, 200, 200),
-  },
-  {
-    // A Telegram customer buys; staff have no Telegram wallet here.
-    call: 'POST /certificates/purchase',
-    request: async () => ({ url: '/certificates/purchase', payload: { amount: 3500 } }),
-    expect: S(401, 201, 403, 403),
-  },
-  {
-    call: 'POST /certificates/check',
-    request: async () => ({ url: '/certificates/check', payload: { code: await freshCertificate() } }),
-    expect: S(401, 200, 200, 200),
-  },
-  { call: 'GET /me/certificates', request: async () => ({ url: '/me/certificates' }), expect: S(401, 200, 403, 403) },
-  {
-    call: 'POST /records/{id}/certificate',
-    request: async () => ({
-      url: `/records/${await fresh.record()}/certificate`,
-      payload: { code: await freshCertificate() },
-    }),
-    expect: { ...STAFF_CREATE, host: 403 },
-  },
-  {
-    call: 'POST /records/{id}/certificate (today)',
-    request: async () => ({
-      url: `/records/${await fresh.record(false, true)}/certificate`,
-      payload: { code: await freshCertificate() },
-    }),
-    expect: { ...STAFF_CREATE, host: 201 },
-  },
   {
     call: 'POST /customers/{id}/credit',
     request: async () => ({ url: `/customers/${ctx.customer.id}/credit`, payload: { amount: 100, reason: 'Подарок' } }),
