@@ -76,6 +76,9 @@ export function allowedActions({ actor, record, schedule, settings, now = new Da
   };
 }
 
+/** The error a refusal is thrown as, when it carries values (the change deadline's). */
+export const permissionError = (p: Permission): Conflict | undefined => errors.get(p);
+
 /** Refuses the action the way the adapters expect: Forbidden for the wrong kind of caller, else Conflict. */
 export function assertAllowed(allowed: RecordAllowed, action: RecordAction): void {
   const p = allowed[action];

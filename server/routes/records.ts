@@ -1,7 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RecordView } from '../../contract';
 import { recordsApi } from '../../contract/endpoints/records';
 import { toRecordPublic } from '../../db/repositories/records';
+import { localizeAllowed } from '../../core/language/api-texts';
+import { customerLanguage } from '../../core/language/customer-language';
 import {
   cancelRecord,
   changePeopleCount,
@@ -40,8 +42,10 @@ const withPromoCode = (v: RecordView, promo_code: string | null): RecordView => 
 export default async function recordsRoutes(app: FastifyInstance, { database, config: appConfig }: RouteDeps) {
   const invoices = Boolean(appConfig.paymentProviderToken && appConfig.botToken);
   // Money is read after the command committed: it includes what followed it (credit spent or returned, the hold).
-  const view = async (r: RecordResult): Promise<RecordView> => ({
+  // A customer reads why an action is closed in their language.
+  const view = async (r: RecordResult, req: FastifyRequest): Promise<RecordView> => ({
     ...withPromoCode(toRecordView(r, appConfig.secretKey), await promoCodeName(db, r.record.promo_code_id)),
+    allowed: req.telegramUser ? localizeAllowed(r.allowed, await customerLanguage(db, req.telegramUser.id)) : r.allowed,
     money: await moneyOfRecord(db, r.record.id),
     pay: await payOptions(db, invoices),
   });
@@ -55,22 +59,22 @@ export default async function recordsRoutes(app: FastifyInstance, { database, co
       : { telegram_id: req.body.telegram_id ?? null, telegram_login: req.body.telegram_login ?? null };
     if (req.body.certificate_code)
       await countCertificateAttempt(database, { telegramId: req.telegramUser?.id, address: req.ip });
-    return reply.status(201).send(await view(await createRecord(database, actorOf(req), req.body, customer)));
+    return reply.status(201).send(await view(await createRecord(database, actorOf(req), req.body, customer), req));
   });
 
   route(app, recordsApi.get, async (req) => {
-    return view(await viewRecord(db, actorOf(req), req.params.id));
+    return view(await viewRecord(db, actorOf(req), req.params.id), req);
   });
 
   route(app, recordsApi.updatePeople, async (req) => {
-    return view(await changePeopleCount(database, actorOf(req), req.params.id, req.body.people_count));
+    return view(await changePeopleCount(database, actorOf(req), req.params.id, req.body.people_count), req);
   });
 
   route(app, recordsApi.cancel, async (req) => {
-    return view(await cancelRecord(database, actorOf(req), req.params.id, req.body.cancel_reason));
+    return view(await cancelRecord(database, actorOf(req), req.params.id, req.body.cancel_reason), req);
   });
 
   route(app, recordsApi.restore, async (req) => {
-    return view(await restoreRecord(database, actorOf(req), req.params.id));
+    return view(await restoreRecord(database, actorOf(req), req.params.id), req);
   });
 }

@@ -192,7 +192,7 @@ describe('refusals in the customer’s language', () => {
     });
     expect(put.statusCode, put.body).toBe(200);
     try {
-      const { user, id } = await booked('en', { date: inDays(1) });
+      const { user, id, schedule } = await booked('en', { date: inDays(1) });
       const res = await t.app.inject({
         method: 'PUT',
         url: `/api/v1/records/cancel/${id}`,
@@ -200,9 +200,16 @@ describe('refusals in the customer’s language', () => {
         payload: { cancel_reason: 'Plans changed' },
       });
       expect(res.statusCode).toBe(409);
-      expect(res.json().detail).toBe(
-        'A booking can be changed or cancelled up to 48 hours before the workshop starts. Contact the studio: @studio',
-      );
+      const english =
+        'A booking can be changed or cancelled up to 48 hours before the workshop starts. Contact the studio: @studio';
+      expect(res.json().detail).toBe(english);
+      // The booking page says why the buttons are gone in the same words; a Russian customer reads Russian.
+      const view = await t.app.inject({ method: 'GET', url: `/api/v1/records/${id}`, headers: tma(user) });
+      expect(view.json().allowed.cancel).toEqual({ ok: false, reason: 'deadline', detail: english });
+      const russian = customer();
+      const ruId = (await book(t.app, russian, bookingPayload(schedule.id))).json().record.id;
+      const ruView = await t.app.inject({ method: 'GET', url: `/api/v1/records/${ruId}`, headers: tma(russian) });
+      expect(ruView.json().allowed.cancel.detail).toMatch(/^Изменить или отменить запись можно не позднее чем за 48/);
     } finally {
       await t.app.inject({
         method: 'PUT',

@@ -1,4 +1,6 @@
+import type { Permission, RecordAllowed } from '../../../contract';
 import type { Language } from '../../../contract/language';
+import { permissionError } from '../../booking/allowed';
 import type { RefusalTexts } from '../../kernel/errors';
 import { en } from './en';
 import { ru, type ApiTexts } from './ru';
@@ -28,4 +30,12 @@ export function localizeRefusal(detail: string, language: Language, texts?: Refu
   if (texts?.key === 'deadline') return t.deadline(...texts.args);
   const key = keyOfText.get(detail);
   return key ? t.refusals[key] : detail;
+}
+
+/** What a customer may do with a booking, the reasons of what they may not said in their language. */
+export function localizeAllowed(allowed: RecordAllowed, language: Language): RecordAllowed {
+  if (language === 'ru') return allowed;
+  const say = (p: Permission): Permission =>
+    p.detail === null ? p : { ...p, detail: localizeRefusal(p.detail, language, permissionError(p)?.texts) };
+  return Object.fromEntries(Object.entries(allowed).map(([action, p]) => [action, say(p)])) as RecordAllowed;
 }
