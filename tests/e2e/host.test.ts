@@ -239,7 +239,9 @@ describe('the host’s admin', () => {
       const saved = page.waitForResponse(
         (r) => r.url().endsWith('/api/v1/settings/') && r.request().method() === 'POST',
       );
-      await page.getByRole('switch', { name: 'Новая запись' }).click();
+      // Alerts about bookings name sessions on any date: a host gets only the day-before summary.
+      expect(await page.getByRole('switch', { name: 'Новая запись' }).count()).toBe(0);
+      await page.getByRole('switch', { name: 'Напоминание за день' }).click();
       await page.getByRole('button', { name: 'Сохранить' }).click();
       expect((await saved).status()).toBe(200);
       expect(refused).toEqual([]);

@@ -12,7 +12,6 @@ import {
   Text,
   Tooltip,
 } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { ATTENDANCE_LABELS, RECORD_STATE_LABELS, type RecordPublic } from '../../../contract/records';
 import { fullName, plural } from '../../../contract/format';
 import { IconCircleCheck, IconCircleDashed, IconCircleX, IconClock, IconListDetails } from './icons';
@@ -188,6 +187,7 @@ function RecordCard({
               target="_blank"
               rel="noopener noreferrer"
               size="sm"
+              c={cancelled ? 'gray.7' : undefined}
             >
               @{telegramHandle(r.telegram_login)}
             </Anchor>
@@ -211,12 +211,15 @@ function RecordCard({
  */
 export function RecordsTable({
   records,
+  phone = false,
   checkIn = false,
   payments = true,
   history: withHistory = true,
   refunds = true,
 }: {
   records: StaffRecord[];
+  /** Phone width: one card per participant instead of the table. */
+  phone?: boolean;
   checkIn?: boolean;
   payments?: boolean;
   history?: boolean;
@@ -224,7 +227,6 @@ export function RecordsTable({
 }) {
   const [history, setHistory] = useState<StaffRecord | null>(null);
   const [payment, setPayment] = useState<StaffRecord | null>(null);
-  const phone = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
   if (records.length === 0)
     return (
       <Text size="sm" c="dimmed">

@@ -11,9 +11,7 @@ import { CsvButton } from './CsvButton';
 import { urlOf } from '../../../contract/endpoints/client';
 import { scheduleApi } from '../../../contract/endpoints/schedule';
 import { RecordsTable } from './RecordsTable';
-import { useMediaQuery } from '@mantine/hooks';
 import { hostWindow, inHostDays } from '../../../contract/host-window';
-import { useCurrentUser } from '../session';
 
 /** People per state: the sum of people_count (default 1) per booking. */
 export function countPeople(records: RecordPublic[]) {
@@ -56,19 +54,29 @@ export interface ScheduleCardProps {
   onCancel?: () => void;
   /** The chef's list as CSV (exports: not for a host). */
   canExport?: boolean;
+  /** The viewer is a host: check-in and payments on today's and tomorrow's sessions only, no booking history or refunds. */
+  host?: boolean;
+  /** Phone width: bookings as cards, each with its check-in mark. */
+  phone?: boolean;
 }
 
-export function ScheduleCard({ schedule, onNotify, onEdit, onDelete, onCancel, canExport = true }: ScheduleCardProps) {
+export function ScheduleCard({
+  schedule,
+  onNotify,
+  onEdit,
+  onDelete,
+  onCancel,
+  canExport = true,
+  host = false,
+  phone = false,
+}: ScheduleCardProps) {
   const { workshop, address } = schedule;
   // A cancelled session is history: no edit, no reminder, no check-in.
   const cancelled = Boolean(schedule.cancelled_at);
   // A host checks people in and takes payments on today's and tomorrow's sessions only (History shows a week).
-  const host = useCurrentUser().data?.role === 'host';
   const works = !host || inHostDays(hostWindow(config.businessTimezone), schedule.date);
   const canCheckIn = !cancelled && works && checkInOpen(schedule.date);
   const [checkIn, setCheckIn] = useState(false);
-  // At phone width each participant's card carries its check-in mark.
-  const phone = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
   return (
     <Card padding="lg" data-testid="schedule-card" data-schedule-id={schedule.id}>
       <Stack gap="md">
@@ -151,9 +159,11 @@ export function ScheduleCard({ schedule, onNotify, onEdit, onDelete, onCancel, c
             </Button>
           )}
         </Group>
+        {/* At phone width each participant's card carries its check-in mark. */}
         {canCheckIn && !phone && checkIn && <CheckInList schedule={schedule} />}
         <RecordsTable
           records={schedule.records}
+          phone={phone}
           checkIn={canCheckIn}
           payments={works}
           history={!host}

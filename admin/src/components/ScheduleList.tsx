@@ -1,5 +1,6 @@
 import { startTransition, useEffect, useState } from 'react';
 import { Button, Group, NativeSelect, SegmentedControl, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { urlOf } from '../../../contract/endpoints/client';
 import { addressesApi } from '../../../contract/endpoints/addresses';
 import { recordsApi } from '../../../contract/endpoints/records';
@@ -112,6 +113,8 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
   );
   // A host works the day's sessions: no adding, editing, reminding, cancelling or deleting.
   const host = useCurrentUser().data?.role === 'host';
+  // Once for the page, not per card: History draws twenty cards with all their bookings.
+  const phone = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<SchedulePublic | null>(null);
   const [deleting, setDeleting] = useState<SchedulePublic | null>(null);
@@ -175,6 +178,8 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
               onDelete={host ? undefined : () => setDeleting(s)}
               onCancel={upcoming && !host ? () => setCancelling(s) : undefined}
               canExport={!host}
+              host={host}
+              phone={phone}
             />
           ))}
         </Stack>

@@ -13,7 +13,17 @@ export const NOTIFICATION_LABELS: Record<keyof Notifications, { label: string; d
   scheduled1d: { label: 'Напоминание за день', description: 'Сводка участников за день до мастер-класса' },
 };
 
-export function NotificationSettingsForm({ settings }: { settings: Settings }) {
+/**
+ * `only`: the alerts this role gets (a host: the day-before summary; alerts about bookings name sessions on
+ * any date). The others are saved as they are.
+ */
+export function NotificationSettingsForm({
+  settings,
+  only,
+}: {
+  settings: Settings;
+  only?: readonly (keyof Notifications)[];
+}) {
   const {
     control,
     handleSubmit,
@@ -27,7 +37,7 @@ export function NotificationSettingsForm({ settings }: { settings: Settings }) {
   return (
     <form onSubmit={handleSubmit(onSubmit)}>
       <Stack gap="lg" maw={560}>
-        {(Object.keys(NOTIFICATION_LABELS) as (keyof Notifications)[]).map((key) => (
+        {(only ?? (Object.keys(NOTIFICATION_LABELS) as (keyof Notifications)[])).map((key) => (
           <Controller
             key={key}
             control={control}

@@ -28,7 +28,9 @@ function Profile() {
             <Text fw={600}>Telegram</Text>
             <Text size="sm" c="dimmed" maw={480}>
               {user.telegram_id === null
-                ? 'Подключите Telegram, чтобы получать уведомления о записях и отменах.'
+                ? user.role === 'host'
+                  ? 'Подключите Telegram, чтобы отмечать участников в /today и получать сводку на завтра.'
+                  : 'Подключите Telegram, чтобы получать уведомления о записях и отменах.'
                 : 'Telegram подключён. Чтобы подключить другой аккаунт, получите новую ссылку.'}
             </Text>
             <TelegramLink linked={user.telegram_id !== null} />
@@ -46,8 +48,12 @@ function Profile() {
   );
 }
 
+/** A host is told only of the next day's sessions. */
+const HOST_ALERTS = ['scheduled1d'] as const;
+
 function NotificationSettings() {
   const { data } = useApi(settingsApi.get, {}, { onError: (err) => toastError(TITLES.general, err) });
+  const host = useCurrentUser().data?.role === 'host';
   return (
     <section>
       <Title order={3} mb="xs">
@@ -56,7 +62,11 @@ function NotificationSettings() {
       <Text size="sm" c="dimmed" mb="lg" maw={560}>
         Какие сообщения бот отправляет сотрудникам с подключённым Telegram.
       </Text>
-      {data ? <NotificationSettingsForm settings={data} /> : <Skeleton h={180} maw={560} />}
+      {data ? (
+        <NotificationSettingsForm settings={data} only={host ? HOST_ALERTS : undefined} />
+      ) : (
+        <Skeleton h={180} maw={560} />
+      )}
     </section>
   );
 }
