@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CERTIFICATE_MSG, CERTIFICATE_START_PREFIX } from '../../contract/certificates';
+import { CERTIFICATE_START_PREFIX } from '../../contract/certificates';
 import { shareApi } from '../../contract/endpoints/share';
 import { customerActor } from '../../core/kernel/actor';
-import { Conflict, Forbidden, NotFound } from '../../core/kernel/errors';
+import { Conflict, Forbidden } from '../../core/kernel/errors';
 import { ALLOWED_MSG } from '../../core/booking/allowed';
 import { apiTexts } from '../../core/language/api-texts';
 import { ROUTE_REFUSALS } from '../../core/language/api-texts/ru';
 import { customerLanguage } from '../../core/language/customer-language';
-import { myCertificates } from '../../core/money/certificates';
+import { myCertificate } from '../../core/money/certificates';
 import { createSeatGift, giftUrl, viewSeatGift } from '../../core/journey/seat-gifts';
 import { certificateArticle, seatGiftArticle, type ShareArticle } from '../../core/journey/share-messages';
 import { HttpError } from '../http-error';
@@ -68,8 +68,7 @@ export default async function shareRoutes(
 
   route(app, shareApi.certificate, async (req) => {
     const { tg, t, username, prepare } = await sharer(req);
-    const cert = (await myCertificates(db, tg.id)).data.find((c) => c.id === req.params.id);
-    if (!cert) throw new NotFound(CERTIFICATE_MSG.notFound);
+    const cert = await myCertificate(db, tg.id, req.params.id);
     if (cert.status !== 'active' || !cert.code || !cert.url) throw new Conflict(ROUTE_REFUSALS.shareNotActive);
     const code = cert.code.replaceAll('-', '');
     const url = `https://t.me/${await username()}?start=${CERTIFICATE_START_PREFIX}${code}`;
