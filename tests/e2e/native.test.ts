@@ -201,6 +201,34 @@ describe('giving a seat with shareMessage', () => {
   });
 });
 
+describe('giving a certificate with shareMessage', () => {
+  it.each(PLATFORMS)('%s: the customer’s paid certificate goes out as the bot’s message', async (platform) => {
+    const buyer = newUser('Анна');
+    const cert = await call<{ id: number; code: string }>('POST', '/certificates/', {
+      amount: 5000,
+      method: 'cash',
+      buyer_telegram_id: buyer.id,
+    });
+    const { page, errors, context } = await client(platform);
+    await page.goto(`${server.url}/apply?buy=certificate${launch(buyer, platform, CURRENT)}`);
+    const mine = page.getByTestId('my-certificates');
+    await mine.getByText(cert.code).waitFor();
+    const prepared = page.waitForResponse((r) => r.url().endsWith(`/me/certificates/${cert.id}/share`));
+    await mine.getByRole('button', { name: 'Подарить сертификат' }).click();
+    const answer = (await (await prepared).json()) as { id: string; url: string };
+    expect(answer.url).toBe(`https://t.me/studio_test_bot?start=cert_${cert.code.replaceAll('-', '')}`);
+    await page.waitForFunction(() => window.__tgEvents.some((e) => e[0] === 'web_app_send_prepared_message'));
+    const sent = (await page.evaluate(() => window.__tgEvents)).filter((e) => e[0] === 'web_app_send_prepared_message');
+    expect(sent).toEqual([['web_app_send_prepared_message', { id: answer.id }]]);
+    await page.evaluate(() => window.Telegram.WebView.receiveEvent('prepared_message_sent'));
+    await page.getByText('Сертификат отправлен').waitFor();
+    await shot(page, `certificate-sent-${platform}`);
+    expect(await axeProblems(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('the queue action as the SecondaryButton', () => {
   it.each(PLATFORMS)(
     '%s, a current client: /apply on a full session offers other dates and the queue beside',
