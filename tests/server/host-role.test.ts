@@ -28,7 +28,7 @@ const at: Record<
 > = {} as never;
 
 const get = (url: string, headers = host) => t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers });
-const send = (method: 'POST' | 'PUT', url: string, payload: object, headers = host) =>
+const send = (method: 'POST' | 'PUT' | 'PATCH', url: string, payload: object, headers = host) =>
   t.app.inject({ method, url: `/api/v1${url}`, headers, payload });
 const ids = (res: { json(): { data: { id: number }[] } }) => res.json().data.map((s) => s.id);
 const ledgerSize = async (record: number) =>
@@ -144,6 +144,25 @@ describe('a host works today’s and tomorrow’s sessions only', () => {
     const then = staffActor(user, t.config.businessTimezone, lateYesterday);
     await recordDeskPayment(t.database, then, at.yesterday.record, { method: 'cash' });
     expect(await ledgerSize(at.yesterday.record)).toBe(1);
+  });
+
+  it('a host changes their own profile and alerts, never their role', async () => {
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/users/me',
+      headers: host,
+      payload: { full_name: 'Ведущий Иван', role: 'owner', is_superuser: true },
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await get('/users/me')).json()).toMatchObject({
+      full_name: 'Ведущий Иван',
+      role: 'host',
+      is_superuser: false,
+    });
+    const alerts = { notifications: { userApply: false, userCancel: false, scheduled1d: true } };
+    expect((await send('POST', '/settings/', alerts)).statusCode).toBe(200);
+    const other = await send('PATCH', `/users/${hostId}`, { role: 'owner' });
+    expect([other.statusCode, other.json().detail]).toEqual([403, 'Нет доступа']);
   });
 
   it('no revenue, stats, exports, customers or audit', async () => {
