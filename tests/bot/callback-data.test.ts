@@ -33,6 +33,8 @@ const LARGEST: CallbackData[] = [
   { kind: 'forget', yes: true },
   { kind: 'forget', yes: false },
   ...(['ru', 'en', 'sr'] as const).map((language): CallbackData => ({ kind: 'language', language })),
+  { kind: 'min_people', action: 'cancel', scheduleId: ID_MAX },
+  { kind: 'min_people', action: 'run', scheduleId: ID_MAX },
 ];
 
 describe('callback data', () => {
@@ -53,6 +55,7 @@ describe('callback data', () => {
         'cancel_pick',
         'forget',
         'language',
+        'min_people',
         'queue',
         'rate',
         'reminder',
