@@ -13,6 +13,7 @@ import { TEST_BOT_TOKEN, tma } from '../helpers/telegram';
 import { botTestApp, deliver } from '../bot/setup';
 import { issueCertificate } from '../../core/money/certificates';
 import { staffActor } from '../../core/kernel/actor';
+import { chooseLanguage } from '../../core/language/customer-language';
 
 /*
  * Sharing from the mini-app (a message the bot prepared, for Telegram's shareMessage) and the API's
@@ -181,6 +182,19 @@ describe('refusals in the customer’s language', () => {
     expect(await said(tma(sr), sr)).toBe('Već ste prijavljeni na ovu radionicu');
     const de = customer('de');
     expect(await said(tma(de), de)).toBe('Вы уже записаны на этот мастер-класс');
+    // A language chosen with /language wins over the Telegram app's.
+    const chose = customer('en');
+    await chooseLanguage(t.database.db, chose.id, 'sr');
+    expect(await said(tma(chose), chose)).toBe('Već ste prijavljeni na ovu radionicu');
+    // Staff calling the same endpoint read Russian.
+    const asStaff = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/records/',
+      headers: staff,
+      payload: { ...bookingPayload(schedule.id), telegram_id: en.id },
+    });
+    expect(asStaff.statusCode).toBe(409);
+    expect(asStaff.json().detail).toBe('Вы уже записаны на этот мастер-класс');
   });
 
   it('a refusal that shows values (the change deadline) is said with them', async () => {
