@@ -5,6 +5,7 @@ import { ALLOWED_MSG } from '../../core/booking/allowed';
 import { GIFT_MSG } from '../../core/journey/seat-gifts';
 import { apiTexts, localizeRefusal } from '../../core/language/api-texts';
 import { ru } from '../../core/language/api-texts/ru';
+import { PROMO_MSG } from '../../core/money/promo-codes';
 import { MONEY_MSG } from '../../core/money/telegram';
 
 /* The API's customer texts: every language has every key, and every text shows the values it is given. */
@@ -66,6 +67,9 @@ describe('the API’s customer catalogues', () => {
       ...Object.values(GIFT_MSG),
       ...Object.values(MONEY_MSG),
       ...Object.values(CERTIFICATE_MSG),
+      ...Object.entries(PROMO_MSG)
+        .filter(([k]) => k !== 'duplicate' && k !== 'noWorkshop')
+        .map(([, v]) => v),
       ...Object.entries(ALLOWED_MSG)
         .filter(([k]) => k !== 'attendedStaff')
         .map(([, v]) => v),

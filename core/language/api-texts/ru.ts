@@ -5,6 +5,7 @@ import { ALLOWED_MSG } from '../../booking/allowed';
 import { deadlineMessage } from '../../booking/change-deadline';
 import { GIFT_MSG } from '../../journey/seat-gifts';
 import { MSG } from '../../kernel/messages';
+import { PROMO_MSG } from '../../money/promo-codes';
 import { INVOICE_TEXTS, MONEY_MSG } from '../../money/telegram';
 
 /*
@@ -65,6 +66,13 @@ const refusals = {
   certificateVoided: CERTIFICATE_MSG.voided,
   certificatePending: CERTIFICATE_MSG.pending,
   certificateTooMany: CERTIFICATE_MSG.tooMany,
+  promoUnknown: PROMO_MSG.unknown,
+  promoNotYet: PROMO_MSG.notYet,
+  promoExpired: PROMO_MSG.expired,
+  promoWorkshop: PROMO_MSG.workshop,
+  promoUsedUp: PROMO_MSG.usedUp,
+  promoUsedByYou: PROMO_MSG.usedByYou,
+  promoFirstTimeOnly: PROMO_MSG.firstTimeOnly,
   ...ROUTE_REFUSALS,
 };
 
