@@ -110,6 +110,18 @@ beforeAll(async () => {
   });
   ids.oleg = await bookAs(OLEG, ids.soon, { name: 'Олег', last_name: 'Иванов' });
   await bookAs(OLEG, ids.dayAfter, { name: 'Олег', last_name: 'Иванов' });
+  // Yesterday's session with a booking: booked while upcoming, then moved back (a customer cannot book the past).
+  await server.database.db
+    .updateTable('schedules')
+    .set({ date: new Date(Date.now() + 3 * 86_400_000).toISOString() })
+    .where('id', '=', ids.yesterday)
+    .execute();
+  await bookAs(VERA, ids.yesterday, { name: 'Вера', last_name: 'Ким' });
+  await server.database.db
+    .updateTable('schedules')
+    .set({ date: new Date(Date.parse(w.from) - 2 * hour).toISOString() })
+    .where('id', '=', ids.yesterday)
+    .execute();
   await api('PUT', `/customers/${VERA.id}/note`, { note: 'Вегетарианка' });
 }, 120_000);
 
@@ -210,8 +222,13 @@ describe('the host’s admin', () => {
       const { ctx, page, refused } = await newPage(viewport);
       await login(page, HOST);
       await page.goto(`${server.url}/past`);
-      await card(page, ids.yesterday).waitFor();
+      const yesterday = card(page, ids.yesterday);
+      await yesterday.getByText('Вера Ким').waitFor();
       expect(await card(page, ids.older).count()).toBe(0);
+      // Read only: no check-in, no payment dialog, no booking history on another day's session.
+      for (const name of ['Отметить посещение', 'Оплата', 'Пришёл', 'История изменений', 'Оплата записи'])
+        expect(await yesterday.getByRole('button', { name }).count(), name).toBe(0);
+      await yesterday.getByTestId('payment-badge').waitFor();
       expect(await page.getByTestId('list-filter').count()).toBe(0);
       await shot(page, `history-${name}`, true);
       expect(await axeProblems(page)).toEqual([]);
