@@ -31,7 +31,7 @@ if (!z.globalRegistry.get(ValidationError)?.id) z.globalRegistry.add(ValidationE
 const ERROR_TEXT: Record<RouteError | 401 | 422, string> = {
   400: 'Refused: a wrong password, an expired token…',
   401: 'Not authenticated: missing, invalid or expired credentials',
-  403: 'Not allowed for this user',
+  403: 'Not allowed for this user (a host: «Нет доступа» on what a host may not call and on sessions outside today and tomorrow)',
   404: 'Not found',
   409: 'Refused by the current state: a past session, a duplicate, a thing still in use…',
   422: 'The request does not match its schema',
@@ -50,7 +50,8 @@ const SECURITY: Record<Access, { [scheme: string]: string[] }[]> = {
 function errorStatuses(access: Access, schema: FastifySchema, method: string): number[] {
   const codes = new Set<number>(schema.errors ?? []);
   if (access !== 'public') codes.add(401);
-  if (access === 'superuser') codes.add(403);
+  // A host is refused every staff call not declared for it; a superuser's call refuses everyone else.
+  if (access !== 'public') codes.add(403);
   // A path id names a thing that may not exist.
   if (access !== 'public' && schema.params) codes.add(404);
   if (schema.body || schema.params || schema.querystring) codes.add(422);
@@ -77,9 +78,13 @@ const transform: SwaggerTransform = (document) => {
   if (!Object.keys(response).some((code) => code.startsWith('2'))) response[200] = UNDOCUMENTED;
   for (const code of errorStatuses(access, schema, [route.method].flat()[0] ?? 'GET'))
     response[code] = errorResponse(code);
+  // Whether the staff role at the door may call it, said where the reader of the operation looks.
+  const description = route.config?.host
+    ? [rest.description, 'A host may call it (on today’s and tomorrow’s sessions).'].filter(Boolean).join('\n\n')
+    : rest.description;
   return jsonSchemaTransform({
     ...document,
-    schema: { ...rest, ...inlineParameters(rest), security: SECURITY[access], response },
+    schema: { ...rest, description, ...inlineParameters(rest), security: SECURITY[access], response },
   });
 };
 

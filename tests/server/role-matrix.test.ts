@@ -770,5 +770,12 @@ describe('every endpoint enforces its role on the server', () => {
     );
     const declared = new Set(allEndpoints.map((e) => key(e.method, e.path)));
     expect(served.filter((c) => !declared.has(c) && !c.includes('/telegram/'))).toEqual([]);
+    // The document tells which operations a host may call.
+    const forHost = Object.entries(spec.paths).flatMap(([path, methods]) =>
+      Object.entries(methods as Record<string, { description?: string }>)
+        .filter(([, op]) => op.description?.includes('A host may call it'))
+        .map(([m]) => key(m.toUpperCase(), path.replace('/api/v1', ''))),
+    );
+    expect(forHost.sort()).toEqual([...HOST_MAY].sort());
   });
 });
