@@ -8,6 +8,7 @@ import { verifyInitData, type TelegramUser } from './telegram-init-data';
 import { noteTelegramLanguage } from '../../core/language/customer-language';
 import type { Access } from '../../contract/endpoints';
 import { staffRole } from '../../core/kernel/actor';
+import { ROLE_MSG } from '../../core/staff/roles';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -39,8 +40,6 @@ declare module '@fastify/jwt' {
 
 export const TOKEN_TTL = '8d';
 
-/** What a staff role is refused with (a host outside the day's sessions at the door). */
-export const NO_ACCESS = 'Нет доступа';
 
 export async function registerAuth(
   app: FastifyInstance,
@@ -77,7 +76,7 @@ export async function registerAuth(
     }
     if (scheme !== 'bearer' || !credentials) throw new HttpError(401, 'Not authenticated');
     req.staff = await staffFromToken(app, opts.database, credentials);
-    if (staffRole(req.staff) === 'host' && !req.routeOptions.config.host) throw new HttpError(403, NO_ACCESS);
+    if (staffRole(req.staff) === 'host' && !req.routeOptions.config.host) throw new HttpError(403, ROLE_MSG.noAccess);
     if (access === 'superuser' && !bool(req.staff.is_superuser))
       throw new HttpError(403, "The user doesn't have enough privileges");
   });
