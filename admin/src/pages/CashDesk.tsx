@@ -85,6 +85,28 @@ export default function CashDesk() {
             <Figure label="К возврату" value={formatPrice(data.refunds_owed)} hint="по всем записям сейчас" />
             <Figure label="Депозиты клиентов" value={formatPrice(data.credit_outstanding)} hint="на счетах в студии" />
           </SimpleGrid>
+          <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md" data-testid="certificate-totals">
+            <Figure
+              label="Продано сертификатов"
+              value={formatPrice(data.certificates.sold)}
+              hint="получено за период"
+            />
+            <Figure
+              label="Оплачено сертификатами"
+              value={formatPrice(data.certificates.redeemed)}
+              hint="за период, за вычетом возвратов"
+            />
+            <Figure
+              label="Остаток на сертификатах"
+              value={formatPrice(data.certificates.outstanding)}
+              hint="обязательство студии сейчас"
+            />
+            <Figure
+              label="Списано"
+              value={formatPrice(data.certificates.expired + data.certificates.voided)}
+              hint={`истекли ${formatPrice(data.certificates.expired)}, аннулированы ${formatPrice(data.certificates.voided)}`}
+            />
+          </SimpleGrid>
           <Group gap="md">
             {Object.entries(data.totals).map(([m, total]) => (
               <Text key={m} size="sm">

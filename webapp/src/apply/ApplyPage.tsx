@@ -120,7 +120,7 @@ function Wizard({ intent, onBuy }: { intent: LaunchIntent; onBuy: () => void }) 
       {step === 1 && data && inTelegram() && (
         <div className="filter-bar">
           <button type="button" className="link-button" onClick={onBuy}>
-            {T.buyCertificate.open}
+            {T.certificate.buy}
           </button>
         </div>
       )}

@@ -33,6 +33,7 @@ import { Notice } from '../ui/Notice';
 import { PrivacySheet } from '../ui/PrivacySheet';
 import { Stepper } from '../ui/Stepper';
 import { PriceExtras, type Extras } from './PriceExtras';
+import { useCertificateTexts } from '../i18n/certificates';
 import { toast } from '../ui/toast';
 import { IconCalendar } from '../ui/icons';
 
@@ -121,13 +122,14 @@ export default function ContactStep({
   }, [draftJson, isDirty]);
   const queued = people > session.places_available;
   const tz = config().businessTimezone;
+  const C = useCertificateTexts();
   const [extras, setExtras] = useState<Extras>({ certificate_code: null, promo_code: null, pending: false });
 
   const submit = handleSubmit(
     async (values) => {
       if (!user || extras.pending) {
         haptic('error');
-        if (extras.pending) toast({ kind: 'error', title: T.certificate.notApplied });
+        if (extras.pending) toast({ kind: 'error', title: C.apply.notApplied });
         return;
       }
       setSubmitting(true);

@@ -10,6 +10,7 @@ import { haptic, openInvoice, telegramUser } from '../tg';
 import { Notice } from '../ui/Notice';
 import { toast } from '../ui/toast';
 import { IconWallet } from '../ui/icons';
+import { CertificateLines } from './CertificateLines';
 
 /** The NBS IPS string's tag values (K:PR|V:01|…|S:…|RO:…). */
 const ipsTags = (text: string) =>
@@ -83,6 +84,7 @@ export function PaymentSection({ view, onPaid }: { view: RecordView; onPaid: () 
       <Cell before={<IconWallet className="cell-icon" />} subhead={PAY_TEXTS.price}>
         <span data-testid="price">{formatPrice(m.price)}</span>
       </Cell>
+      <CertificateLines view={view} />
       {m.amount_paid !== 0 && (
         <Cell
           subhead={PAY_TEXTS.paid}
