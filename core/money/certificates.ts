@@ -8,22 +8,17 @@ import {
   DEFAULT_CERTIFICATE_AMOUNTS,
   certificatePagePath,
   formatCertificateCode,
-  normalizeCertificateCode,
-  type BusinessSettings,
   type CertificateEntry,
   type CertificateIssue,
   type CertificatePayMethod,
   type CertificatePublic,
-  type CertificateStatus,
   type CertificateView,
   type MyCertificate,
   type RecordLedger,
-  type RecordSchedule,
 } from '../../contract';
 import { nowIso, type Database, type Executor } from '../../db/database';
 import { withWriteTransaction } from '../../db/lock';
 import {
-  certificateSpendOfRecord,
   codeTaken,
   getCertificate,
   getCertificateByCode,

@@ -247,7 +247,7 @@ describe('void and expiry', () => {
   it('the owner voids with a reason (a manager may not): the rest is written off and the code refused', async () => {
     const c = await certificate({ amount: 3000 });
     await bookWith(c.code, 1000);
-    const voidAs = (headers: typeof owner, payload: unknown) =>
+    const voidAs = (headers: typeof owner, payload: { reason: string }) =>
       s.app.inject({ method: 'POST', url: `/api/v1/certificates/${c.code}/void`, headers, payload });
     expect((await voidAs(manager, { reason: 'Ошибка' })).statusCode).toBe(403);
     const noReason = await voidAs(owner, { reason: ' ' });
