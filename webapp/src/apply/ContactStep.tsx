@@ -169,9 +169,9 @@ export default function ContactStep({
   const native = hasTelegramClient();
   const action = queued ? T.contact.queue : T.contact.book;
   const booking = { text: action, active: Boolean(user) && !submitting, progress: submitting };
-  // A booking that would wait in the queue, on a client with the SecondaryButton: other dates are the main
-  // action and the queue the second one beside it (elsewhere the queue stays the MainButton).
-  const queueAside = native && queued && showBack && hasSecondaryButton();
+  // A booking that would wait in the queue, on a client with the SecondaryButton: other dates (back to the
+  // schedule) are the main action and the queue the second one beside it (elsewhere the queue stays the MainButton).
+  const queueAside = native && queued && hasSecondaryButton();
   useMainButton(
     native ? (queueAside ? { text: T.native.otherDates, active: !submitting, progress: false } : booking) : null,
     () => (queueAside ? onBack() : void submit()),
