@@ -22,3 +22,6 @@ export const inHostDays = (w: HostWindow, date: string) => {
   const at = new Date(date).toISOString();
   return at >= w.from && at < w.to;
 };
+
+/** How a host takes money at the door: cash or card (bank transfers are reconciled by a manager). */
+export const HOST_DESK_METHODS = ['cash', 'card'] as const;

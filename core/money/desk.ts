@@ -27,6 +27,7 @@ import { type RecordRow } from '../../db/repositories/records';
 import { certificateSumsBetween, certificatesOutstanding } from '../../db/repositories/certificates';
 import { assertStaff, type Actor } from '../kernel/actor';
 import { Conflict } from '../kernel/errors';
+import { assertHostMayTake } from '../staff/roles';
 import { loadForActor, onRecord, type OnRecord } from '../booking/command';
 import { adjustCredit, appendToRecord, recordMoney } from './ledger';
 import { withLocks } from '../../db/lock';
@@ -82,6 +83,7 @@ export function recordDeskPayment(
   input: PaymentCreate,
 ): Promise<RecordLedger> {
   assertStaff(actor);
+  assertHostMayTake(actor, input.method);
   return onRecord(database, actor, recordId, async (c) => {
     const { trx, settings } = c;
     const m = await recordMoney(trx, c.record, settings);

@@ -1,8 +1,11 @@
-import { inHostDays, type HostWindow } from '../../contract/host-window';
+import { HOST_DESK_METHODS, inHostDays, type HostWindow } from '../../contract/host-window';
 import type { Actor } from '../kernel/actor';
 import { Forbidden } from '../kernel/errors';
 
-export const ROLE_MSG = { noAccess: 'Нет доступа' } as const;
+export const ROLE_MSG = {
+  noAccess: 'Нет доступа',
+  hostMethods: 'Ведущий принимает оплату наличными или картой',
+} as const;
 
 /** The window a host works in; null for everyone else (no limit). */
 export const hostWindowOf = (actor: Actor): HostWindow | null =>
@@ -37,4 +40,10 @@ export function rangeFor(
     from: range.from && range.from > from ? range.from : from,
     to: range.to && range.to < w.to ? range.to : w.to,
   };
+}
+
+/** Refuses a host a desk payment other than cash or card. */
+export function assertHostMayTake(actor: Actor, method: string): void {
+  if (isHost(actor) && !(HOST_DESK_METHODS as readonly string[]).includes(method))
+    throw new Forbidden(ROLE_MSG.hostMethods);
 }

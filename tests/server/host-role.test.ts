@@ -125,6 +125,16 @@ describe('a host works today’s and tomorrow’s sessions only', () => {
       expect([res.statusCode, res.json().detail]).toEqual([403, 'Нет доступа']);
       expect(await ledgerSize(s.record)).toBe(0);
     }
+    // Cash or card at the door: a bank transfer is a manager's to record.
+    const transfer = await send('POST', `/records/${at.today.record}/payments`, { method: 'bank_transfer' });
+    expect([transfer.statusCode, transfer.json().detail]).toEqual([
+      403,
+      'Ведущий принимает оплату наличными или картой',
+    ]);
+    expect(await ledgerSize(at.today.record)).toBe(0);
+    expect(
+      (await send('POST', `/records/${at.today.record}/payments`, { method: 'bank_transfer' }, owner)).statusCode,
+    ).toBe(201);
     // Refunds and price changes stay with the manager, also on today's bookings.
     const refund = await send('POST', `/records/${at.tomorrow.record}/refunds`, { method: 'cash', amount: 100 });
     expect([refund.statusCode, refund.json().detail]).toEqual([403, 'Нет доступа']);

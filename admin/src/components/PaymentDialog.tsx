@@ -24,6 +24,7 @@ import {
   type RefundCreate,
 } from '../../../contract/money';
 import { formatDateTime, formatPrice } from '../../../contract/format';
+import { HOST_DESK_METHODS } from '../../../contract/host-window';
 import { call } from '../api';
 import { CertificateRedeem } from './CertificateRedeem';
 import { config } from '../config';
@@ -135,13 +136,13 @@ export function PaymentDialog({
   recordId,
   title,
   onClose,
-  refunds = true,
+  host = false,
 }: {
   recordId: number;
   title: string;
   onClose: () => void;
-  /** Refunds are a manager's: a host takes payments only. */
-  refunds?: boolean;
+  /** A host takes cash or card and records no refunds. */
+  host?: boolean;
 }) {
   const { data, mutate } = useApi(
     paymentsApi.ledger,
@@ -224,7 +225,7 @@ export function PaymentDialog({
           </Table.ScrollContainer>
           {m.balance > 0 && (
             <MoneyForm
-              methods={DESK_METHODS}
+              methods={host ? HOST_DESK_METHODS : DESK_METHODS}
               label="Принять оплату"
               hint={`пусто: весь остаток ${rsd(m.balance)}`}
               submit={(body) =>
@@ -240,7 +241,7 @@ export function PaymentDialog({
             />
           )}
           {m.balance > 0 && <CertificateRedeem recordId={recordId} onDone={() => void mutate()} />}
-          {refunds && m.amount_paid > 0 && (
+          {!host && m.amount_paid > 0 && (
             <MoneyForm
               methods={REFUND_METHODS}
               label="Вернуть"

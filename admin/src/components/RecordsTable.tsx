@@ -207,7 +207,8 @@ function RecordCard({
 
 /**
  * A session's bookings: a table on wide screens, one card per participant at phone width. `checkIn`: the
- * check-in marks are open (phone cards carry them); `payments`, `history`, `refunds`: what the role may open.
+ * check-in marks are open (phone cards carry them); `payments`, `history`: what the role may open; `host`:
+ * cash or card only, no refunds.
  */
 export function RecordsTable({
   records,
@@ -215,7 +216,7 @@ export function RecordsTable({
   checkIn = false,
   payments = true,
   history: withHistory = true,
-  refunds = true,
+  host = false,
 }: {
   records: StaffRecord[];
   /** Phone width: one card per participant instead of the table. */
@@ -223,7 +224,7 @@ export function RecordsTable({
   checkIn?: boolean;
   payments?: boolean;
   history?: boolean;
-  refunds?: boolean;
+  host?: boolean;
 }) {
   const [history, setHistory] = useState<StaffRecord | null>(null);
   const [payment, setPayment] = useState<StaffRecord | null>(null);
@@ -237,12 +238,7 @@ export function RecordsTable({
     <>
       {history && <RecordHistory recordId={history.id} name={fullName(history)} onClose={() => setHistory(null)} />}
       {payment && (
-        <PaymentDialog
-          recordId={payment.id}
-          title={fullName(payment)}
-          refunds={refunds}
-          onClose={() => setPayment(null)}
-        />
+        <PaymentDialog recordId={payment.id} title={fullName(payment)} host={host} onClose={() => setPayment(null)} />
       )}
     </>
   );

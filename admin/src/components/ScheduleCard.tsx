@@ -54,7 +54,7 @@ export interface ScheduleCardProps {
   onCancel?: () => void;
   /** The chef's list as CSV (exports: not for a host). */
   canExport?: boolean;
-  /** The viewer is a host: check-in and payments on today's and tomorrow's sessions only, no booking history or refunds. */
+  /** The viewer is a host: check-in and cash or card on today's and tomorrow's sessions only, no history or refunds. */
   host?: boolean;
   /** Phone width: bookings as cards, each with its check-in mark. */
   phone?: boolean;
@@ -167,7 +167,7 @@ export function ScheduleCard({
           checkIn={canCheckIn}
           payments={works}
           history={!host}
-          refunds={!host}
+          host={host}
         />
         <Divider />
         <Group gap="xs" align="flex-start" wrap="nowrap">
