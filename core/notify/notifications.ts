@@ -152,13 +152,18 @@ export type DigestPayload = z.infer<typeof DigestPayload>;
 const PaidPayload = RecordPayload.extend({ amount: z.number(), method: z.string(), late: z.boolean() });
 export type PaidPayload = z.infer<typeof PaidPayload>;
 
+/** A certificate's names are its Telegram buyer's (erased with them); one staff sold keeps them. */
+const buyerOwner = (_: Record<string, unknown>, root: Record<string, unknown>) => ({
+  telegram_id: typeof root.buyer_telegram_id === 'number' ? root.buyer_telegram_id : null,
+});
 /** A gift certificate as its messages show it (the code and the card page's path). */
 const CertificatePayload = z.object({
   certificate_id: z.number(),
   code: z.string(),
   amount: z.number(),
-  recipient_name: personal(z.string().nullable()),
-  greeting: personal(z.string().nullable()),
+  buyer_telegram_id: z.number().nullable().optional(),
+  recipient_name: personal(z.string().nullable(), 'identity', buyerOwner),
+  greeting: personal(z.string().nullable(), 'identity', buyerOwner),
   expires_at: z.string(),
   url: z.string(),
 });
@@ -170,7 +175,8 @@ const StaffCertificatePayload = z.object({
   event: z.enum(['requested', 'late', 'expired']),
   code: z.string(),
   amount: z.number(),
-  buyer_name: personal(z.string().nullable()),
+  buyer_telegram_id: z.number().nullable().optional(),
+  buyer_name: personal(z.string().nullable(), 'identity', buyerOwner),
 });
 export type StaffCertificatePayload = z.infer<typeof StaffCertificatePayload>;
 

@@ -1,6 +1,7 @@
 import { deleteCustomerLanguage } from '../../db/repositories/customer-languages';
 import { deleteCustomerNote, deleteNotesInactiveSince, getCustomerNote } from '../../db/repositories/customer-notes';
 import { forgetPaymentsOf } from '../../db/repositories/payments';
+import { forgetCertificatesOf } from '../../db/repositories/certificates';
 import { ERASED_NAME, type ForgetResult, type PersonalDataExport } from '../../contract';
 import { bool, nowIso, type Database, type Executor } from '../../db/database';
 import { lockSchedules, withLocks, withWriteTransaction } from '../../db/lock';
@@ -135,6 +136,8 @@ export async function forgetPerson(database: Database, person: TelegramPerson, a
     await deleteCustomerNote(trx, person.id);
     // The studio's books keep amounts, dates and methods, never whose they were (their credit goes with them).
     await forgetPaymentsOf(trx, person.id);
+    // Gift certificates keep their amounts and balances, never who bought, received or was greeted.
+    await forgetCertificatesOf(trx, person.id);
     await deleteBotSessionsOfChat(trx, person.id);
     await unlinkStaffTelegram(trx, person.id);
     await deleteRateLimitsOf(trx, person.id);

@@ -210,4 +210,5 @@ export async function forgetCertificatesOf(db: Executor, telegramId: number): Pr
     .set({ recipient_telegram_id: null, recipient_name: null, greeting: null })
     .where('recipient_telegram_id', '=', telegramId)
     .execute();
+  await db.deleteFrom('rate_limits').where('key', '=', `certificate-code|tg:${telegramId}`).execute();
 }

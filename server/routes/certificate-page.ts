@@ -112,3 +112,22 @@ export async function certificatePage(c: CardData): Promise<string> {
 </body>
 </html>`;
 }
+
+/** A code that has no card (unknown, mistyped, or too many tries): the reason, in the card's style. */
+export const refusalPage = (businessName: string, message: string) => `<!doctype html>
+<html lang="ru">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>Подарочный сертификат — ${e(businessName)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main class="card">
+  <p class="brand">${e(businessName)}</p>
+  <h1>Подарочный сертификат</h1>
+  <p class="state" role="status">${e(message)}</p>
+</main>
+</body>
+</html>`;

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CERTIFICATE_START_PREFIX, CERTIFICATE_MONTHS, formatCertificateCode } from '../../contract';
 import { certificatesApi } from '../../contract/endpoints/certificates';
-import { Conflict, Forbidden } from '../../core/kernel/errors';
+import { Conflict, DomainError, Forbidden, Invalid, TooManyRequests } from '../../core/kernel/errors';
 import {
   certificateAmounts,
   certificateCard,
@@ -19,7 +19,7 @@ import { countCertificateAttempt } from '../../core/money/certificates-guard';
 import { certificateInvoiceParams, MONEY_MSG } from '../../core/money/telegram';
 import { actorOf } from '../plugins/actor';
 import { route } from '../route';
-import { certificatePage } from './certificate-page';
+import { certificatePage, refusalPage } from './certificate-page';
 import type { RouteDeps, TelegramGateway } from './deps';
 
 const TELEGRAM_ONLY = 'Это действие доступно только из Telegram';
@@ -104,8 +104,16 @@ export async function certificatePageRoutes(
   telegram: TelegramGateway | null,
 ) {
   app.get<{ Params: { code: string } }>('/gift/:code', { schema: { hide: true } }, async (req, reply) => {
-    await countCertificateAttempt(database, { address: req.ip });
-    const card = await certificateCard(database.db, req.params.code);
+    let card: Awaited<ReturnType<typeof certificateCard>>;
+    try {
+      await countCertificateAttempt(database, { address: req.ip });
+      card = await certificateCard(database.db, req.params.code);
+    } catch (err) {
+      // A person opened a link: the refusal as a page, with the status an API answer would have.
+      if (!(err instanceof DomainError)) throw err;
+      const status = err instanceof TooManyRequests ? 429 : err instanceof Invalid ? 400 : 404;
+      return reply.status(status).type('text/html; charset=utf-8').send(refusalPage(config.businessName, err.message));
+    }
     const bot = telegram ? await telegram.username().catch(() => null) : null;
     const code = card.code.replaceAll('-', '');
     const html = await certificatePage({

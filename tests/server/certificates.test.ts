@@ -433,6 +433,36 @@ describe('bought in the mini-app without Telegram payments', () => {
   });
 });
 
+describe('erasure', () => {
+  it('forgets who bought, received and was greeted, and keeps the amounts and the balance', async () => {
+    const buyer = telegramUser();
+    const amount = (
+      await s.app.inject({ method: 'GET', url: '/api/v1/certificates/options', headers: tma(buyer) })
+    ).json().amounts[0];
+    const bought = await s.app.inject({
+      method: 'POST',
+      url: '/api/v1/certificates/purchase',
+      headers: tma(buyer),
+      payload: { amount, recipient_name: 'Ирина Стереть', greeting: 'Секретное пожелание' },
+    });
+    const id = bought.json().id;
+    const forget = await s.app.inject({ method: 'DELETE', url: '/api/v1/me/data', headers: tma(buyer) });
+    expect(forget.statusCode, forget.body).toBeLessThan(300);
+    const row = await s.database.db
+      .selectFrom('certificates')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      buyer_telegram_id: null,
+      buyer_name: null,
+      recipient_name: null,
+      greeting: null,
+      amount,
+    });
+  });
+});
+
 describe('the card page', () => {
   it('is a printable page with the business, amount, recipient, greeting, code, expiry and how to use it', async () => {
     const c = await certificate({ amount: 5000, recipient_name: 'Ана <Б>', greeting: 'Счастья & вкусного!' });
@@ -450,6 +480,11 @@ describe('the card page', () => {
     expect(html).toContain('У меня есть сертификат');
     expect(html).toContain('@media print');
     expect(html).not.toMatch(/<script/i);
-    expect((await fetch(`${s.url}/gift/ABCDEFGHJKLM`)).status).toBe(404);
+    const missing = await fetch(`${s.url}/gift/ABCDEFGHJKLM`);
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain('Сертификат с таким кодом не найден');
+    const mistyped = await fetch(`${s.url}/gift/ABC`);
+    expect(mistyped.status).toBe(400);
+    expect(mistyped.headers.get('content-type')).toContain('text/html');
   });
 });
