@@ -1,5 +1,6 @@
 import { z } from './zod';
 import { BANK_ACCOUNT_MSG, Prepayment, RefundTo, normalizeBankAccount } from './money';
+import { DEFAULT_CERTIFICATE_AMOUNTS } from './certificates';
 
 /** Hours before a session at which a reminder is sent; each offset at most once per booking. */
 export const REMINDER_HOURS_MAX = 336;
@@ -106,6 +107,18 @@ export const BusinessSettings = z.object({
     .max(168, 'Время на ответ: не больше 168 часов'),
   /** What happens when staff were asked and nobody answered in time. */
   min_people_default: MinPeopleDefault,
+  /** The gift certificates' amounts a customer may buy in the mini-app, RSD. */
+  certificate_amounts: z
+    .array(
+      z
+        .number({ error: 'Введите сумму' })
+        .int('Сумма — целое число динаров')
+        .min(100, 'Сумма сертификата — от 100 дин.')
+        .max(1_000_000, 'Сумма слишком большая'),
+    )
+    .min(1, 'Укажите хотя бы одну сумму сертификата')
+    .max(8, 'Не больше 8 сумм сертификатов')
+    .refine((list) => new Set(list).size === list.length, 'Суммы сертификатов не должны повторяться'),
 });
 export type BusinessSettings = z.infer<typeof BusinessSettings>;
 
@@ -143,4 +156,5 @@ export const DEFAULT_BUSINESS_SETTINGS: BusinessSettings = {
   min_people_action: 'ask',
   min_people_grace_hours: 12,
   min_people_default: 'cancel',
+  certificate_amounts: [...DEFAULT_CERTIFICATE_AMOUNTS],
 };

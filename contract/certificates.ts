@@ -15,7 +15,7 @@ export const CERTIFICATE_CODE_LENGTH = 12;
 export const CERTIFICATE_START_PREFIX = 'cert_';
 /** A certificate is valid this long unless staff choose otherwise. */
 export const CERTIFICATE_MONTHS = 12;
-/** What the mini-app offers to buy when the studio set no list. */
+/** What the mini-app offers to buy until the studio sets its list (business settings' certificate_amounts). */
 export const DEFAULT_CERTIFICATE_AMOUNTS = [3500, 5000, 7000, 10000] as const;
 
 export const CERTIFICATE_MSG = {

@@ -5,7 +5,6 @@ import {
   CERTIFICATE_MONTHS,
   CERTIFICATE_MSG,
   CertificateQuery,
-  DEFAULT_CERTIFICATE_AMOUNTS,
   certificatePagePath,
   formatCertificateCode,
   type CertificateEntry,
@@ -42,6 +41,7 @@ import type { AuditValues } from '../notify/audit';
 import type { DomainEvent } from '../notify/events';
 import { publish } from '../notify/publish';
 import { onRecord } from '../booking/command';
+import { getBusinessSettings } from '../staff/business-settings';
 import { toPaymentPublic } from './desk';
 import {
   CERTIFICATE_TEXTS,
@@ -312,8 +312,9 @@ export async function confirmPurchase(
 
 /* ---------- bought in Telegram ---------- */
 
-/** The amounts the mini-app offers. */
-export const certificateAmounts = (): number[] => [...DEFAULT_CERTIFICATE_AMOUNTS];
+/** The amounts the mini-app offers: the studio's list. */
+export const certificateAmounts = async (db: Executor): Promise<number[]> =>
+  (await getBusinessSettings(db)).certificate_amounts;
 
 /**
  * A Telegram customer starts a purchase: a certificate waiting for its payment (usable once paid).

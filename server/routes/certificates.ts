@@ -53,7 +53,7 @@ export default async function certificatesRoutes(
   );
 
   route(app, certificatesApi.options, async () => ({
-    amounts: certificateAmounts(),
+    amounts: await certificateAmounts(db),
     telegram: invoices(),
     months: CERTIFICATE_MONTHS,
   }));
@@ -65,7 +65,7 @@ export default async function certificatesRoutes(
     const c = await startPurchase(database, actorOf(req), req.body, {
       name: [tg.first_name, tg.last_name].filter(Boolean).join(' ') || null,
       telegramInvoices: withInvoice,
-      amounts: certificateAmounts(),
+      amounts: await certificateAmounts(db),
     });
     let invoiceUrl: string | null = null;
     if (withInvoice) {

@@ -375,6 +375,31 @@ describe('guessing', () => {
 });
 
 describe('bought in the mini-app without Telegram payments', () => {
+  it('offers the studio’s own list of amounts', async () => {
+    const put = (certificate_amounts: number[]) =>
+      s.app.inject({
+        method: 'PUT',
+        url: '/api/v1/business-settings/',
+        headers: owner,
+        payload: { certificate_amounts },
+      });
+    expect((await put([50])).statusCode).toBe(422);
+    expect((await put([2000, 2000])).json().detail).toBeDefined();
+    expect((await put([2000, 4500])).statusCode).toBe(200);
+    const buyer = telegramUser();
+    const options = await s.app.inject({ method: 'GET', url: '/api/v1/certificates/options', headers: tma(buyer) });
+    expect(options.json().amounts).toEqual([2000, 4500]);
+    const refused = await s.app.inject({
+      method: 'POST',
+      url: '/api/v1/certificates/purchase',
+      headers: tma(buyer),
+      payload: { amount: 5000 },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().detail).toBe('Выберите сумму из списка');
+    expect((await put([3500, 5000, 7000, 10000])).statusCode).toBe(200);
+  });
+
   it('is a request staff confirm when paid; then the buyer has it, with its code', async () => {
     const buyer = telegramUser();
     const options = await s.app.inject({ method: 'GET', url: '/api/v1/certificates/options', headers: tma(buyer) });
