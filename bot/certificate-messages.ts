@@ -90,5 +90,5 @@ export function staffCertificateMessage(
       : p.event === 'late'
         ? S.late(p.code, p.amount)
         : S.expired(p.code, p.amount);
-  return { text, reply_markup: inlineKeyboard([[urlButton(w.publicUrl, '🎁 Сертификаты', '/certificates')]]) };
+  return { text, reply_markup: inlineKeyboard([[urlButton(w.publicUrl, S.openList, '/certificates')]]) };
 }

@@ -16,6 +16,7 @@ const staff = {
   expired: (code: string, amount: number) =>
     `⌛ Срок сертификата ${code} истёк: неиспользованный остаток ${rsd(amount)} списан.`,
   unknownBuyer: 'клиента',
+  openList: '🎁 Сертификаты',
 };
 
 export const certificates = {
