@@ -110,6 +110,8 @@ async function afterPeopleChange(
     const active = await becameActive(trx, r, schedule, s, now);
     return { record: active.record, events: [...events, ...active.events] };
   }
+  // A larger party of an ACTIVE booking: its certificate pays the difference while it holds something.
+  if (excess < 0) events.push(...(await spendCertificate(trx, SYSTEM, r, schedule, s)));
   return { record: r, events };
 }
 

@@ -202,6 +202,20 @@ describe('redeeming', () => {
     expect(credit.json()).toEqual({ balance: 0 });
   });
 
+  it('pays the difference when the party grows and takes back the excess when it shrinks', async () => {
+    const c = await certificate({ amount: 5000 });
+    const { res, user } = await bookWith(c.code, 2000);
+    const id = res.json().record.id;
+    const people = (n: number) =>
+      s.app.inject({ method: 'PUT', url: `/api/v1/records/${id}`, headers: tma(user), payload: { people_count: n } });
+    expect((await people(2)).statusCode).toBe(200);
+    expect((await ledger(id)).money).toMatchObject({ amount_paid: 4000, balance: 0 });
+    expect((await view(c.code)).balance).toBe(1000);
+    expect((await people(1)).statusCode).toBe(200);
+    expect((await ledger(id)).money).toMatchObject({ amount_paid: 2000, balance: 0 });
+    expect((await view(c.code)).balance).toBe(3000);
+  });
+
   it('lets staff pay an existing booking from a certificate, once', async () => {
     const c = await certificate({ amount: 1000 });
     const { res } = await bookWith(null, 3000);
