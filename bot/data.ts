@@ -1,3 +1,5 @@
+import { titleIn } from '../contract/language';
+import { customerLanguage } from '../core/language/customer-language';
 import { nowIso } from '../db/database';
 import { listUpcomingRecordsOfTelegramUser, queuePosition } from '../db/repositories/records';
 import { getRecordSchedule } from '../db/repositories/schedules';
@@ -17,11 +19,15 @@ export interface UpcomingBooking {
 export async function loadUpcoming(deps: BotDeps, telegramId: number): Promise<UpcomingBooking[]> {
   const db = deps.database.db;
   const records = await listUpcomingRecordsOfTelegramUser(db, telegramId, nowIso());
+  const language = await customerLanguage(db, telegramId);
   const titles = new Map<number, string>();
   const out: UpcomingBooking[] = [];
   for (const r of records) {
     if (!titles.has(r.schedule_id))
-      titles.set(r.schedule_id, (await getRecordSchedule(db, r.schedule_id))?.workshop.title ?? '');
+      titles.set(
+        r.schedule_id,
+        titleIn((await getRecordSchedule(db, r.schedule_id))?.workshop ?? { title: '' }, language),
+      );
     out.push({
       id: r.id,
       state: r.state,

@@ -447,5 +447,15 @@ export async function renderNotificationForChat(
   now = new Date(),
 ): Promise<RenderedMessage> {
   const language = n.kind.startsWith('staff.') ? DEFAULT_LANGUAGE : await customerLanguage(db, chatId);
-  return renderNotification(n, { ...rc, language }, now);
+  return renderNotification(withWorkshopTitleIn(n, language), { ...rc, language }, now);
+}
+
+/** The workshop's title in the recipient's language, when the workshop has one (else the Russian one stays). */
+function withWorkshopTitleIn(n: Notification, language: Language): Notification {
+  const payload = n.payload as { schedule?: Record<string, unknown>; workshop_title?: string };
+  const title = language === DEFAULT_LANGUAGE ? null : payload.schedule?.[`workshop_title_${language}`];
+  if (typeof title !== 'string' || !title) return n;
+  const renamed = { ...payload, schedule: { ...payload.schedule, workshop_title: title } };
+  if ('workshop_title' in payload) renamed.workshop_title = title;
+  return { ...n, payload: renamed } as Notification;
 }

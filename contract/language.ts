@@ -14,6 +14,10 @@ export const LANGUAGE_NAMES: Record<Language, string> = { ru: 'Русский', 
 
 export const isLanguage = (value: unknown): value is Language => LANGUAGES.includes(value as Language);
 
+/** A workshop's title in a language: its translation when it has one, else the Russian title. */
+export const titleIn = (w: { title: string; title_en?: string | null; title_sr?: string | null }, language: Language) =>
+  (language !== DEFAULT_LANGUAGE && w[`title_${language}`]) || w.title;
+
 /**
  * Telegram's `language_code` (an IETF tag: 'en', 'en-US', 'sr', 'sr-Latn') → one of ours; anything
  * else, or nothing, is Russian.

@@ -22,9 +22,20 @@ export const minPeople = z
   .min(0, 'Минимум участников: от 0 до 1000')
   .max(1000, 'Минимум участников: от 0 до 1000');
 
+/** A translation of the title or description: optional, '' or null is none (customers then see the Russian one). */
+const translatedTitle = z.string().trim().max(255).nullable().optional();
+const translatedDescription = z.string().max(5000).nullable().optional();
+const translations = {
+  title_en: translatedTitle,
+  title_sr: translatedTitle,
+  description_en: translatedDescription,
+  description_sr: translatedDescription,
+};
+
 export const WorkshopCreate = z.object({
   title: requiredText('Укажите название', 255),
   description: z.string().max(5000).nullable().optional(),
+  ...translations,
   price: price.default(DEFAULT_PRICE),
   duration_minutes: duration.default(DEFAULT_DURATION_MINUTES),
   min_people: minPeople.default(0),
@@ -34,6 +45,7 @@ export type WorkshopCreate = z.infer<typeof WorkshopCreate>;
 export const WorkshopUpdate = z.object({
   title: requiredText('Укажите название', 255).optional(),
   description: z.string().max(5000).nullable().optional(),
+  ...translations,
   price: price.optional(),
   duration_minutes: duration.optional(),
   min_people: minPeople.optional(),
@@ -44,6 +56,11 @@ export const WorkshopPublic = z.object({
   id: z.number().int(),
   title: z.string(),
   description: z.string().nullable(),
+  /** In English and Serbian; null: the Russian one is shown. */
+  title_en: z.string().nullable().optional(),
+  title_sr: z.string().nullable().optional(),
+  description_en: z.string().nullable().optional(),
+  description_sr: z.string().nullable().optional(),
   price: z.number().int(),
   duration_minutes: z.number().int().optional(),
   /** Fewest people its sessions run with (0: no minimum). */

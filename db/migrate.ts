@@ -18,6 +18,7 @@ import * as m20261123_0805 from './migrations/20261123_0805_schedule_series';
 import * as m20261123_0823 from './migrations/20261123_0823_staff_roles';
 import * as m20261123_1059 from './migrations/20261123_1059_certificates';
 import * as m20261123_1106 from './migrations/20261123_1106_promo_codes';
+import * as m20261123_1128 from './migrations/20261123_1128_workshop_translations';
 
 /**
  * Every migration, statically imported so they run the same under tsx, vitest and a bundle.
@@ -43,6 +44,7 @@ export const migrations: Record<string, Migration> = {
   '20261123_0823_staff_roles': m20261123_0823,
   '20261123_1059_certificates': m20261123_1059,
   '20261123_1106_promo_codes': m20261123_1106,
+  '20261123_1128_workshop_translations': m20261123_1128,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -28,6 +28,11 @@ export interface WorkshopsTable {
   description: string | null;
   price: number;
   duration_minutes: Generated<number>;
+  /** The title and description in English and Serbian (null: customers see the Russian ones). */
+  title_en: string | null;
+  title_sr: string | null;
+  description_en: string | null;
+  description_sr: string | null;
 }
 
 export interface AddressesTable {

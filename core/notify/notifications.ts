@@ -19,6 +19,9 @@ const ScheduleSnapshot = z.object({
   schedule_id: z.number(),
   date: z.string(),
   workshop_title: z.string(),
+  /** The title in English and Serbian, when the workshop has them (absent in rows of older versions). */
+  workshop_title_en: z.string().nullable().optional(),
+  workshop_title_sr: z.string().nullable().optional(),
   address_title: z.string(),
   address_description: z.string().nullable(),
   map_link: z.string(),
@@ -251,6 +254,8 @@ export const scheduleSnapshot = (s: RecordSchedule): ScheduleSnapshot => ({
   schedule_id: s.id,
   date: s.date,
   workshop_title: s.workshop.title,
+  workshop_title_en: s.workshop.title_en ?? null,
+  workshop_title_sr: s.workshop.title_sr ?? null,
   address_title: s.address.title,
   address_description: s.address.description,
   map_link: s.address.map_link,

@@ -6,7 +6,26 @@ import {
 } from '../../contract';
 import type { Executor } from '../database';
 
-const columns = ['id', 'title', 'description', 'price', 'duration_minutes', 'min_people'] as const;
+const columns = [
+  'id',
+  'title',
+  'description',
+  'title_en',
+  'title_sr',
+  'description_en',
+  'description_sr',
+  'price',
+  'duration_minutes',
+  'min_people',
+] as const;
+
+/** A translation left empty is none. */
+const translations = (w: WorkshopUpdate) =>
+  Object.fromEntries(
+    (['title_en', 'title_sr', 'description_en', 'description_sr'] as const)
+      .filter((k) => w[k] !== undefined)
+      .map((k) => [k, w[k]?.trim() ? w[k] : null]),
+  );
 
 export async function listWorkshops(db: Executor, skip: number, limit: number) {
   const [data, total] = await Promise.all([
@@ -34,6 +53,7 @@ export const insertWorkshop = (
       price: w.price,
       duration_minutes: w.duration_minutes ?? DEFAULT_DURATION_MINUTES,
       min_people: w.min_people ?? 0,
+      ...translations(w),
     })
     .returning(columns)
     .executeTakeFirstOrThrow();
@@ -44,7 +64,12 @@ export async function updateWorkshop(
   patch: WorkshopUpdate,
 ): Promise<WorkshopPublic | undefined> {
   if (Object.keys(patch).length === 0) return getWorkshop(db, id);
-  return db.updateTable('workshops').set(patch).where('id', '=', id).returning(columns).executeTakeFirst();
+  return db
+    .updateTable('workshops')
+    .set({ ...patch, ...translations(patch) })
+    .where('id', '=', id)
+    .returning(columns)
+    .executeTakeFirst();
 }
 
 export const deleteWorkshop = (db: Executor, id: number) =>

@@ -32,6 +32,10 @@ export function WorkshopForm({
     defaultValues: {
       title: workshop?.title ?? '',
       description: workshop?.description ?? '',
+      title_en: workshop?.title_en ?? '',
+      description_en: workshop?.description_en ?? '',
+      title_sr: workshop?.title_sr ?? '',
+      description_sr: workshop?.description_sr ?? '',
       price: workshop?.price ?? DEFAULT_PRICE,
       duration_minutes: workshop?.duration_minutes ?? DEFAULT_DURATION_MINUTES,
       min_people: workshop?.min_people ?? 0,
@@ -71,6 +75,27 @@ export function WorkshopForm({
         minRows={3}
         maxRows={10}
         {...register('description')}
+      />
+      {/* Customers whose language is English or Serbian see these; left empty, the Russian ones. */}
+      <TextInput
+        label="Название на английском"
+        description="Необязательно: клиенты с английским языком видят его вместо русского"
+        error={errors.title_en?.message}
+        {...register('title_en')}
+      />
+      <Textarea label="Описание на английском" autosize minRows={2} maxRows={6} {...register('description_en')} />
+      <TextInput
+        label="Название на сербском (латиница)"
+        description="Необязательно: клиенты с сербским языком видят его вместо русского"
+        error={errors.title_sr?.message}
+        {...register('title_sr')}
+      />
+      <Textarea
+        label="Описание на сербском (латиница)"
+        autosize
+        minRows={2}
+        maxRows={6}
+        {...register('description_sr')}
       />
       <Controller
         control={control}

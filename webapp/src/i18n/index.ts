@@ -5,7 +5,7 @@
  * code with `t()`; a text with values is a function (`T.schedule.seats(3)`).
  */
 import { useSyncExternalStore } from 'react';
-import { LOCALES, type Language } from '../../../contract/language';
+import { LOCALES, titleIn, type Language } from '../../../contract/language';
 import { ru, type WebTexts } from './ru';
 
 export type { WebTexts } from './ru';
@@ -40,8 +40,5 @@ function subscribe(fn: () => void): () => void {
 /** The current catalogue; the component renders again when the language changes. */
 export const useT = (): WebTexts => useSyncExternalStore(subscribe, t, t);
 
-type Localized = { title: string; title_en?: string | null; title_sr?: string | null };
-
 /** A workshop's title in the current language; the Russian one when it has none in that language. */
-export const workshopTitle = (w: Localized): string =>
-  (current.language !== 'ru' && w[`title_${current.language}`]) || w.title;
+export const workshopTitle = (w: Parameters<typeof titleIn>[0]): string => titleIn(w, current.language);
