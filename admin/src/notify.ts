@@ -28,12 +28,22 @@ export const MESSAGES = {
   userCreated: 'Пользователь добавлен.',
 } as const;
 
+/** A toast's close button is named for screen readers (an icon alone says nothing). */
+const closeButtonProps = { 'aria-label': 'Закрыть уведомление' };
+
 export function toastError(title: string, err: unknown) {
-  notifications.show({ color: 'red', title, message: messageOf(err), withBorder: true, autoClose: 6000 });
+  notifications.show({
+    color: 'red',
+    title,
+    message: messageOf(err),
+    withBorder: true,
+    autoClose: 6000,
+    closeButtonProps,
+  });
 }
 
 export function toastSuccess(message: string, title?: string) {
-  notifications.show({ color: 'teal', title, message, withBorder: true, autoClose: 4000 });
+  notifications.show({ color: 'teal', title, message, withBorder: true, autoClose: 4000, closeButtonProps });
 }
 
 /** After each change the lists are fetched again (the current user too). */

@@ -219,7 +219,8 @@ export function CertificateDialog({ code, onClose }: { code: string; onClose: ()
             </Alert>
           )}
           <Text fw={600}>Движение по сертификату</Text>
-          <ScrollArea type="auto">
+          {/* Focusable, so a keyboard can scroll the table sideways on a phone. */}
+          <ScrollArea type="auto" viewportProps={{ tabIndex: 0, 'aria-label': 'Движение по сертификату' }}>
             <Table miw={560} fz="sm" striped data-testid="certificate-ledger">
               <Table.Thead>
                 <Table.Tr>

@@ -2,14 +2,14 @@ import { useEffect, useState } from 'react';
 import useSWR from 'swr';
 import { Button, Cell, Input, Section, Switch } from '@telegram-apps/telegram-ui';
 import type { ScheduleOpen } from '../../../contract';
-import { normalizeCertificateCode, type CertificateCheck } from '../../../contract/certificates';
+import { formatCertificateCode, normalizeCertificateCode, type CertificateCheck } from '../../../contract/certificates';
 import { certificatesApi } from '../../../contract/endpoints/certificates';
 import { promoCodesApi } from '../../../contract/endpoints/promo-codes';
 import { call, errorText } from '../api';
 import { config } from '../config';
 import { useT } from '../i18n';
 import { useCertificateTexts } from '../i18n/certificates';
-import { haptic, telegramUser } from '../tg';
+import { haptic, telegramUser, uiPlatform } from '../tg';
 
 /** What the booking is sent with; `pending`: a code is typed but not applied yet (the booking waits for it). */
 export interface Extras {
@@ -46,6 +46,8 @@ function CodeField({
   return (
     <Input
       header={label}
+      // telegram-ui shows the header on the base layout only; iOS gets the inline label.
+      before={uiPlatform() === 'ios' ? <span className="input-label">{label}</span> : undefined}
       aria-label={label}
       placeholder={placeholder}
       value={code.text}
@@ -139,6 +141,7 @@ export function PriceExtras({
     try {
       const found = await call(certificatesApi.check, { body: { code } });
       setCheck(found);
+      cert.setText(formatCertificateCode(code));
       cert.setApplied(code);
       cert.setError(null);
       haptic('success');
@@ -159,6 +162,7 @@ export function PriceExtras({
       await call(promoCodesApi.quote, {
         body: { schedule_id: session.id, people_count: people, promo_code: code },
       });
+      promo.setText(code.toUpperCase());
       promo.setApplied(code);
       promo.setError(null);
       haptic('success');
