@@ -20,9 +20,10 @@ const Customers = lazy(() => import('./pages/Customers'));
 const Audit = lazy(() => import('./pages/Audit'));
 const CashDesk = lazy(() => import('./pages/CashDesk'));
 const Certificates = lazy(() => import('./pages/Certificates'));
+const PromoCodes = lazy(() => import('./pages/PromoCodes'));
 const NotFound = lazy(() => import('./pages/NotFound'));
 
-const STAFF_PATHS = /^\/(?:workshops|schedule|past|customers|cash|certificates|audit|settings|admin)?\/?$/;
+const STAFF_PATHS = /^\/(?:workshops|schedule|past|customers|cash|certificates|promo-codes|audit|settings|admin)?\/?$/;
 
 function PublicOnly({ children }: { children: ReactNode }) {
   return isLoggedIn() ? (
@@ -46,6 +47,7 @@ function StaffArea() {
             <Route path="/customers" component={Customers} />
             <Route path="/cash" component={CashDesk} />
             <Route path="/certificates" component={Certificates} />
+            <Route path="/promo-codes" component={PromoCodes} />
             <Route path="/audit" component={Audit} />
             <Route path="/admin" component={Users} />
             <Route component={Dashboard} />

@@ -179,6 +179,37 @@ export default function DashboardStats() {
             </Section>
           </SimpleGrid>
 
+          <Section title="Промокоды">
+            {(data.promo_codes ?? []).length === 0 ? (
+              <Text c="gray.7">Промокодами за период не пользовались.</Text>
+            ) : (
+              <ScrollArea type="auto" viewportProps={{ tabIndex: 0, 'aria-label': 'Промокоды' }}>
+                <Table miw={480} fz="sm" verticalSpacing="xs" data-testid="promo-figures">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Код</Table.Th>
+                      <Table.Th>Записей</Table.Th>
+                      <Table.Th>Человек</Table.Th>
+                      <Table.Th>Выручка</Table.Th>
+                      <Table.Th>Скидки</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {(data.promo_codes ?? []).map((p) => (
+                      <Table.Tr key={p.promo_code_id}>
+                        <Table.Td ff="monospace">{p.code}</Table.Td>
+                        <Table.Td>{p.bookings}</Table.Td>
+                        <Table.Td>{p.people}</Table.Td>
+                        <Table.Td>{formatPrice(p.revenue)}</Table.Td>
+                        <Table.Td>{formatPrice(p.discount)}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </ScrollArea>
+            )}
+          </Section>
+
           <Section title="Ближайшие 7 дней">
             {data.next_days.length === 0 ? (
               <Text c="gray.7">Занятий на неделе нет.</Text>

@@ -10,6 +10,7 @@ import {
   IconCalendar,
   IconCash,
   IconChefHat,
+  IconDiscount,
   IconGift,
   IconHistory,
   IconHome,
@@ -37,6 +38,7 @@ const MobileMenu = lazy(() => import('./MobileMenu'));
 
 const ADMIN_ITEMS = [
   { href: '/admin', label: 'Пользователи', icon: IconUsers },
+  { href: '/promo-codes', label: 'Промокоды', icon: IconDiscount },
   { href: '/audit', label: 'Журнал', icon: IconListDetails },
 ];
 
