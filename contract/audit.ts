@@ -36,6 +36,7 @@ export const AUDIT_ENTITIES = [
   'user',
   'settings',
   'business_settings',
+  'promo_code',
 ] as const;
 
 export const AuditQuery = PageQuery.extend(DateRange.shape).extend({
@@ -66,6 +67,7 @@ export const AUDIT_ENTITY_LABELS: Record<string, string> = {
   user: 'Пользователь',
   settings: 'Настройки',
   business_settings: 'Настройки студии',
+  promo_code: 'Промокод',
 };
 export const DELETED_USER = 'удалённый пользователь';
 export const SYSTEM_ACTOR = 'Система';

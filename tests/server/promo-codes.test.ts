@@ -117,6 +117,11 @@ describe('managing promo codes', () => {
     const off = await patch(owner, { is_active: false, max_uses: null });
     expect(off.statusCode, off.body).toBe(200);
     expect(off.json()).toMatchObject({ is_active: false, max_uses: null, value: 500 });
+    // The log keeps who created and who switched off the code, with the changed fields.
+    const log = (
+      await s.app.inject({ method: 'GET', url: `/api/v1/audit/?entity=promo_code&entity_id=${id}`, headers: owner })
+    ).json();
+    expect(log.data.map((e: { action: string }) => e.action).sort()).toEqual(['created', 'updated']);
     expect(
       (await s.app.inject({ method: 'PATCH', url: '/api/v1/promo-codes/999999', headers: owner, payload: {} }))
         .statusCode,
