@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { Fragment, useEffect, useState } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import { Button, Caption, Cell, Input, Placeholder, Radio, Section, Textarea, Title } from '@telegram-apps/telegram-ui';
 import type { MyCertificate } from '../../../contract/certificates';
@@ -61,7 +61,7 @@ function ShareCertificate({ certificate }: { certificate: MyCertificate }) {
     }
   };
   return (
-    <Button size="s" mode="bezeled" loading={busy} onClick={() => void share()}>
+    <Button size="m" mode="bezeled" stretched loading={busy} onClick={() => void share()}>
       {T.native.certificateShare}
     </Button>
   );
@@ -77,30 +77,36 @@ function MyCertificates() {
   return (
     <Section header={C.buy.mine} data-testid="my-certificates">
       {data.data.map((c) => (
-        <Cell
-          key={c.id}
-          Component="div"
-          multiline
-          subhead={C.buy.statuses[c.status]}
-          subtitle={`${C.buy.balance(T.fmt.price(c.balance), T.fmt.price(c.amount))} · ${C.buy.until(T.fmt.date(c.expires_at, tz))}`}
-          description={c.recipient_name ?? undefined}
-          after={c.status === 'active' && c.code ? <ShareCertificate certificate={c} /> : undefined}
-        >
-          {c.code && c.url ? (
-            <a
-              href={c.url}
-              target="_blank"
-              rel="noopener"
-              onClick={(e) => {
-                if (openLink(location.origin + c.url)) e.preventDefault();
-              }}
-            >
-              {c.code}
-            </a>
-          ) : (
-            T.fmt.price(c.amount)
+        <Fragment key={c.id}>
+          <Cell
+            Component="div"
+            multiline
+            subhead={C.buy.statuses[c.status]}
+            subtitle={`${C.buy.balance(T.fmt.price(c.balance), T.fmt.price(c.amount))} · ${C.buy.until(T.fmt.date(c.expires_at, tz))}`}
+            description={c.recipient_name ?? undefined}
+          >
+            {c.code ?? T.fmt.price(c.amount)}
+          </Cell>
+          {c.status === 'active' && c.code && c.url && (
+            <div className="pay">
+              <ShareCertificate certificate={c} />
+              <Button
+                Component="a"
+                href={c.url}
+                target="_blank"
+                rel="noopener"
+                size="m"
+                mode="plain"
+                stretched
+                onClick={(e: React.MouseEvent) => {
+                  if (openLink(location.origin + c.url)) e.preventDefault();
+                }}
+              >
+                {C.buy.card}
+              </Button>
+            </div>
           )}
-        </Cell>
+        </Fragment>
       ))}
     </Section>
   );
@@ -195,9 +201,11 @@ export default function BuyCertificate({ onBack }: { onBack: () => void }) {
           header={C.buy.title}
           description={done === 'paid' ? C.buy.paid : C.buy.requested}
           action={
-            <Button size="l" stretched onClick={onBack}>
-              {C.buy.toSchedule}
-            </Button>
+            <div className="success__actions">
+              <Button size="l" stretched onClick={onBack}>
+                {C.buy.toSchedule}
+              </Button>
+            </div>
           }
         />
         <MyCertificates />
@@ -260,6 +268,8 @@ export default function BuyCertificate({ onBack }: { onBack: () => void }) {
           value={recipient}
           onChange={(e) => setRecipient(e.target.value)}
         />
+      </Section>
+      <Section header={C.buy.greeting}>
         <Textarea
           header={C.buy.greeting}
           placeholder={C.buy.greetingPlaceholder}

@@ -43,6 +43,7 @@ const ru = {
     mine: 'Мои сертификаты',
     balance: (balance: string, amount: string) => `Остаток ${balance} из ${amount}`,
     until: (date: string) => `до ${date}`,
+    card: 'Открыть карточку',
     statuses: {
       pending: 'Ждёт оплаты',
       active: 'Действует',
@@ -93,6 +94,7 @@ const en: CertificateTexts = {
     mine: 'My certificates',
     balance: (balance: string, amount: string) => `Balance ${balance} of ${amount}`,
     until: (date: string) => `until ${date}`,
+    card: 'Open the card',
     statuses: {
       pending: 'Awaiting payment',
       active: 'Valid',
@@ -140,6 +142,7 @@ const sr: CertificateTexts = {
     mine: 'Moji sertifikati',
     balance: (balance: string, amount: string) => `Preostalo ${balance} od ${amount}`,
     until: (date: string) => `do ${date}`,
+    card: 'Otvori karticu',
     statuses: {
       pending: 'Čeka uplatu',
       active: 'Važi',
