@@ -140,8 +140,8 @@ export default function ContactStep({
             schedule_id: session.id,
             ...values,
             consent: true,
-            certificate_code: extras.certificate_code,
-            promo_code: extras.promo_code,
+            ...(extras.certificate_code && { certificate_code: extras.certificate_code }),
+            ...(extras.promo_code && { promo_code: extras.promo_code }),
           },
         });
         haptic('success');
