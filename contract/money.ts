@@ -112,6 +112,8 @@ export const RecordMoney = z.object({
   pay_by: z.string().nullable(),
   /** Paid from the customer's studio credit. */
   paid_by_credit: z.number().int(),
+  /** Paid from gift certificates (net of what cancels gave back to them). */
+  paid_by_certificate: z.number().int().optional(),
   /** What a payment now should be (the rest of the deposit while it is short, else the balance); 0: nothing to pay. */
   pay_now: z.number().int(),
 });
@@ -301,6 +303,7 @@ export function moneyOf(
     required_now: required,
     pay_by: r.pay_by,
     paid_by_credit: Math.max(0, byCredit),
+    paid_by_certificate: Math.max(0, paidOf(ledger.filter((p) => p.method === 'certificate'))),
     pay_now: r.state === 'ACTIVE' ? payNow({ required_now: required, amount_paid: paid, balance }) : 0,
   };
 }

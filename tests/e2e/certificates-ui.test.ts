@@ -227,6 +227,7 @@ describe('/apply step 2: a certificate and a promo code, on every layout', () =>
           expect(text).toContain('Стоимость записи 6 300 RSD');
           expect(text).toContain('Скидка по промокоду VESNA10 −700 RSD');
           expect(text).toContain('Оплачено 5 000 RSD');
+          expect(text).toContain('Оплачено сертификатом 5 000 RSD');
           await section.scrollIntoViewIfNeeded();
           // No cell under the pointer: a hovered cell's grey is a passing state, not the page's colours.
           await page.mouse.move(0, 0);

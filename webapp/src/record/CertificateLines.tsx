@@ -9,7 +9,7 @@ export function CertificateLines({ view }: { view: RecordView }) {
   const C = useCertificateTexts();
   const m = view.money;
   const discount = m?.discount ?? 0;
-  const byCertificate = (m as { paid_by_certificate?: number } | undefined)?.paid_by_certificate ?? 0;
+  const byCertificate = m?.paid_by_certificate ?? 0;
   return (
     <>
       {discount > 0 && view.record.promo_code && (
