@@ -118,6 +118,7 @@ describe('Касса', () => {
           refunded: 0,
           refunds_owed: 1200,
           credit_outstanding: 500,
+          certificates: { sold: 5000, redeemed: 2000, expired: 700, voided: 300, outstanding: 3000 },
           payments: [
             { ...ledger(3500).payments[0], workshop_title: 'Паста', schedule_date: '2026-11-25T17:00:00.000Z' },
           ],
@@ -128,6 +129,12 @@ describe('Касса', () => {
     const totals = await screen.findByTestId('cash-totals');
     expect(within(totals).getByText('Получено')).toBeTruthy();
     expect(totals.textContent).toMatch(/К возврату1\s200\sRSD/);
+    // Certificates: money received, money used, what holders are owed, what was written off.
+    const certificates = screen.getByTestId('certificate-totals').textContent!.replace(/\s/g, ' ');
+    expect(certificates).toContain('Продано сертификатов5 000 RSD');
+    expect(certificates).toContain('Оплачено сертификатами2 000 RSD');
+    expect(certificates).toContain('Остаток на сертификатах3 000 RSD');
+    expect(certificates).toContain('Списано1 000 RSD');
     const list = screen.getByTestId('cash-list');
     expect(within(list).getByText('Паста')).toBeTruthy();
     expect(within(list).getByText('Наличные')).toBeTruthy();

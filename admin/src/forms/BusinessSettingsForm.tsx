@@ -21,7 +21,18 @@ const HoursText = z
       .map((part) => (/^\d+$/.test(part) ? Number(part) : Number.NaN)),
   )
   .pipe(BusinessSettings.shape.reminder_hours);
-const FormSchema = BusinessSettings.extend({ reminder_hours: HoursText });
+/** The certificate amounts on sale are typed as "3 500, 5 000" (spaces inside a number are its thousands). */
+const AmountsText = z
+  .string()
+  .transform((text) =>
+    text
+      .split(/[,;]+/)
+      .map((part) => part.replace(/\s/g, ''))
+      .filter(Boolean)
+      .map((part) => (/^\d+$/.test(part) ? Number(part) : Number.NaN)),
+  )
+  .pipe(BusinessSettings.shape.certificate_amounts);
+const FormSchema = BusinessSettings.extend({ reminder_hours: HoursText, certificate_amounts: AmountsText });
 type FormInput = z.input<typeof FormSchema>;
 
 const NUMBER_FIELDS = [
@@ -113,7 +124,11 @@ export function BusinessSettingsForm({
   } = useForm<FormInput, unknown, BusinessSettings>({
     mode: 'onBlur',
     resolver: zodResolver(FormSchema),
-    values: { ...settings, reminder_hours: settings.reminder_hours.join(', ') },
+    values: {
+      ...settings,
+      reminder_hours: settings.reminder_hours.join(', '),
+      certificate_amounts: settings.certificate_amounts.join(', '),
+    },
   });
 
   const onSubmit = async (body: BusinessSettings) => {
@@ -191,6 +206,13 @@ export function BusinessSettingsForm({
           disabled={!editable}
           error={errors.bank_recipient?.message}
           {...register('bank_recipient')}
+        />
+        <TextInput
+          label="Суммы подарочных сертификатов, RSD"
+          description="Через запятую, например: 3500, 5000, 7000; из них клиент выбирает в мини-приложении"
+          disabled={!editable}
+          error={firstMessage(errors.certificate_amounts)}
+          {...register('certificate_amounts')}
         />
         <TextInput
           label="Контакты студии"
