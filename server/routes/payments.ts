@@ -20,6 +20,7 @@ import { payNow } from '../../core/money/price';
 import { MONEY_MSG, invoiceFor, invoiceParams } from '../../core/money/telegram';
 import { ROUTE_REFUSALS } from '../../core/language/api-texts/ru';
 import { apiTexts } from '../../core/language/api-texts';
+import { titleIn } from '../../contract/language';
 import { customerLanguage } from '../../core/language/customer-language';
 import { toCsv } from '../csv';
 import { actorOf } from '../plugins/actor';
@@ -90,10 +91,11 @@ export default async function paymentsRoutes(
     if (!token || !telegram?.createInvoiceLink) throw new Conflict(MONEY_MSG.noInvoices);
     const { record, schedule, amount } = await invoiceFor(database, actor, req.params.id);
     // The invoice in the customer's language.
-    const t = apiTexts(await customerLanguage(db, tg.id));
+    const language = await customerLanguage(db, tg.id);
+    const t = apiTexts(language);
     const params = invoiceParams(
       record,
-      { workshop_title: schedule.workshop.title, date: schedule.date },
+      { workshop_title: titleIn(schedule.workshop, language), date: schedule.date },
       amount,
       t.format.dateTime(schedule.date, tz),
       t.invoice,

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CERTIFICATE_START_PREFIX } from '../../contract/certificates';
+import { titleIn } from '../../contract/language';
 import { shareApi } from '../../contract/endpoints/share';
 import { customerActor } from '../../core/kernel/actor';
 import { Conflict, Forbidden } from '../../core/kernel/errors';
@@ -42,22 +43,24 @@ export default async function shareRoutes(
     if (!tg) throw new Forbidden(ALLOWED_MSG.telegramOnly);
     const save = telegram?.savePreparedInlineMessage;
     if (!telegram || !save) throw new HttpError(503, ROUTE_REFUSALS.botNotConfigured);
+    const language = await customerLanguage(db, tg.id);
     return {
       tg,
-      t: apiTexts(await customerLanguage(db, tg.id)),
+      language,
+      t: apiTexts(language),
       username: () => ask(req, () => telegram.username()),
       prepare: (article: ShareArticle) => ask(req, () => save.call(telegram, tg.id, article)),
     };
   }
 
   route(app, shareApi.seatGift, async (req) => {
-    const { tg, t, username, prepare } = await sharer(req);
+    const { tg, language, t, username, prepare } = await sharer(req);
     const gift = await createSeatGift(database, customerActor(tg.id), req.params.id);
     const url = giftUrl(await username(), gift.token);
     const { record, schedule } = await viewSeatGift(database, gift.token);
     const article = seatGiftArticle(t, {
       recordId: record.id,
-      workshop: schedule.workshop.title,
+      workshop: titleIn(schedule.workshop, language),
       date: t.format.dateTime(schedule.date, config.businessTimezone),
       people: record.people_count,
       url,

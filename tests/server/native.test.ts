@@ -256,6 +256,28 @@ describe('Telegram invoices in the customer’s language', () => {
     expect(JSON.parse(JSON.stringify(call.prices))).toEqual([{ label: `Booking No. ${id}`, amount: 350_000 }]);
   });
 
+  it('a workshop with an English title is named by it in the invoice and the shared gift', async () => {
+    const { schedule, workshop } = await createSession(t.app, staff);
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/workshops/${workshop.id}`,
+      headers: staff,
+      payload: { title_en: 'Fresh pasta' },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const user = customer('en');
+    const id = (await book(t.app, user, bookingPayload(schedule.id))).json().record.id;
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/api/v1/records/${id}/invoice`, headers: tma(user) })).statusCode,
+    ).toBe(200);
+    expect(fake.ok('createInvoiceLink')[0].params.title).toBe('Workshop Fresh pasta');
+    const share = await t.app.inject({ method: 'POST', url: `/api/v1/records/${id}/gift/share`, headers: tma(user) });
+    expect(share.statusCode, share.body).toBe(200);
+    expect((fake.ok('savePreparedInlineMessage')[0].params.result as Article).title).toBe(
+      'A seat at the workshop “Fresh pasta”',
+    );
+  });
+
   it('the confirmation’s invoice and the pre-checkout refusal follow the customer’s language', async () => {
     const { user, id } = await booked('sr');
     await deliver(t);
