@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { en } from '../../webapp/src/i18n/en';
-import { ru } from '../../webapp/src/i18n/ru';
+import { ru } from '../../webapp/src/i18n';
+import '../../webapp/src/i18n/ru-later';
 import { sr } from '../../webapp/src/i18n/sr';
 
 /* The mini-app's English and Serbian catalogues against the Russian one: the same keys, each text shows the same values. */

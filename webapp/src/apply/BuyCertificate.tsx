@@ -7,6 +7,7 @@ import { shareApi } from '../../../contract/endpoints/share';
 import { ApiError, call, errorText } from '../api';
 import { config } from '../config';
 import { useT } from '../i18n';
+import '../i18n/ru-later';
 import { useCertificateTexts } from '../i18n/certificates';
 import {
   canShareMessage,

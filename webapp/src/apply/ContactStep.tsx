@@ -16,6 +16,7 @@ import { recordsApi } from '../../../contract/endpoints/records';
 import { ApiError, call } from '../api';
 import { config } from '../config';
 import { useT, workshopTitle } from '../i18n';
+import '../i18n/ru-later';
 import { ru } from '../i18n/ru';
 import {
   bookingMade,

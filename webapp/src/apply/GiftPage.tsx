@@ -5,6 +5,7 @@ import { Button, Cell, Input, Placeholder, Section, Switch } from '@telegram-app
 import { giftsApi } from '../../../contract/endpoints/gifts';
 import { call, errorText } from '../api';
 import { useT } from '../i18n';
+import '../i18n/ru-later';
 import { haptic, hasTelegramClient, setClosingConfirmation, telegramUser, uiPlatform } from '../tg';
 import { useMainButton } from '../ui/useMainButton';
 import { Notice } from '../ui/Notice';

@@ -3,6 +3,7 @@ import { Link } from 'wouter';
 import type { RecordView } from '../../../contract';
 import { config } from '../config';
 import { useT, workshopTitle } from '../i18n';
+import '../i18n/ru-later';
 import { closeApp } from '../tg';
 import { IconCheck, IconClock } from '../ui/icons';
 import { CalendarButton } from '../record/JourneyActions';

@@ -1,6 +1,6 @@
 import { isLanguage, languageFromCode, type Language } from '../../../contract/language';
-import { languageApi } from '../../../contract/endpoints/language';
-import { call } from '../api';
+import type { CustomerLanguage } from '../../../contract/journey';
+import { request } from '../api';
 import { rawInitData, telegramUser } from '../tg';
 import { currentLanguage, setLanguage } from './index';
 
@@ -22,7 +22,8 @@ function remembered(): Language | null {
  */
 export async function chooseLanguage(): Promise<void> {
   const first = remembered() ?? languageFromCode(telegramUser()?.language_code);
-  const stored = rawInitData() ? call(languageApi.mine) : null;
+  // GET /language/ (contract/endpoints/language.ts), without its description in the first load.
+  const stored = rawInitData() ? (request('GET', '/language/') as Promise<CustomerLanguage>) : null;
   await setLanguage(first).catch(() => undefined);
   stored
     ?.then(async ({ language }) => {

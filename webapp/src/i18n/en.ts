@@ -1,4 +1,5 @@
-import { localeFormats, pluralIn } from './format';
+import { pluralIn } from './format';
+import { localeFormats } from './locale-format';
 import type { WebTexts } from './ru';
 
 /* The mini-app's texts in English (keys and parameters as in ru.ts). */

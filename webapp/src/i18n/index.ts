@@ -6,9 +6,12 @@
  */
 import { useSyncExternalStore } from 'react';
 import { LOCALES, titleIn, type Language } from '../../../contract/language';
-import { ru, type WebTexts } from './ru';
+import { ru as firstScreen, type WebTexts } from './ru';
 
 export type { WebTexts } from './ru';
+
+/** The Russian catalogue: its later screens' texts are attached by ru-later.ts when those screens load. */
+export const ru = firstScreen as WebTexts;
 
 const catalogues: Record<Exclude<Language, 'ru'>, () => Promise<WebTexts>> = {
   en: () => import('./en').then((m) => m.en),

@@ -1,28 +1,41 @@
 import { useState } from 'react';
 import { Button } from '@telegram-apps/telegram-ui';
-import type { RecordView, SeatGiftLink } from '../../../contract';
-import { formatDate, formatTime } from '../../../contract/format';
+import type { RecordView } from '../../../contract';
 import { recordsApi } from '../../../contract/endpoints/records';
-import { call, errorText } from '../api';
+import { shareApi } from '../../../contract/endpoints/share';
+import { ApiError, call, errorText } from '../api';
+import { useT, workshopTitle, ru } from '../i18n';
+import '../i18n/ru-later';
 import { config } from '../config';
-import { downloadFile, haptic, openLink, openTelegramLink } from '../tg';
+import {
+  canShareMessage,
+  downloadFile,
+  haptic,
+  hasSecondaryButton,
+  openLink,
+  openTelegramLink,
+  shareMessage,
+} from '../tg';
+import { useSecondaryButton } from '../ui/useMainButton';
 import { Notice } from '../ui/Notice';
 import { toast } from '../ui/toast';
 
 /** "Изменить запись уже нельзя": the deadline and how to reach the studio. */
 export function DeadlineNotice({ view }: { view: RecordView }) {
+  const T = useT();
   const tz = config().businessTimezone;
   const until = view.change_until!;
   return (
-    <Notice tone="warning" title="Изменить запись уже нельзя">
-      {`Отменить запись или изменить количество человек можно было до ${formatDate(until, tz)} ${formatTime(until, tz)}.`}
-      {view.contact ? ` Свяжитесь со студией: ${view.contact}` : ' Свяжитесь со студией.'}
+    <Notice tone="warning" title={T.journey.deadlineTitle}>
+      {T.journey.deadline(`${T.fmt.date(until, tz)} ${T.fmt.time(until, tz)}`)}
+      {view.contact ? T.journey.contact(view.contact) : T.journey.contactNone}
     </Notice>
   );
 }
 
 /** "Добавить в календарь": the signed .ics link (inside Telegram opened in its browser, which hands it to the calendar). */
 export function CalendarButton({ view }: { view: RecordView }) {
+  const T = useT();
   if (!view.calendar_url) return null;
   const href = view.calendar_url;
   return (
@@ -34,32 +47,60 @@ export function CalendarButton({ view }: { view: RecordView }) {
       onClick={async () => {
         const url = new URL(href, location.origin).toString();
         // Telegram's own download dialog where the client has it; else its browser, which hands the file on.
-        if (await downloadFile(url, 'masterclass.ics')) return;
+        if (await downloadFile(url, T.journey.calendarFile)) return;
         if (!openLink(url)) location.assign(url);
       }}
     >
-      Добавить в календарь
+      {T.journey.calendar}
     </Button>
   );
 }
 
-const shareUrl = (url: string, title: string) =>
-  `https://t.me/share/url?url=${encodeURIComponent(url)}&text=${encodeURIComponent(`Передаю тебе своё место на мастер-класс «${title}»`)}`;
+const shareUrl = (url: string, text: string) =>
+  `https://t.me/share/url?url=${encodeURIComponent(url)}&text=${encodeURIComponent(text)}`;
 
-/** "Передать место другу": a one-time link the customer sends; it dies when used, cancelled or at the start. */
+/**
+ * "Передать место другу": a one-time link the customer sends; it dies when used, cancelled or at the start.
+ * Where the client can (Mini Apps 8.0+) the bot prepares it as a message and Telegram's own dialog sends
+ * it to the chat the customer picks; elsewhere, or when Telegram cannot prepare it, the link is shared.
+ */
 export function GiftSeat({ view }: { view: RecordView }) {
-  const [link, setLink] = useState<SeatGiftLink | null>(null);
+  const T = useT();
+  const [link, setLink] = useState<{ url: string; messageId: string | null } | null>(null);
+  const [sent, setSent] = useState(false);
   const [busy, setBusy] = useState(false);
-  const title = view.record.schedule.workshop.title;
+  const params = { params: { id: view.record.id } };
+
+  async function share(messageId: string) {
+    if (await shareMessage(messageId)) {
+      setSent(true);
+      haptic('success');
+    }
+  }
+
+  async function prepared(): Promise<{ url: string; messageId: string | null }> {
+    if (canShareMessage())
+      try {
+        const message = await call(shareApi.seatGift, params);
+        return { url: message.url, messageId: message.id };
+      } catch (err) {
+        // Telegram could not prepare the message: the plain link still gives the seat.
+        if (!(err instanceof ApiError && err.status === 503)) throw err;
+        toast({ kind: 'error', title: T.native.giftPrepareFailed });
+      }
+    return { url: (await call(recordsApi.gift, params)).url, messageId: null };
+  }
 
   async function create() {
     setBusy(true);
     try {
-      setLink(await call(recordsApi.gift, { params: { id: view.record.id } }));
+      const next = await prepared();
+      setLink(next);
       haptic('success');
+      if (next.messageId) void share(next.messageId);
     } catch (err) {
       haptic('error');
-      toast({ kind: 'error', title: 'Не удалось создать ссылку', description: errorText(err) });
+      toast({ kind: 'error', title: T.journey.giftFailed, description: errorText(err) });
     } finally {
       setBusy(false);
     }
@@ -68,70 +109,82 @@ export function GiftSeat({ view }: { view: RecordView }) {
   if (!link)
     return (
       <Button size="l" stretched mode="bezeled" loading={busy} disabled={busy} onClick={() => void create()}>
-        Передать место другу
+        {T.journey.gift}
       </Button>
     );
-  const share = shareUrl(link.url, title);
+  const send = () => {
+    if (link.messageId) return void share(link.messageId);
+    const url = shareUrl(link.url, T.journey.giftShare(workshopTitle(view.record.schedule.workshop)));
+    if (!openTelegramLink(url)) window.open(url, '_blank', 'noopener');
+  };
   return (
-    <div className="panel" role="region" aria-label="Передать место другу">
-      <p className="gift-link__text">
-        Отправьте другу эту ссылку. Она одноразовая и действует до начала мастер-класса: друг введёт своё имя и займёт
-        ваше место.
-      </p>
+    <div className="panel" role="region" aria-label={T.journey.gift}>
+      <p className="gift-link__text">{T.journey.giftText}</p>
       <code className="gift-link__url" data-testid="gift-url">
         {link.url}
       </code>
-      <Button
-        size="m"
-        stretched
-        onClick={() => {
-          if (!openTelegramLink(share)) window.open(share, '_blank', 'noopener');
-        }}
-      >
-        Отправить другу
+      {sent && (
+        <p className="gift-link__text" role="status">
+          {T.native.giftSent}
+        </p>
+      )}
+      <Button size="m" stretched onClick={send}>
+        {T.journey.giftSend}
       </Button>
     </div>
   );
 }
 
-/** "Выйти из очереди" for a queued booking, asked once more before it happens. */
+/**
+ * "Выйти из очереди" for a queued booking, asked once more before it happens. On a client with the
+ * SecondaryButton (7.10+) the action is that button, beside the MainButton; elsewhere the page's own.
+ */
 export function LeaveQueue({ view, onDone }: { view: RecordView; onDone: (v: RecordView) => void }) {
+  const T = useT();
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
+  const native = hasSecondaryButton();
+  useSecondaryButton(native && !asking ? { text: T.journey.leave, active: true, progress: false } : null, () =>
+    setAsking(true),
+  );
   async function leave() {
     setBusy(true);
     try {
       onDone(
         await call(recordsApi.cancel, {
           params: { id: view.record.id },
-          body: { cancel_reason: 'Вышел(а) из очереди' },
+          // Staff read the reason: it stays Russian.
+          body: { cancel_reason: ru.journey.leaveReason },
         }),
       );
       haptic('success');
-      toast({ kind: 'success', title: 'Вы вышли из очереди' });
+      toast({ kind: 'success', title: T.journey.left });
     } catch (err) {
       haptic('error');
-      toast({ kind: 'error', title: 'Не удалось выйти из очереди', description: errorText(err) });
+      toast({ kind: 'error', title: T.journey.leaveFailed, description: errorText(err) });
     } finally {
       setBusy(false);
       setAsking(false);
     }
   }
-  if (!asking)
-    return (
+  if (!asking) {
+    const button = (
       <Button size="l" stretched mode="plain" className="btn-destructive" onClick={() => setAsking(true)}>
-        Выйти из очереди
+        {T.journey.leave}
       </Button>
     );
+    // Inside a client with the SecondaryButton that is the visible action; this one stays for screen readers.
+    return native ? <div className="visually-hidden">{button}</div> : button;
+  }
   return (
-    <div className="panel" role="region" aria-label="Выйти из очереди">
-      <p className="gift-link__text">Выйти из очереди? Место в очереди не сохранится.</p>
+    <div className="panel" role="region" aria-label={T.journey.leave}>
+      <p className="gift-link__text">{T.journey.leaveAsk}</p>
       <div className="panel__buttons">
         <Button size="m" mode="gray" onClick={() => setAsking(false)}>
-          Нет
+          {T.common.no}
         </Button>
         <Button size="m" className="btn-danger" loading={busy} disabled={busy} onClick={() => void leave()}>
-          Да, выйти
+          {T.journey.leaveYes}
         </Button>
       </div>
     </div>
@@ -140,10 +193,11 @@ export function LeaveQueue({ view, onDone }: { view: RecordView; onDone: (v: Rec
 
 /** "Вы подтвердили участие" after "Приду" on a reminder. */
 export function ConfirmedNote({ view }: { view: RecordView }) {
+  const T = useT();
   if (!view.record.confirmed_at || view.record.state !== 'ACTIVE') return null;
   return (
-    <Notice tone="info" title="Участие подтверждено">
-      Вы ответили «Приду» на напоминание. Ждём вас!
+    <Notice tone="info" title={T.journey.confirmedTitle}>
+      {T.journey.confirmed}
     </Notice>
   );
 }

@@ -6,6 +6,7 @@ import { paymentsApi } from '../../../contract/endpoints/payments';
 import { call, errorText } from '../api';
 import { config } from '../config';
 import { useT } from '../i18n';
+import '../i18n/ru-later';
 import { haptic, openInvoice, telegramUser } from '../tg';
 import { Notice } from '../ui/Notice';
 import { toast } from '../ui/toast';

@@ -2,12 +2,15 @@ import { useEffect, useState } from 'react';
 import useSWR from 'swr';
 import { useLocation } from 'wouter';
 import { Button, Cell, Section, Spinner, Textarea, Title, Caption } from '@telegram-apps/telegram-ui';
-import { PEOPLE_MAX, PEOPLE_MIN, RECORD_STATE_LABELS, type RecordView } from '../../../contract';
+import { PEOPLE_MAX, PEOPLE_MIN, type RecordView } from '../../../contract';
 import { recordsApi } from '../../../contract/endpoints/records';
 import { call, errorText } from '../api';
 import { config } from '../config';
-import { formatPrice, fullName } from '../../../contract/format';
-import { closeApp, haptic, setBackButton } from '../tg';
+import { fullName } from '../../../contract/format';
+import { useT } from '../i18n';
+import '../i18n/ru-later';
+import { closeApp, haptic, hasSecondaryButton, setBackButton } from '../tg';
+import { useMainButton } from '../ui/useMainButton';
 import { MyDataSection } from './MyDataSection';
 import { PaymentSection } from './PaymentSection';
 import { CalendarButton, ConfirmedNote, DeadlineNotice, GiftSeat, LeaveQueue } from './JourneyActions';
@@ -17,25 +20,11 @@ import { toast } from '../ui/toast';
 import { IconAllergy, IconComment, IconPeople, IconUser, IconWallet } from '../ui/icons';
 import { ScheduleCells } from '../ui/ScheduleCells';
 
-export const TEXTS = {
-  heading: 'Ваша запись на мастер-класс',
-  inactive: 'Запись неактивна',
-  cancelled: 'Запись была отменена',
-  queued: 'Запись в очереди',
-  queuedText:
-    'Свободных мест сейчас нет, поэтому запись поставлена в очередь. Как только место освободится, мы добавим вас и сообщим об этом в Telegram.',
-  changeCount: 'Изменить количество человек',
-  cancel: 'Отменить запись',
-  restore: 'Восстановить запись',
-  close: 'Закрыть',
-  confirmCancel: 'Подтвердить отмену',
-  save: 'Сохранить',
-  countWarning: 'Свободных мест недостаточно: запись будет поставлена в очередь, пока не освободятся места.',
-};
-
 type Panel = 'none' | 'people' | 'cancel';
 
 export default function RecordPage({ id }: { id: string }) {
+  const T = useT();
+  const TEXTS = T.record;
   const [, navigate] = useLocation();
   const { data, error, mutate } = useSWR(['record', id], () => call(recordsApi.get, { params: { id: Number(id) } }), {
     shouldRetryOnError: false,
@@ -55,10 +44,13 @@ export default function RecordPage({ id }: { id: string }) {
   }, [error, navigate]);
 
   useEffect(() => (panel !== 'none' ? setBackButton(() => setPanel('none')) : setBackButton(null)), [panel]);
+  // A queued booking on a client with the SecondaryButton: leaving the queue is that button, beside «Закрыть».
+  const queueAside = hasSecondaryButton() && Boolean(data?.allowed.leave_queue.ok);
+  useMainButton(queueAside ? { text: T.common.close, active: true, progress: false } : null, closeApp);
 
   if (!data) {
     return (
-      <div className="centered" role="progressbar" aria-label="Загрузка записи">
+      <div className="centered" role="progressbar" aria-label={TEXTS.loading}>
         <Spinner size="l" />
       </div>
     );
@@ -97,18 +89,14 @@ export default function RecordPage({ id }: { id: string }) {
     } catch (err) {
       haptic('error');
       const title =
-        kind === 'people'
-          ? 'Не удалось изменить количество человек'
-          : kind === 'cancel'
-            ? 'Не удалось отменить запись'
-            : 'Не удалось восстановить запись';
+        kind === 'people' ? TEXTS.failedPeople : kind === 'cancel' ? TEXTS.failedCancel : TEXTS.failedRestore;
       toast({ kind: 'error', title, description: errorText(err) });
     } finally {
       setBusy(null);
     }
   }
 
-  const stateAfter = (v: RecordView) => (v.record.state === 'QUEUED' ? ' Запись в очереди.' : '');
+  const stateAfter = (v: RecordView) => (v.record.state === 'QUEUED' ? TEXTS.nowQueued : '');
 
   return (
     <main className="page record" aria-label={TEXTS.heading}>
@@ -120,24 +108,24 @@ export default function RecordPage({ id }: { id: string }) {
           {config().businessName}
         </Caption>
         <span className={`state-pill state-pill--${past ? 'past' : record.state.toLowerCase()}`}>
-          {past ? 'Завершена' : RECORD_STATE_LABELS[record.state]}
+          {past ? TEXTS.past : TEXTS.state[record.state]}
         </span>
       </header>
 
       <div className="notices">
         {past && (
           <Notice tone="muted" title={TEXTS.inactive}>
-            Мастер-класс уже прошёл, изменить запись нельзя.
+            {TEXTS.pastText}
           </Notice>
         )}
         {!past && cancelled && (
           <Notice tone="danger" title={TEXTS.cancelled}>
-            {record.cancel_reason ? `Причина: ${record.cancel_reason}` : undefined}
+            {record.cancel_reason ? TEXTS.reason(record.cancel_reason) : undefined}
           </Notice>
         )}
         {refused('deadline') && <DeadlineNotice view={data} />}
         {attended && (
-          <Notice tone="info" title="Посещение отмечено">
+          <Notice tone="info" title={TEXTS.attended}>
             {allowed.cancel.detail}
           </Notice>
         )}
@@ -148,32 +136,32 @@ export default function RecordPage({ id }: { id: string }) {
             {queue_position ? (
               <>
                 {' '}
-                <strong data-testid="queue-position">Ваше место в очереди: {queue_position}</strong>
+                <strong data-testid="queue-position">{TEXTS.queuePlace(queue_position)}</strong>
               </>
             ) : null}
           </Notice>
         )}
       </div>
 
-      <Section header="Мастер-класс">
+      <Section header={T.common.workshop}>
         <ScheduleCells schedule={s} />
-        <Cell before={<IconWallet className="cell-icon" />} subhead="Стоимость">
-          {formatPrice(s.workshop.price)} за человека
+        <Cell before={<IconWallet className="cell-icon" />} subhead={TEXTS.price}>
+          {TEXTS.perPerson(T.fmt.price(s.workshop.price))}
         </Cell>
       </Section>
 
-      <Section header="Участник">
-        <Cell before={<IconUser className="cell-icon" />} subhead="Имя и фамилия" multiline>
+      <Section header={TEXTS.participant}>
+        <Cell before={<IconUser className="cell-icon" />} subhead={TEXTS.fullName} multiline>
           {fullName(record)}
         </Cell>
-        <Cell before={<IconPeople className="cell-icon" />} subhead="Количество человек">
+        <Cell before={<IconPeople className="cell-icon" />} subhead={T.common.peopleCount}>
           <span data-testid="people-count">{record.people_count}</span>
         </Cell>
-        <Cell before={<IconAllergy className="cell-icon" />} subhead="Аллергия" multiline>
-          {record.has_allergy ? `Да${record.allergy_type ? `: ${record.allergy_type}` : ''}` : 'Нет'}
+        <Cell before={<IconAllergy className="cell-icon" />} subhead={TEXTS.allergy} multiline>
+          {record.has_allergy ? TEXTS.allergyYes(record.allergy_type) : T.common.no}
         </Cell>
         {record.comment && (
-          <Cell before={<IconComment className="cell-icon" />} subhead="Комментарий" multiline>
+          <Cell before={<IconComment className="cell-icon" />} subhead={T.common.comment} multiline>
             {record.comment}
           </Cell>
         )}
@@ -196,9 +184,9 @@ export default function RecordPage({ id }: { id: string }) {
         {allowed.change_people.ok && panel === 'people' && (
           <div className="panel" role="region" aria-label={TEXTS.changeCount}>
             <div className="panel__row">
-              <span>Количество человек</span>
+              <span>{T.common.peopleCount}</span>
               <Stepper
-                label="Новое количество человек"
+                label={TEXTS.newCount}
                 value={count}
                 min={PEOPLE_MIN}
                 max={PEOPLE_MAX}
@@ -206,13 +194,13 @@ export default function RecordPage({ id }: { id: string }) {
               />
             </div>
             {countWarning && (
-              <Notice tone="warning" title="Мест недостаточно">
+              <Notice tone="warning" title={TEXTS.notEnoughTitle}>
                 {TEXTS.countWarning}
               </Notice>
             )}
             <div className="panel__buttons">
               <Button size="m" mode="gray" onClick={() => setPanel('none')}>
-                Отмена
+                {T.common.cancel}
               </Button>
               <Button
                 size="m"
@@ -222,7 +210,7 @@ export default function RecordPage({ id }: { id: string }) {
                   void run(
                     'people',
                     () => call(recordsApi.updatePeople, { params: { id: record.id }, body: { people_count: count } }),
-                    (v) => `Количество человек изменено: ${v.record.people_count}.${stateAfter(v)}`,
+                    (v) => TEXTS.countChanged(v.record.people_count) + stateAfter(v),
                   )
                 }
               >
@@ -246,16 +234,16 @@ export default function RecordPage({ id }: { id: string }) {
         {allowed.cancel.ok && panel === 'cancel' && (
           <div className="panel" role="region" aria-label={TEXTS.cancel}>
             <Textarea
-              header="Причина отмены"
-              placeholder="Расскажите, почему вы отменяете запись"
-              aria-label="Причина отмены"
+              header={TEXTS.cancelReason}
+              placeholder={TEXTS.cancelReasonPlaceholder}
+              aria-label={TEXTS.cancelReason}
               value={reason}
               onChange={(e) => setReason(e.target.value)}
               rows={3}
             />
             <div className="panel__buttons">
               <Button size="m" mode="gray" onClick={() => setPanel('none')}>
-                Назад
+                {T.common.back}
               </Button>
               <Button
                 size="m"
@@ -267,7 +255,7 @@ export default function RecordPage({ id }: { id: string }) {
                     'cancel',
                     () =>
                       call(recordsApi.cancel, { params: { id: record.id }, body: { cancel_reason: reason.trim() } }),
-                    () => 'Запись отменена',
+                    () => TEXTS.cancelledToast,
                   )
                 }
               >
@@ -286,7 +274,7 @@ export default function RecordPage({ id }: { id: string }) {
               void run(
                 'restore',
                 () => call(recordsApi.restore, { params: { id: record.id } }),
-                (v) => `Запись восстановлена.${stateAfter(v)}`,
+                (v) => TEXTS.restored + stateAfter(v),
               )
             }
           >
@@ -297,9 +285,12 @@ export default function RecordPage({ id }: { id: string }) {
         {allowed.gift.ok && <GiftSeat view={data} />}
         {allowed.leave_queue.ok && <LeaveQueue view={data} onDone={(v) => void mutate(v, { revalidate: false })} />}
         <MyDataSection />
-        <Button size="l" stretched mode="gray" onClick={() => closeApp()}>
-          {TEXTS.close}
-        </Button>
+        {/* Beside the SecondaryButton the MainButton closes; this one stays for screen readers. */}
+        <div className={queueAside ? 'visually-hidden' : undefined}>
+          <Button size="l" stretched mode="gray" onClick={() => closeApp()}>
+            {T.common.close}
+          </Button>
+        </div>
       </div>
     </main>
   );

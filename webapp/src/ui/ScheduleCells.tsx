@@ -2,6 +2,7 @@ import { Cell } from '@telegram-apps/telegram-ui';
 import type { RecordSchedule } from '../../../contract';
 import { config } from '../config';
 import { useT, workshopTitle } from '../i18n';
+import '../i18n/ru-later';
 import { openLink } from '../tg';
 import { IconCalendar, IconPin } from './icons';
 

@@ -1,4 +1,5 @@
 import { useT } from '../i18n';
+import '../i18n/ru-later';
 import { IconMinus, IconPlus } from './icons';
 
 export interface StepperProps {
