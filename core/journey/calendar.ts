@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { RecordSchedule } from '../../contract';
+import { DEFAULT_LANGUAGE, titleIn, type Language } from '../../contract/language';
 import { DEFAULT_DURATION_MINUTES } from '../../contract/workshops';
 
 /*
@@ -66,8 +67,18 @@ function fold(line: string): string {
   return out.join('\r\n ');
 }
 
+/** The event's description in the customer's language. */
+const TEXTS: Record<Language, { workshop: (title: string, business: string) => string; map: string; booking: string }> =
+  {
+    ru: { workshop: (t, b) => `Мастер-класс «${t}», ${b}`, map: 'Карта', booking: 'Ваша запись' },
+    en: { workshop: (t, b) => `Workshop “${t}”, ${b}`, map: 'Map', booking: 'Your booking' },
+    sr: { workshop: (t, b) => `Radionica „${t}“, ${b}`, map: 'Mapa', booking: 'Vaša prijava' },
+  };
+
 export interface CalendarEvent {
   recordId: number;
+  /** The customer's language (Russian when absent): the texts and the workshop's title. */
+  language?: Language;
   schedule: RecordSchedule;
   businessName: string;
   timezone: string;
@@ -79,14 +90,17 @@ export interface CalendarEvent {
 
 export function bookingCalendar(e: CalendarEvent): string {
   const s = e.schedule;
+  const language = e.language ?? DEFAULT_LANGUAGE;
+  const say = TEXTS[language];
+  const title = titleIn(s.workshop, language);
   const start = new Date(s.date);
   const minutes = s.workshop.duration_minutes ?? DEFAULT_DURATION_MINUTES;
   const end = new Date(start.getTime() + minutes * 60_000);
   const location = [s.address.title, s.address.description].filter(Boolean).join(', ');
   const description = [
-    `Мастер-класс «${s.workshop.title}», ${e.businessName}`,
-    `Карта: ${s.address.map_link}`,
-    `Ваша запись: ${e.recordUrl}`,
+    say.workshop(title, e.businessName),
+    `${say.map}: ${s.address.map_link}`,
+    `${say.booking}: ${e.recordUrl}`,
   ].join('\n');
   const lines = [
     'BEGIN:VCALENDAR',
@@ -100,7 +114,7 @@ export function bookingCalendar(e: CalendarEvent): string {
     `DTSTAMP:${utc(e.now ?? new Date())}`,
     `DTSTART:${utc(start)}`,
     `DTEND:${utc(end)}`,
-    `SUMMARY:${text(`${s.workshop.title} — ${e.businessName}`)}`,
+    `SUMMARY:${text(`${title} — ${e.businessName}`)}`,
     `LOCATION:${text(location)}`,
     `DESCRIPTION:${text(description)}`,
     ...(/^https?:\/\//i.test(s.address.map_link) ? [`URL:${oneLine(s.address.map_link)}`] : []),

@@ -46,6 +46,7 @@ export default async function journeyRoutes(
     if (!record || !schedule) throw new NotFound(MSG.recordNotFound);
     const ics = bookingCalendar({
       recordId: id,
+      language: record.telegram_id == null ? undefined : await customerLanguage(db, record.telegram_id),
       schedule,
       businessName: config.businessName,
       timezone: config.businessTimezone,

@@ -76,6 +76,35 @@ describe('workshop translations', () => {
     }
   });
 
+  it("the .ics is in the customer's language, with the workshop's title in it", async () => {
+    const { workshop, schedule } = await createSession(t.app, staff);
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/workshops/${workshop.id}`,
+      headers: staff,
+      payload: { title_sr: 'Domaća pasta' },
+    });
+    const ics = async (id: number, code: string) => {
+      const view = (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/v1/records/',
+          headers: tma(customer(id, code)),
+          payload: bookingPayload(schedule.id),
+        })
+      ).json();
+      return (await t.app.inject({ method: 'GET', url: view.calendar_url })).body.replace(/\r\n /g, '');
+    };
+    const sr = await ics(7301, 'sr');
+    expect(sr).toContain('SUMMARY:Domaća pasta');
+    expect(sr).toContain('Radionica „Domaća pasta“');
+    expect(sr).toContain('Vaša prijava: ');
+    const en = await ics(7302, 'en');
+    expect(en).toContain('Workshop “Паста”');
+    expect(en).toContain('Your booking: ');
+    expect(await ics(7303, 'uk')).toContain('Мастер-класс «Паста»');
+  });
+
   it("GET /language/: the Telegram app's language for the mini-app, Russian for an unknown one", async () => {
     const ask = async (id: number, code: string) =>
       (await t.app.inject({ method: 'GET', url: '/api/v1/language/', headers: tma(customer(id, code)) })).json();
