@@ -2,8 +2,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RecordView } from '../../contract';
 import { recordsApi } from '../../contract/endpoints/records';
 import { toRecordPublic } from '../../db/repositories/records';
-import { localizeAllowed } from '../../core/language/api-texts';
-import { customerLanguage } from '../../core/language/customer-language';
 import {
   cancelRecord,
   changePeopleCount,
@@ -16,12 +14,13 @@ import {
 import type { RouteDeps } from './deps';
 import { actorOf } from '../plugins/actor';
 import { route } from '../route';
-import { countCertificateAttempt } from '../../core/money/certificates-guard';
 import { calendarPath } from '../../core/journey/calendar';
 import { payOptions } from '../../core/money/pay-options';
 import { moneyOfRecord } from '../../core/money/ledger';
 import { promoCodeName } from '../../db/repositories/promo-codes';
 import { countCertificateAttempt } from '../../core/money/certificates-guard';
+import { localizeAllowed } from '../../core/language/api-texts';
+import { customerLanguage } from '../../core/language/customer-language';
 
 /** `secretKey` signs the booking's calendar link (left out without it). */
 export const toRecordView = (r: RecordResult, secretKey?: string): RecordView => ({
