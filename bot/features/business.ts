@@ -4,6 +4,7 @@ import { saveBusinessConnection, shouldAnswerBusinessMessage } from '../../core/
 import { listOpenSchedules } from '../../db/repositories/schedules';
 import { HTML, type BotContext, type BotDeps } from '../context';
 import type { BotTexts } from '../texts';
+import { DEFAULT_LANGUAGE, titleIn, type Language } from '../../contract/language';
 
 /** How many of the next sessions with seats the answer lists. */
 const SESSIONS_SHOWN = 5;
@@ -15,6 +16,7 @@ export async function businessAnswer(
   T: BotTexts,
   botUsername: string,
   now: Date,
+  language: Language = DEFAULT_LANGUAGE,
 ): Promise<{ text: string; reply_markup: InlineKeyboardMarkup }> {
   const B = T.business;
   const open = (await listOpenSchedules(deps.database.db, now.toISOString()))
@@ -27,7 +29,9 @@ export async function businessAnswer(
     ...(open.length
       ? [
           B.sessionsHead,
-          ...open.map((s) => B.session(s.workshop.title, T.common.dateTime(s.date, tz), s.places_available)),
+          ...open.map((s) =>
+            B.session(titleIn(s.workshop, language), T.common.dateTime(s.date, tz), s.places_available),
+          ),
         ]
       : [B.noSessions]),
     '',
@@ -65,7 +69,7 @@ export function businessFeature(deps: BotDeps) {
       quietMinutes,
     });
     if (!answer) return;
-    const { text, reply_markup } = await businessAnswer(deps, ctx.t, ctx.me.username, now);
+    const { text, reply_markup } = await businessAnswer(deps, ctx.t, ctx.me.username, now, ctx.language);
     await ctx.api.sendMessage(m.chat.id, text, {
       ...HTML,
       business_connection_id: m.business_connection_id,

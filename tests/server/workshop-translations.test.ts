@@ -72,7 +72,7 @@ describe('workshop translations', () => {
         .orderBy('id', 'desc')
         .executeTakeFirstOrThrow();
       const message = await renderNotificationForChat(t.database.db, readNotification(row.kind, row.payload), id, rc);
-      expect(message.text).toContain(title);
+      expect(JSON.stringify(message)).toContain(title);
     }
   });
 
