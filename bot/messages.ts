@@ -15,6 +15,8 @@ import { PAYMENT_METHOD_LABELS, type PaymentMethod } from '../contract/money';
 import { applyButton, inlineKeyboard, recordButton, urlButton, webAppButton } from './keyboards/webapp';
 import { ratingButtons, reminderButton } from './keyboards/journey';
 import type { RenderedMessage } from './outbox';
+import { minPeopleCard, sessionCancelledMessage } from './min-people-messages';
+import { MIN_PEOPLE_REASON } from '../core/schedules/min-people';
 import { certificateMessage, staffCertificateMessage } from './certificate-messages';
 import { texts, textsFor, type BotTexts } from './texts';
 import { DEFAULT_LANGUAGE, type Language } from '../contract/language';
@@ -206,7 +208,12 @@ function customerText(n: CustomerNotification, rc: RenderContext, money: string[
         text: fit(
           [
             C.sessionCancelled(w, common.dateTime(s.date, rc.timezone)),
-            ...(r.cancel_reason ? [C.cancelReason(r.cancel_reason)] : []),
+            // Too few people: the reason in the customer's language rather than the stored Russian one.
+            ...(r.cancel_reason === MIN_PEOPLE_REASON
+              ? [C.minPeopleReason]
+              : r.cancel_reason
+                ? [C.cancelReason(r.cancel_reason)]
+                : []),
             ...(money.length ? ['', ...money] : []),
             '',
             C.otherDatesHint,
@@ -286,7 +293,7 @@ function newDatesMessage(n: Extract<Notification, { kind: 'workshop.new_dates' }
 const openSchedule = (rc: RenderContext) => inlineKeyboard([[urlButton(rc.publicUrl, S.openSchedule, '/schedule')]]);
 
 function staffMessage(
-  n: Exclude<StaffNotification, { kind: 'staff.certificate' }>,
+  n: Exclude<StaffNotification, { kind: 'staff.session_cancelled' | 'staff.certificate' }>,
   rc: RenderContext,
 ): OutgoingMessage {
   const { schedule: s, record: r } = n.payload;
@@ -352,6 +359,8 @@ function digestMessage(p: DigestPayload, rc: RenderContext, now: Date): Outgoing
 /** The text and buttons of a notification; a reminder with a map pin is two calls (the message, then the venue). */
 export function renderNotification(n: Notification, rc: RenderContext, now = new Date()): RenderedMessage {
   if (n.kind === 'staff.digest') return digestMessage(n.payload, rc, now);
+  if (n.kind === 'staff.min_people') return minPeopleCard(n.payload, rc);
+  if (n.kind === 'staff.session_cancelled') return sessionCancelledMessage(n.payload, rc);
   if (n.kind === 'certificate.ready' || n.kind === 'certificate.expiring') return certificateMessage(n, rc);
   if (n.kind === 'staff.certificate') return staffCertificateMessage(n, rc);
   if (

@@ -16,6 +16,7 @@ import * as m20261123_0746 from './migrations/20261123_0746_languages_and_busine
 import * as m20261123_0753 from './migrations/20261123_0753_customer_notes';
 import * as m20261123_0805 from './migrations/20261123_0805_schedule_series';
 import * as m20261123_0823 from './migrations/20261123_0823_staff_roles';
+import * as m20261123_1057 from './migrations/20261123_1057_min_people';
 import * as m20261123_1059 from './migrations/20261123_1059_certificates';
 import * as m20261123_1106 from './migrations/20261123_1106_promo_codes';
 import * as m20261123_1128 from './migrations/20261123_1128_workshop_translations';
@@ -42,6 +43,7 @@ export const migrations: Record<string, Migration> = {
   '20261123_0753_customer_notes': m20261123_0753,
   '20261123_0805_schedule_series': m20261123_0805,
   '20261123_0823_staff_roles': m20261123_0823,
+  '20261123_1057_min_people': m20261123_1057,
   '20261123_1059_certificates': m20261123_1059,
   '20261123_1106_promo_codes': m20261123_1106,
   '20261123_1128_workshop_translations': m20261123_1128,

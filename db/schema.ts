@@ -28,6 +28,8 @@ export interface WorkshopsTable {
   description: string | null;
   price: number;
   duration_minutes: Generated<number>;
+  /** Fewer people than this at the decision time: the session is cancelled or staff are asked (0: no minimum). */
+  min_people: Generated<number>;
   /** The title and description in English and Serbian (null: customers see the Russian ones). */
   title_en: string | null;
   title_sr: string | null;
@@ -57,6 +59,8 @@ export interface SchedulesTable {
   cancel_reason: Generated<string | null>;
   /** The series it was created in (weekly repeats), null for a single session. */
   series_id: Generated<number | null>;
+  /** This session's own minimum of participants, instead of its workshop's; null: the workshop's. */
+  min_people: Generated<number | null>;
 }
 
 /** A weekly series of sessions created at once; `rule` is the request as JSON. */
@@ -64,6 +68,24 @@ export interface ScheduleSeriesTable {
   id: Generated<number>;
   rule: string;
   created_at: Timestamp;
+}
+
+/** A session's check against its minimum of participants, once at its decision time. */
+export interface MinPeopleChecksTable {
+  schedule_id: number;
+  /** enough: the minimum was met; asked: staff decide until decide_by; cancelled; kept. */
+  status: 'enough' | 'asked' | 'cancelled' | 'kept';
+  /** People on ACTIVE bookings at the check, and the minimum then. */
+  people: number;
+  min_people: number;
+  /** What happens at decide_by when nobody pressed a button. */
+  default_action: 'cancel' | 'run' | null;
+  decide_by: Timestamp | null;
+  /** The staff member who pressed (null: the rule or the default decided). */
+  decided_by_user_id: number | null;
+  decided_by_name: string | null;
+  decided_at: Timestamp | null;
+  checked_at: Timestamp;
 }
 
 export interface RecordsTable {
@@ -360,6 +382,7 @@ export interface DB {
   promo_codes: PromoCodesTable;
   promo_code_workshops: PromoCodeWorkshopsTable;
   schedule_series: ScheduleSeriesTable;
+  min_people_checks: MinPeopleChecksTable;
   customer_languages: CustomerLanguagesTable;
   business_connections: BusinessConnectionsTable;
   business_chats: BusinessChatsTable;

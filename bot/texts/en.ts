@@ -63,6 +63,7 @@ const customer: BotTexts['customer'] = {
   sessionCancelled: (workshop: string, date: string) =>
     `😔 The workshop ${q(workshop)} on ${date} is cancelled, and so is your booking for it. We are sorry!`,
   otherDatesHint: 'You can pick another date of this workshop in the app.',
+  minPeopleReason: 'Reason: not enough people signed up for it to take place.',
   manualReminder: (workshop: string) => `🔔 A reminder about the workshop ${q(workshop)}!`,
   waitingForYou: 'We are looking forward to seeing you!',
   reminder: (workshop: string, hoursBefore: number) => {

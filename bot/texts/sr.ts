@@ -65,6 +65,7 @@ const customer: BotTexts['customer'] = {
   sessionCancelled: (workshop: string, date: string) =>
     `😔 Radionica ${q(workshop)} ${date} je otkazana, a s njom i vaša prijava. Izvinjavamo se!`,
   otherDatesHint: 'Drugi datum ove radionice možete izabrati u aplikaciji.',
+  minPeopleReason: 'Razlog: nije se prijavio minimalan broj učesnika.',
   manualReminder: (workshop: string) => `🔔 Podsećamo vas na radionicu ${q(workshop)}!`,
   waitingForYou: 'Čekamo vas!',
   reminder: (workshop: string, hoursBefore: number) => {

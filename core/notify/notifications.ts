@@ -155,6 +155,28 @@ export type DigestPayload = z.infer<typeof DigestPayload>;
 const PaidPayload = RecordPayload.extend({ amount: z.number(), method: z.string(), late: z.boolean() });
 export type PaidPayload = z.infer<typeof PaidPayload>;
 
+/** Staff's one alert for a cancelled session: who cancelled (null: the minimum rule) and what it had. */
+const SessionCancelledPayload = z.object({
+  schedule: ScheduleSnapshot,
+  reason: z.string(),
+  by: z.string().nullable(),
+  by_rule: z.boolean(),
+  bookings: z.number(),
+  people: z.number(),
+  queued: z.number(),
+});
+export type SessionCancelledPayload = z.infer<typeof SessionCancelledPayload>;
+
+/** Staff's card for a session under its minimum: cancel or run, and what happens without an answer by `decide_by`. */
+const MinPeoplePayload = z.object({
+  schedule: ScheduleSnapshot,
+  people: z.number(),
+  min_people: z.number(),
+  default_action: z.enum(['cancel', 'run']),
+  decide_by: z.string(),
+});
+export type MinPeoplePayload = z.infer<typeof MinPeoplePayload>;
+
 /** A certificate's names are its Telegram buyer's (erased with them); one staff sold keeps them. */
 const buyerOwner = (_: Record<string, unknown>, root: Record<string, unknown>) => ({
   telegram_id: typeof root.buyer_telegram_id === 'number' ? root.buyer_telegram_id : null,
@@ -216,6 +238,8 @@ export const Notification = z.discriminatedUnion('kind', [
   about('certificate.ready', CertificatePayload),
   about('certificate.expiring', CertificateExpiringPayload),
   about('staff.certificate', StaffCertificatePayload),
+  about('staff.session_cancelled', SessionCancelledPayload),
+  about('staff.min_people', MinPeoplePayload),
 ]);
 export type Notification = z.infer<typeof Notification>;
 export type NotificationKind = Notification['kind'];
@@ -229,11 +253,11 @@ export function erasePersonalInPayload(kind: string, payload: unknown, scope: Er
 }
 export type StaffNotification = Extract<
   Notification,
-  { kind: 'staff.new_record' | 'staff.cancelled' | 'staff.transferred' | 'staff.paid' | 'staff.certificate' }
+  { kind: 'staff.new_record' | 'staff.cancelled' | 'staff.transferred' | 'staff.paid' | 'staff.certificate' | 'staff.session_cancelled' }
 >;
 export type CustomerNotification = Exclude<
   Notification,
-  StaffNotification | CertificateNotification | { kind: 'staff.digest' | 'workshop.new_dates' }
+  StaffNotification | CertificateNotification | { kind: 'staff.digest' | 'staff.min_people' | 'workshop.new_dates' }
 >;
 
 /** The customer's certificate messages (rendered apart: they name no booking). */
@@ -295,6 +319,7 @@ const SETTING_OF = {
   'staff.transferred': 'user_apply',
   'staff.paid': 'user_apply',
   'staff.certificate': 'user_apply',
+  'staff.session_cancelled': 'user_cancel',
 } as const;
 
 /**

@@ -47,11 +47,11 @@ export interface RecordInsert {
   /** When and to which privacy text the customer consented (null: booked by staff without it). */
   consent_at?: string | null;
   consent_version?: string | null;
-  /** The gift certificate that pays it. */
-  certificate_id?: number | null;
   /** The promo code it was made with and what that takes off its price. */
   promo_code_id?: number | null;
   discount?: number;
+  /** The gift certificate that pays it. */
+  certificate_id?: number | null;
 }
 
 export function insertRecord(db: Executor, r: RecordInsert) {
