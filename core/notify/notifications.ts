@@ -253,7 +253,15 @@ export function erasePersonalInPayload(kind: string, payload: unknown, scope: Er
 }
 export type StaffNotification = Extract<
   Notification,
-  { kind: 'staff.new_record' | 'staff.cancelled' | 'staff.transferred' | 'staff.paid' | 'staff.certificate' | 'staff.session_cancelled' }
+  {
+    kind:
+      | 'staff.new_record'
+      | 'staff.cancelled'
+      | 'staff.transferred'
+      | 'staff.paid'
+      | 'staff.certificate'
+      | 'staff.session_cancelled';
+  }
 >;
 export type CustomerNotification = Exclude<
   Notification,

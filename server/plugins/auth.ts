@@ -40,7 +40,6 @@ declare module '@fastify/jwt' {
 
 export const TOKEN_TTL = '8d';
 
-
 export async function registerAuth(
   app: FastifyInstance,
   opts: { database: Database; secretKey: string; botToken?: string; businessTimezone: string },

@@ -71,7 +71,7 @@ export default function ContactStep({
   const ios = uiPlatform() === 'ios';
   const [submitting, setSubmitting] = useState(false);
   const [privacyOpen, setPrivacyOpen] = useState(false);
-  const closePrivacy = useCallback(() => setPrivacyOpen(false), []);
+  const closePrivacy = useCallback(() => setPrivacyOpen(false), [setPrivacyOpen]);
   const {
     register,
     control,
