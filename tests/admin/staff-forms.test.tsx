@@ -30,14 +30,23 @@ describe('workshop form', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Добавление мастер-класса' });
     expect((within(dialog).getByLabelText('Цена, RSD') as HTMLInputElement).value).toBe('3 500');
     expect(isDisabled(save())).toBe(true);
-    await user.click(within(dialog).getByLabelText(/Название/));
+    await user.click(within(dialog).getByRole('textbox', { name: 'Название' }));
     await user.tab();
     expect(await within(dialog).findByText('Укажите название')).toBeTruthy();
-    await user.type(within(dialog).getByLabelText(/Название/), 'Суши');
+    await user.type(within(dialog).getByRole('textbox', { name: 'Название' }), 'Суши');
     expect(isDisabled(save())).toBe(false);
     await user.click(save());
     await waitFor(() => expect(onClose).toHaveBeenCalled());
-    expect(calls[0].body).toEqual({ title: 'Суши', description: '', price: 3500 });
+    expect(calls[0].body).toEqual({
+      title: 'Суши',
+      description: '',
+      price: 3500,
+      min_people: 0,
+      title_en: '',
+      title_sr: '',
+      description_en: '',
+      description_sr: '',
+    });
     expect(await screen.findByText('Мастер-класс создан.')).toBeTruthy();
   });
 
@@ -46,7 +55,7 @@ describe('workshop form', () => {
     const { calls } = mockApi({});
     renderAdmin(<WorkshopForm opened onClose={() => undefined} />);
     const dialog = await screen.findByRole('dialog');
-    await user.type(within(dialog).getByLabelText(/Название/), 'Суши');
+    await user.type(within(dialog).getByRole('textbox', { name: 'Название' }), 'Суши');
     const price = within(dialog).getByLabelText('Цена, RSD');
     await user.clear(price);
     await user.type(price, '-5');
@@ -61,7 +70,7 @@ describe('workshop form', () => {
     const { calls } = mockApi({});
     renderAdmin(<WorkshopForm opened onClose={() => undefined} />);
     const dialog = await screen.findByRole('dialog');
-    await user.type(within(dialog).getByLabelText(/Название/), 'Суши');
+    await user.type(within(dialog).getByRole('textbox', { name: 'Название' }), 'Суши');
     await user.clear(within(dialog).getByLabelText('Цена, RSD'));
     await user.tab();
     expect(await within(dialog).findByText('Введите число')).toBeTruthy();
@@ -97,7 +106,7 @@ describe('workshop form', () => {
     mockApi({ 'POST /workshops/': { status: 422, body: { detail: 'Название слишком длинное' } } });
     renderAdmin(<WorkshopForm opened onClose={() => undefined} />);
     const dialog = await screen.findByRole('dialog');
-    await user.type(within(dialog).getByLabelText(/Название/), 'X');
+    await user.type(within(dialog).getByRole('textbox', { name: 'Название' }), 'X');
     await user.click(save());
     expect(await screen.findByText('Название слишком длинное')).toBeTruthy();
     expect(screen.getByText('Что-то пошло не так')).toBeTruthy();
