@@ -202,7 +202,13 @@ describe('schedule form', () => {
     await user.click(await screen.findByRole('option', { name: 'Паста', hidden: true }));
     await user.click(screen.getByRole('button', { name: 'Сохранить' }));
     await waitFor(() => expect(calls).toHaveLength(1));
-    expect(calls[0].body).toEqual({ date: '2026-11-21T12:00:00+01:00', capacity: 8, workshop_id: 1, address_id: 1 });
+    expect(calls[0].body).toEqual({
+      date: '2026-11-21T12:00:00+01:00',
+      capacity: 8,
+      workshop_id: 1,
+      address_id: 1,
+      min_people: null,
+    });
     expect(await screen.findByText('Мастер-класс добавлен в расписание')).toBeTruthy();
   });
 
@@ -258,7 +264,13 @@ describe('schedule form', () => {
     expect(isDisabled(screen.getByRole('button', { name: 'Сохранить' }))).toBe(false);
     await user.click(screen.getByRole('button', { name: 'Сохранить' }));
     await waitFor(() => expect(calls).toHaveLength(1));
-    expect(calls[0].body).toEqual({ date: '2026-11-21T12:00:00+01:00', capacity: 10, workshop_id: 1, address_id: 1 });
+    expect(calls[0].body).toEqual({
+      date: '2026-11-21T12:00:00+01:00',
+      capacity: 10,
+      workshop_id: 1,
+      address_id: 1,
+      min_people: null,
+    });
     expect(await screen.findByText('Расписание обновлено')).toBeTruthy();
   });
 });

@@ -49,7 +49,8 @@ beforeAll(async () => {
   const w = hostWindow(t.config.businessTimezone);
   const ms = (iso: string) => Date.parse(iso);
   const dates = {
-    today: new Date(ms(w.from) + HOUR).toISOString(),
+    // Started earlier today: halfway between the studio's midnight and now (past at any hour of the day).
+    today: new Date((ms(w.from) + Date.now()) / 2).toISOString(),
     // Check-in opens an hour before the start: this one is open now.
     soon: new Date(Date.now() + 20 * 60_000).toISOString(),
     tomorrow: new Date(ms(w.to) - HOUR).toISOString(),
