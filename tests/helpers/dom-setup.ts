@@ -1,5 +1,9 @@
 import { afterAll, afterEach } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
+
+// Lazily loaded pages and chunks take longer than testing-library's 1 s default on a busy 2-core
+// machine; a real regression still fails, only later.
+configure({ asyncUtilTimeout: 5000 });
 
 // Component tests (happy-dom): unmount what each test rendered.
 afterEach(() => cleanup());
