@@ -1,9 +1,12 @@
 import { z } from './zod';
-import { IsoDateTime, listOf } from './common';
+import { IsoDateTime, idField, listOf } from './common';
+import { plural } from './format';
+import { PeopleCount } from './records';
 import { TelegramId } from './users';
 
 /*
- * Gift certificates: a balance in whole RSD behind a code a person can read aloud and type. The
+ * Gift certificates: a balance behind a code a person can read aloud and type, either whole RSD
+ * (`amount`) or places on any workshop (`places`, valued at the booking's price when used). The
  * balance is the sum of the certificate's own ledger (sold, spent on bookings, returned by a cancel,
  * written off at expiry or by a void); rows are only appended.
  */
@@ -15,6 +18,8 @@ export const CERTIFICATE_CODE_LENGTH = 12;
 export const CERTIFICATE_START_PREFIX = 'cert_';
 /** A certificate is valid this long unless staff choose otherwise. */
 export const CERTIFICATE_MONTHS = 12;
+/** How many people one places certificate may pay for. */
+export const CERTIFICATE_PLACES_MAX = 20;
 /** What the mini-app offers to buy until the studio sets its list (business settings' certificate_amounts). */
 export const DEFAULT_CERTIFICATE_AMOUNTS = [3500, 5000, 7000, 10000] as const;
 
@@ -60,6 +65,61 @@ export const CERTIFICATE_STATUS_LABELS: Record<CertificateStatus, string> = {
   voided: 'Аннулирован',
 };
 
+/** amount: a balance in RSD; places: that many people on any workshop, each valued when used. */
+export const CERTIFICATE_KINDS = ['amount', 'places'] as const;
+export const CertificateKind = z.enum(CERTIFICATE_KINDS);
+export type CertificateKind = z.infer<typeof CertificateKind>;
+export const CERTIFICATE_KIND_LABELS: Record<CertificateKind, string> = { amount: 'Сумма', places: 'Места' };
+
+/** '2 места' (staff's screens, the card page). */
+export const formatPlaces = (n: number) => `${n}\u00a0${plural(n, ['место', 'места', 'мест'])}`;
+
+/*
+ * What a places certificate is worth on a booking: one place per person it covers, each at the
+ * booking's price per person (its unit price less the promo discount's share, or staff's total), never
+ * above what the booking owes. The server pays and gives back by these rules; the mini-app shows them.
+ */
+
+/** A booking's price for `places` of its `people`, in whole RSD (all of them: exactly the price). */
+const valueOfPlaces = (places: number, price: number, people: number) =>
+  places >= people ? price : Math.round((places * price) / people);
+
+/**
+ * What a certificate pays of a booking now: an amount certificate up to its balance; a places
+ * certificate as many more places as the booking still needs (at most one per person, counting those
+ * it already pays here: `taken`). `left`: the balance in the certificate's unit.
+ */
+export function certificatePays(
+  c: { kind: CertificateKind; left: number },
+  b: { price: number; people: number; owed: number; taken?: { amount: number; places: number } },
+): { amount: number; places: number } {
+  const none = { amount: 0, places: 0 };
+  if (b.owed <= 0 || c.left <= 0) return none;
+  if (c.kind === 'amount') return { amount: Math.min(c.left, b.owed), places: 0 };
+  const taken = b.taken ?? { amount: 0, places: 0 };
+  const most = Math.min(c.left, b.people - taken.places);
+  for (let k = 1; k <= most; k++) {
+    const amount = Math.min(b.owed, valueOfPlaces(taken.places + k, b.price, b.people) - taken.amount);
+    if (amount >= b.owed || k === most) return amount > 0 ? { amount, places: k } : none;
+  }
+  return none;
+}
+
+/**
+ * The places a certificate keeps on a booking when `back` RSD of the `taken` it paid there goes back
+ * (a smaller party, a cancel): the fewest that still cover what it keeps paying at the booking's price now.
+ */
+export function placesKept(
+  taken: { amount: number; places: number },
+  back: number,
+  b: { price: number; people: number },
+) {
+  const kept = taken.amount - back;
+  if (kept <= 0) return 0;
+  for (let k = 1; k < taken.places; k++) if (valueOfPlaces(k, b.price, b.people) >= kept) return k;
+  return taken.places;
+}
+
 /** How a certificate was paid for: at the studio, by transfer, or in Telegram. */
 export const CERTIFICATE_PAY_METHODS = ['cash', 'card', 'bank_transfer', 'telegram'] as const;
 export const CertificatePayMethod = z.enum(CERTIFICATE_PAY_METHODS);
@@ -83,6 +143,16 @@ const amount = z
   .int('Сумма — целое число динаров')
   .min(100, 'Сумма сертификата — от 100 дин.')
   .max(1_000_000, 'Сумма слишком большая');
+const places = z
+  .number({ error: 'Укажите количество мест' })
+  .int('Количество мест — целое число')
+  .min(1, `Мест: от 1 до ${CERTIFICATE_PLACES_MAX}`)
+  .max(CERTIFICATE_PLACES_MAX, `Мест: от 1 до ${CERTIFICATE_PLACES_MAX}`);
+const pricePaid = z
+  .number({ error: 'Укажите, сколько заплатил покупатель' })
+  .int('Оплата — целое число динаров')
+  .min(1, 'Укажите, сколько заплатил покупатель')
+  .max(1_000_000, 'Сумма слишком большая');
 const text = (max: number, what: string) =>
   z.string().trim().max(max, `${what}: не больше ${max} символов`).nullable().optional();
 
@@ -93,28 +163,54 @@ export const CertificateCodeText = z
   .min(1, 'Введите код сертификата')
   .max(40, CERTIFICATE_MSG.malformed);
 
-/** Staff issue a certificate sold at the studio (it starts with a sale row of `method`). */
-export const CertificateIssue = z.object({
-  amount,
-  method: z.enum(CERTIFICATE_DESK_METHODS, { error: 'Способ оплаты: наличные, карта или перевод' }),
-  buyer_name: text(100, 'Покупатель'),
-  buyer_telegram_id: TelegramId.nullable().optional(),
-  recipient_name: text(100, 'Получатель'),
-  greeting: text(500, 'Поздравление'),
-  /** Default: 12 months from now. */
-  expires_at: IsoDateTime.nullable().optional(),
-  note: text(500, 'Комментарий'),
-});
+export const CERTIFICATE_ISSUE_MSG = {
+  neither: 'Укажите сумму сертификата или количество мест',
+  both: 'Сертификат — либо на сумму, либо на места: укажите что-то одно',
+  pricePaid: 'Укажите, сколько заплатил покупатель',
+  pricePaidOnAmount: 'Сертификат на сумму оплачивается своим номиналом: поле «Оплачено» только для мест',
+} as const;
+
+/**
+ * Staff issue a certificate sold at the studio (it starts with a sale row of `method`): either an
+ * `amount`, or `places` with what the buyer paid for them (`price_paid`, the money received).
+ */
+export const CertificateIssue = z
+  .object({
+    amount: amount.optional(),
+    places: places.optional(),
+    price_paid: pricePaid.optional(),
+    method: z.enum(CERTIFICATE_DESK_METHODS, { error: 'Способ оплаты: наличные, карта или перевод' }),
+    buyer_name: text(100, 'Покупатель'),
+    buyer_telegram_id: TelegramId.nullable().optional(),
+    recipient_name: text(100, 'Получатель'),
+    greeting: text(500, 'Поздравление'),
+    /** Default: 12 months from now. */
+    expires_at: IsoDateTime.nullable().optional(),
+    note: text(500, 'Комментарий'),
+  })
+  .superRefine((v, ctx) => {
+    const issue = (message: string, path: string) => ctx.addIssue({ code: 'custom', message, path: [path] });
+    if (v.amount === undefined && v.places === undefined) issue(CERTIFICATE_ISSUE_MSG.neither, 'amount');
+    if (v.amount !== undefined && v.places !== undefined) issue(CERTIFICATE_ISSUE_MSG.both, 'places');
+    if (v.places !== undefined && v.price_paid === undefined) issue(CERTIFICATE_ISSUE_MSG.pricePaid, 'price_paid');
+    if (v.amount !== undefined && v.price_paid !== undefined)
+      issue(CERTIFICATE_ISSUE_MSG.pricePaidOnAmount, 'price_paid');
+  });
 export type CertificateIssue = z.input<typeof CertificateIssue>;
 
 export const CertificatePublic = z.object({
   id: z.number().int(),
   /** ABCD-EFGH-JKLM. */
   code: z.string(),
-  /** The amount it was sold for. */
+  kind: CertificateKind,
+  /** What it was sold for, RSD: its nominal, or what the buyer paid for a places certificate. */
   amount: z.number().int(),
-  /** What is left to spend now (0 unless active). */
+  /** A places certificate's places as sold; null for an amount certificate. */
+  places: z.number().int().nullable(),
+  /** What is left now (0 unless active), in the certificate's unit: RSD, or places (as places_left). */
   balance: z.number().int(),
+  /** A places certificate's places left (0 unless active); null for an amount certificate. */
+  places_left: z.number().int().nullable(),
   status: CertificateStatus,
   buyer_name: z.string().nullable(),
   buyer_telegram_id: z.number().nullable(),
@@ -149,8 +245,14 @@ export type CertificateQuery = z.input<typeof CertificateQuery>;
 export const CertificateEntry = z.object({
   id: z.number().int(),
   kind: z.enum(CERTIFICATE_ENTRY_KINDS),
-  /** The change of the balance (sale +, redemption −, return +, expiry and void −). */
+  /**
+   * RSD: the change of an amount certificate's balance (sale +, redemption −, return +, expiry and void −);
+   * on a places certificate what the buyer paid (sale) and the value the places covered on a booking
+   * (redemption −, return +), 0 when places are written off.
+   */
   amount: z.number().int(),
+  /** The change of a places certificate's places (same signs); null on an amount certificate. */
+  places: z.number().int().nullable(),
   /** The booking it paid or that gave it back. */
   record_id: z.number().int().nullable(),
   note: z.string().nullable(),
@@ -186,11 +288,28 @@ export type CertificateConfirm = z.infer<typeof CertificateConfirm>;
 export const CertificateCode = z.object({ code: CertificateCodeText });
 export type CertificateCode = z.infer<typeof CertificateCode>;
 
+/** A code typed in /apply, with the session and party it would pay (to say how much of it). */
+export const CertificateCheckRequest = CertificateCode.extend({
+  schedule_id: idField().optional(),
+  people_count: PeopleCount.optional(),
+  /** A promo code already applied to that booking (its discount lowers what each place is worth). */
+  promo_code: z.string().max(64).nullable().optional(),
+});
+export type CertificateCheckRequest = z.input<typeof CertificateCheckRequest>;
+
 /** What a customer learns of a valid code: its balance and until when (never who bought it). */
 export const CertificateCheck = z.object({
   code: z.string(),
+  kind: CertificateKind,
+  /** What is left, in the certificate's unit: RSD, or places. */
   balance: z.number().int(),
+  /** A places certificate's places left; null for an amount certificate. */
+  places_left: z.number().int().nullable(),
   expires_at: z.string(),
+  /** What it would pay of a new booking of the given session and party, RSD; null when none was given. */
+  pays: z.number().int().nullable(),
+  /** How many of its places that booking would take (0 for an amount certificate); null without a session. */
+  places_used: z.number().int().nullable(),
 });
 export type CertificateCheck = z.infer<typeof CertificateCheck>;
 
@@ -228,7 +347,11 @@ export type CertificatePurchaseResult = z.infer<typeof CertificatePurchaseResult
 export const MyCertificate = z.object({
   id: z.number().int(),
   code: z.string().nullable(),
+  kind: CertificateKind,
   amount: z.number().int(),
+  /** A places certificate's places as sold; null for an amount certificate. */
+  places: z.number().int().nullable(),
+  /** In the certificate's unit: RSD, or places. */
   balance: z.number().int(),
   status: CertificateStatus,
   recipient_name: z.string().nullable(),

@@ -173,7 +173,9 @@ export const CashDesk = z.object({
   /**
    * Gift certificates: sold in the range (money received, counted in `received` too), spent on
    * bookings net of what cancels gave back (money used), written off at expiry or by a void, and
-   * what usable certificates hold now (owed to their holders).
+   * what usable certificates hold now (owed to their holders). Places certificates count here in RSD as
+   * sold (what the buyer paid) and as redeemed (the value their places covered); what they hold and what
+   * of them was written off are places, apart (their value is unknown until used).
    */
   certificates: z.object({
     sold: z.number().int(),
@@ -181,6 +183,11 @@ export const CashDesk = z.object({
     expired: z.number().int(),
     voided: z.number().int(),
     outstanding: z.number().int(),
+    /** Places left on usable places certificates, now. */
+    outstanding_places: z.number().int(),
+    /** Places written off in the range: at expiry, by a void. */
+    expired_places: z.number().int(),
+    voided_places: z.number().int(),
   }),
   payments: z.array(CashDeskRow),
 });

@@ -20,6 +20,7 @@ import * as m20261123_1057 from './migrations/20261123_1057_min_people';
 import * as m20261123_1059 from './migrations/20261123_1059_certificates';
 import * as m20261123_1106 from './migrations/20261123_1106_promo_codes';
 import * as m20261123_1128 from './migrations/20261123_1128_workshop_translations';
+import * as m20261126_2308 from './migrations/20261126_2308_certificate_places';
 
 /**
  * Every migration, statically imported so they run the same under tsx, vitest and a bundle.
@@ -47,6 +48,7 @@ export const migrations: Record<string, Migration> = {
   '20261123_1059_certificates': m20261123_1059,
   '20261123_1106_promo_codes': m20261123_1106,
   '20261123_1128_workshop_translations': m20261123_1128,
+  '20261126_2308_certificate_places': m20261126_2308,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -321,7 +321,12 @@ export interface CertificatesTable {
   id: Generated<number>;
   /** 12 symbols, upper case, without dashes. */
   code: string;
+  /** amount: a balance in RSD; places: that many people on any workshop, valued when used. */
+  kind: ColumnType<'amount' | 'places', 'amount' | 'places' | undefined, never>;
+  /** The nominal (amount), or what the buyer paid (places). */
   amount: number;
+  /** The places it was sold with (places certificates only). */
+  places: number | null;
   buyer_name: string | null;
   buyer_telegram_id: number | null;
   recipient_name: string | null;
@@ -348,7 +353,10 @@ export interface CertificateEntriesTable {
   id: Generated<number>;
   certificate_id: number;
   kind: 'sale' | 'redemption' | 'return' | 'expiry' | 'void';
+  /** RSD: the change of an amount certificate's balance, or the value a places certificate's change covered. */
   amount: number;
+  /** The change of a places certificate's places (null on an amount certificate). */
+  places: number | null;
   record_id: number | null;
   payment_id: number | null;
   note: string | null;

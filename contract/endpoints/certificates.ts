@@ -9,7 +9,8 @@ export const certificatesApi = {
     path: '/certificates/',
     access: 'user',
     tag,
-    summary: 'Issue a certificate sold at the studio (amount, how it was paid, buyer, recipient, greeting, expiry)',
+    summary:
+      'Issue a certificate sold at the studio (an amount, or places with what was paid; how it was paid, buyer, recipient, greeting, expiry)',
     errors: [400],
     body: 'CertificateIssue',
     response: 'CertificateView',
@@ -50,9 +51,12 @@ export const certificatesApi = {
     access: 'customer',
     tag,
     summary: "A certificate's balance and expiry before booking with it (unknown, expired, used-up codes are refused)",
-    description: 'Wrong codes are limited per Telegram user and per address (429).',
+    description:
+      'With `schedule_id` (and `people_count`, `promo_code`) it also answers what it would pay of that booking: ' +
+      'an amount certificate up to its balance, a places certificate a place per person at the price per person. ' +
+      'Wrong codes are limited per Telegram user and per address (429).',
     errors: [400, 404, 409, 429],
-    body: 'CertificateCode',
+    body: 'CertificateCheckRequest',
     response: 'CertificateCheck',
   },
   mine: {
@@ -102,7 +106,7 @@ export const certificatesApi = {
     access: 'user',
     host: true,
     tag,
-    summary: 'Pay a booking from a certificate, up to its balance (the rest stays due)',
+    summary: 'Pay a booking from a certificate, up to its balance or a place per person (the rest stays due)',
     errors: [400, 404, 409, 429],
     params: 'IdParam',
     body: 'CertificateCode',

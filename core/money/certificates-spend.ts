@@ -1,8 +1,11 @@
 import type { BusinessSettings, RecordSchedule } from '../../contract';
 import {
   CERTIFICATE_MSG,
+  certificatePays,
   formatCertificateCode,
   normalizeCertificateCode,
+  placesKept,
+  priceOf,
   type CertificateStatus,
 } from '../../contract';
 import { nowIso, type Executor } from '../../db/database';
@@ -23,7 +26,9 @@ import { appendToRecord, recordMoney } from './ledger';
 /*
  * What a certificate is worth to a booking: its status, and the money it pays on a booking or takes
  * back when the booking is cancelled (the booking's money follows its changes in follow.ts, which
- * calls these under the session's lock; the certificate's own lock is taken here).
+ * calls these under the session's lock; the certificate's own lock is taken here). A places
+ * certificate pays and takes back places, each valued at the booking's price per person
+ * (certificatePays, placesKept); its entries carry both the places and that RSD value.
  */
 
 export const CERTIFICATE_TEXTS = {
@@ -72,9 +77,20 @@ export function refusalOf(c: CertificateWithBalance | undefined, now = nowIso())
 
 /* ---------- spending on bookings ---------- */
 
+/** The places of a places certificate's entry (null on an amount certificate's). */
+const placesOf = (c: CertificateWithBalance, n: number) => (c.kind === 'places' ? n : null);
+
+/**
+ * What is left on a certificate as a write-off entry's amount and places (a void, an expiry): a places
+ * certificate's places are written off without an RSD value, which is known only when used.
+ */
+export const writeOffOf = (c: CertificateWithBalance) =>
+  c.kind === 'places' ? { amount: 0, places: -c.balance } : { amount: -c.balance, places: null };
+
 /**
  * Pays a booking from its certificate, up to what the booking still owes (after its price and any
- * discount were fixed), before studio credit. Nothing when the certificate cannot pay any more.
+ * discount were fixed), before studio credit: an amount certificate up to its balance, a places
+ * certificate a place per person at the booking's price per person. Nothing when it cannot pay any more.
  */
 export async function spendCertificate(
   trx: Executor,
@@ -88,10 +104,19 @@ export async function spendCertificate(
   const c = await getCertificate(trx, r.certificate_id);
   if (!c || refusalOf(c) !== null) return [];
   const owed = (await recordMoney(trx, r, s)).balance;
-  const spend = Math.min(c.balance, owed);
-  if (spend <= 0) return [];
+  const here = (await certificateSpendOfRecord(trx, r.id)).find((x) => x.certificate_id === c.id);
+  const spend = certificatePays(
+    { kind: c.kind, left: c.balance },
+    {
+      price: priceOf(r),
+      people: r.people_count,
+      owed,
+      taken: { amount: here?.spent ?? 0, places: here?.places ?? 0 },
+    },
+  );
+  if (spend.amount <= 0) return [];
   const event = await appendToRecord(trx, actor, r, schedule, s, {
-    amount: spend,
+    amount: spend.amount,
     method: 'certificate',
     kind: 'payment',
     note: CERTIFICATE_TEXTS.spendNote(c.code),
@@ -99,7 +124,8 @@ export async function spendCertificate(
   await insertCertificateEntry(trx, {
     certificate_id: c.id,
     kind: 'redemption',
-    amount: -spend,
+    amount: -spend.amount,
+    places: placesOf(c, -spend.places),
     record_id: r.id,
     payment_id: event.payment.id,
     note: null,
@@ -110,8 +136,10 @@ export async function spendCertificate(
 
 /**
  * Gives back up to `amount` of what certificates paid on a booking, each to its own certificate
- * (even one since expired: its expiry writes off what comes back). Returns the events and how much
- * went back, so the rest of a refund follows the studio's usual rule.
+ * (even one since expired: its expiry writes off what comes back). A places certificate gets back the
+ * places the booking no longer needs for what the certificate still pays of it (all of them on a
+ * cancel). Returns the events and how much went back, so the rest of a refund follows the studio's
+ * usual rule.
  */
 export async function returnToCertificates(
   trx: Executor,
@@ -122,11 +150,13 @@ export async function returnToCertificates(
 ): Promise<{ events: MoneyEvent[]; returned: number }> {
   const events: MoneyEvent[] = [];
   let left = amount;
-  for (const { certificate_id, spent } of await certificateSpendOfRecord(trx, r.id)) {
+  for (const { certificate_id, spent, places } of await certificateSpendOfRecord(trx, r.id)) {
     const back = Math.min(left, spent);
     if (back <= 0) continue;
     await lockCertificate(trx, certificate_id);
     const c = (await getCertificate(trx, certificate_id))!;
+    const placesBack =
+      places - placesKept({ amount: spent, places }, back, { price: priceOf(r), people: r.people_count });
     const event = await appendToRecord(trx, SYSTEM, r, schedule, s, {
       amount: -back,
       method: 'certificate',
@@ -137,6 +167,7 @@ export async function returnToCertificates(
       certificate_id,
       kind: 'return',
       amount: back,
+      places: placesOf(c, placesBack),
       record_id: r.id,
       payment_id: event.payment.id,
       note: null,
@@ -144,11 +175,11 @@ export async function returnToCertificates(
       recorded_by_user_id: null,
     });
     // A certificate already written off at expiry writes off what came back, too.
-    if (c.expired_at !== null || c.voided_at !== null)
+    if ((c.expired_at !== null || c.voided_at !== null) && (c.kind !== 'places' || placesBack > 0))
       await insertCertificateEntry(trx, {
         certificate_id,
         kind: c.voided_at !== null ? 'void' : 'expiry',
-        amount: -back,
+        ...(c.kind === 'places' ? { amount: 0, places: -placesBack } : { amount: -back, places: null }),
         record_id: r.id,
         payment_id: null,
         note: null,

@@ -6,7 +6,10 @@ import {
   CERTIFICATE_MSG,
   CertificateQuery,
   certificatePagePath,
+  certificatePays,
   formatCertificateCode,
+  type CertificateCheck,
+  type CertificateCheckRequest,
   type CertificateEntry,
   type CertificateIssue,
   type CertificatePayMethod,
@@ -52,13 +55,16 @@ import {
   refusalOf,
   spendCertificate,
   usableCertificate,
+  writeOffOf,
 } from './certificates-spend';
 import { appendCertificateSale, recordMoney } from './ledger';
 import { moneyOf } from './price';
+import { quotePrice } from './promo-codes';
 
 /*
- * Gift certificates: sold at the studio or in Telegram, spent on bookings up to their balance. The
- * balance is the sum of the certificate's entries, changed only under the certificate's lock (and the
+ * Gift certificates: sold at the studio or in Telegram, spent on bookings up to their balance (an
+ * amount in RSD, or places for the party, each valued at the booking's price when used: staff sell
+ * those at the studio). The balance is the sum of the certificate's entries, changed only under the certificate's lock (and the
  * session's, when a booking spends it), so two bookings spending the last of it never take more than
  * it holds. The money paid for it is a row of the studio's ledger (payments, without a booking); what
  * a booking takes from it is a payments row of method certificate on that booking, and a cancel gives
@@ -76,8 +82,11 @@ export function newCertificateCode(): string {
 export const toCertificatePublic = (c: CertificateWithBalance, now = nowIso()): CertificatePublic => ({
   id: c.id,
   code: formatCertificateCode(c.code),
+  kind: c.kind,
   amount: c.amount,
+  places: c.places,
   balance: c.balance,
+  places_left: c.kind === 'places' ? c.balance : null,
   status: certificateStatus(c, now),
   buyer_name: c.buyer_name,
   buyer_telegram_id: c.buyer_telegram_id === null ? null : Number(c.buyer_telegram_id),
@@ -97,6 +106,7 @@ const toEntry = (e: CertificateEntryRow): CertificateEntry => ({
   id: e.id,
   kind: e.kind,
   amount: e.amount,
+  places: e.places,
   record_id: e.record_id,
   note: e.note,
   recorded_by_kind: e.recorded_by_kind,
@@ -160,6 +170,7 @@ async function recordSale(
     certificate_id: c.id,
     kind: 'sale',
     amount: c.amount,
+    places: c.places,
     record_id: null,
     payment_id: payment.id,
     note: null,
@@ -173,17 +184,18 @@ async function recordSale(
     events.push({
       type: 'message',
       chat_id: Number(c.buyer_telegram_id),
-      notification: { kind: 'certificate.ready', payload: readyPayload({ ...c, balance: c.amount }) },
+      notification: { kind: 'certificate.ready', payload: readyPayload(c) },
       dedupe_key: `certificate-ready:${c.id}`,
     });
   return events;
 }
 
-/** What the buyer's message and the shared card show. */
+/** What the buyer's message shows: the amount, or the places (a places certificate's amount is its price). */
 export const readyPayload = (c: CertificateWithBalance) => ({
   certificate_id: c.id,
   code: formatCertificateCode(c.code),
   amount: c.amount,
+  places: c.places,
   buyer_telegram_id: c.buyer_telegram_id === null ? null : Number(c.buyer_telegram_id),
   recipient_name: c.recipient_name,
   greeting: c.greeting,
@@ -191,7 +203,10 @@ export const readyPayload = (c: CertificateWithBalance) => ({
   url: certificatePagePath(c.code),
 });
 
-/** Staff issue a certificate sold at the studio: code, expiry (12 months unless chosen), the sale in the ledger. */
+/**
+ * Staff issue a certificate sold at the studio: code, expiry (12 months unless chosen), the sale in the
+ * ledger (an amount certificate's nominal, or what the buyer paid for a places certificate).
+ */
 export async function issueCertificate(
   database: Database,
   actor: Actor,
@@ -201,9 +216,13 @@ export async function issueCertificate(
   const expires = input.expires_at ? new Date(input.expires_at).toISOString() : inMonths(CERTIFICATE_MONTHS);
   if (expires <= nowIso()) throw new Invalid(CERTIFICATE_TEXTS.pastExpiry);
   return withWriteTransaction(database, async (trx) => {
+    const places = input.places ?? null;
     const row = await insertCertificate(trx, {
       code: await freshCode(trx),
-      amount: input.amount,
+      kind: places === null ? 'amount' : 'places',
+      // The contract lets exactly one through: a nominal, or places with what was paid for them.
+      amount: places === null ? input.amount! : input.price_paid!,
+      places,
       buyer_name: input.buyer_name || null,
       buyer_telegram_id: input.buyer_telegram_id ?? null,
       recipient_name: input.recipient_name || null,
@@ -221,7 +240,12 @@ export async function issueCertificate(
     });
     const c = { ...row, balance: 0 };
     const events: DomainEvent[] = [
-      certificateAudit(actor, c, 'created', { amount: c.amount, expires_at: expires, note: input.note ?? null }),
+      certificateAudit(actor, c, 'created', {
+        amount: c.amount,
+        places: c.places,
+        expires_at: expires,
+        note: input.note ?? null,
+      }),
       ...(await recordSale(trx, actor, c, input.method)),
     ];
     await publish(trx, events);
@@ -250,6 +274,10 @@ export async function viewCertificate(db: Executor, actor: Actor, code: string):
   assertStaff(actor);
   return viewOf(db, await byCode(db, code));
 }
+
+/** What a void or an expiry wrote off, for the audit log: RSD, or a places certificate's places. */
+const writtenOff = (c: CertificateWithBalance) =>
+  c.kind === 'places' ? { written_off_places: c.balance } : { written_off: c.balance };
 
 /** Runs `fn` on one certificate under its lock, re-read inside; publishes what it returns. */
 async function onCertificate<T>(
@@ -280,7 +308,7 @@ export async function voidCertificate(
       await insertCertificateEntry(trx, {
         certificate_id: c.id,
         kind: 'void',
-        amount: -c.balance,
+        ...writeOffOf(c),
         record_id: null,
         payment_id: null,
         note: reason,
@@ -289,7 +317,7 @@ export async function voidCertificate(
     await updateCertificate(trx, c.id, { voided_at: nowIso(), void_reason: reason });
     return {
       value: await viewOf(trx, (await getCertificate(trx, c.id))!),
-      events: [certificateAudit(actor, c, 'updated', { voided: true, written_off: c.balance, reason })],
+      events: [certificateAudit(actor, c, 'updated', { voided: true, ...writtenOff(c), reason })],
     };
   });
 }
@@ -331,7 +359,9 @@ export async function startPurchase(
   return withWriteTransaction(database, async (trx) => {
     const row = await insertCertificate(trx, {
       code: await freshCode(trx),
+      kind: 'amount',
       amount: input.amount,
+      places: null,
       buyer_name: buyer.name,
       buyer_telegram_id: actor.telegram_id,
       recipient_name: input.recipient_name || null,
@@ -435,10 +465,35 @@ export async function recordCertificatePayment(
 
 /* ---------- customers ---------- */
 
-/** What a customer learns of a code before booking with it. */
-export async function checkCertificate(db: Executor, code: string) {
-  const c = await usableCertificate(db, code);
-  return { code: formatCertificateCode(c.code), balance: c.balance, expires_at: c.expires_at };
+/**
+ * What a customer learns of a code before booking with it; with a session (and party, promo code),
+ * also what it would pay of that booking, by the rule it is spent with.
+ */
+export async function checkCertificate(
+  db: Executor,
+  actor: Actor,
+  input: CertificateCheckRequest,
+): Promise<CertificateCheck> {
+  const c = await usableCertificate(db, input.code);
+  let pays: { amount: number; places: number } | null = null;
+  if (input.schedule_id !== undefined) {
+    const people = input.people_count ?? 1;
+    const quote = await quotePrice(db, actor, {
+      schedule_id: input.schedule_id,
+      people_count: people,
+      promo_code: input.promo_code,
+    });
+    pays = certificatePays({ kind: c.kind, left: c.balance }, { price: quote.total, people, owed: quote.total });
+  }
+  return {
+    code: formatCertificateCode(c.code),
+    kind: c.kind,
+    balance: c.balance,
+    places_left: c.kind === 'places' ? c.balance : null,
+    expires_at: c.expires_at,
+    pays: pays && pays.amount,
+    places_used: pays && pays.places,
+  };
 }
 
 /** A customer's certificates: bought (the code once paid) or opened from the link. */
@@ -450,7 +505,9 @@ export async function myCertificates(db: Executor, telegramId: number): Promise<
       return {
         id: c.id,
         code: paid ? formatCertificateCode(c.code) : null,
+        kind: c.kind,
         amount: c.amount,
+        places: c.places,
         balance: c.balance,
         status: certificateStatus(c, now),
         recipient_name: c.recipient_name,
@@ -474,7 +531,9 @@ export async function certificateCard(db: Executor, code: string) {
   if (c.paid_at === null) throw new NotFound(CERTIFICATE_MSG.notFound);
   return {
     code: c.code,
+    kind: c.kind,
     amount: c.amount,
+    places: c.places,
     balance: c.balance,
     status: certificateStatus(c),
     recipient_name: c.recipient_name,
@@ -553,7 +612,7 @@ export async function settleExpiredCertificates(database: Database, now = new Da
         await insertCertificateEntry(trx, {
           certificate_id: c.id,
           kind: 'expiry',
-          amount: -c.balance,
+          ...writeOffOf(c),
           record_id: null,
           payment_id: null,
           note: null,
@@ -561,7 +620,7 @@ export async function settleExpiredCertificates(database: Database, now = new Da
           recorded_by_user_id: null,
         });
       await updateCertificate(trx, c.id, { expired_at: now.toISOString() });
-      const events: DomainEvent[] = [certificateAudit(SYSTEM, c, 'updated', { expired: true, written_off: c.balance })];
+      const events: DomainEvent[] = [certificateAudit(SYSTEM, c, 'updated', { expired: true, ...writtenOff(c) })];
       if (c.balance > 0)
         events.push({
           type: 'staff.alert',
@@ -570,7 +629,9 @@ export async function settleExpiredCertificates(database: Database, now = new Da
             payload: {
               event: 'expired',
               code: formatCertificateCode(c.code),
-              amount: c.balance,
+              // A places certificate's places are written off: their value is unknown.
+              amount: c.kind === 'places' ? 0 : c.balance,
+              places: c.kind === 'places' ? c.balance : null,
               buyer_telegram_id: c.buyer_telegram_id === null ? null : Number(c.buyer_telegram_id),
               buyer_name: c.buyer_name,
             },
@@ -598,7 +659,12 @@ export async function remindExpiringCertificates(database: Database, now = new D
             chat_id: Number(c.recipient_telegram_id),
             notification: {
               kind: 'certificate.expiring',
-              payload: { code: formatCertificateCode(c.code), balance: c.balance, expires_at: c.expires_at },
+              payload: {
+                code: formatCertificateCode(c.code),
+                balance: c.balance,
+                places_left: c.kind === 'places' ? c.balance : null,
+                expires_at: c.expires_at,
+              },
             },
             dedupe_key: `certificate-expiring:${c.id}`,
           },

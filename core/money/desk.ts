@@ -193,18 +193,26 @@ async function refundsOwed(db: Executor): Promise<number> {
   }, 0);
 }
 
-/** Gift certificates at the desk: sold, spent and written off in the range, and what they hold now. */
+/**
+ * Gift certificates at the desk: sold, spent and written off in the range, and what they hold now. A
+ * places certificate counts in RSD as sold (what was paid) and redeemed (what its places covered); its
+ * places held and written off are counted apart.
+ */
 async function certificatesDesk(
   db: Executor,
   range: { from?: string; to?: string },
 ): Promise<CashDesk['certificates']> {
-  const sums = await certificateSumsBetween(db, range);
+  const { amount: sums, places } = await certificateSumsBetween(db, range);
+  const outstanding = await certificatesOutstanding(db, new Date().toISOString());
   return {
     sold: sums.sale ?? 0,
     redeemed: -((sums.redemption ?? 0) + (sums.return ?? 0)),
     expired: -(sums.expiry ?? 0),
     voided: -(sums.void ?? 0),
-    outstanding: await certificatesOutstanding(db, new Date().toISOString()),
+    outstanding: outstanding.amount,
+    outstanding_places: outstanding.places,
+    expired_places: -(places.expiry ?? 0),
+    voided_places: -(places.void ?? 0),
   };
 }
 

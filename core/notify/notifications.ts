@@ -186,6 +186,8 @@ const CertificatePayload = z.object({
   certificate_id: z.number(),
   code: z.string(),
   amount: z.number(),
+  /** A places certificate's places (then `amount` is what was paid and is not shown); absent: an amount. */
+  places: z.number().nullable().optional(),
   buyer_telegram_id: z.number().nullable().optional(),
   recipient_name: personal(z.string().nullable(), 'identity', buyerOwner),
   greeting: personal(z.string().nullable(), 'identity', buyerOwner),
@@ -193,13 +195,21 @@ const CertificatePayload = z.object({
   url: z.string(),
 });
 export type CertificatePayload = z.infer<typeof CertificatePayload>;
-const CertificateExpiringPayload = z.object({ code: z.string(), balance: z.number(), expires_at: z.string() });
+/** `places_left` set: a places certificate, its balance is places. */
+const CertificateExpiringPayload = z.object({
+  code: z.string(),
+  balance: z.number(),
+  places_left: z.number().nullable().optional(),
+  expires_at: z.string(),
+});
 export type CertificateExpiringPayload = z.infer<typeof CertificateExpiringPayload>;
 /** Staff hear of a purchase to confirm, a Telegram payment no certificate waited for, and balances written off. */
 const StaffCertificatePayload = z.object({
   event: z.enum(['requested', 'late', 'expired']),
   code: z.string(),
   amount: z.number(),
+  /** Places written off (a places certificate's expiry); absent or null: `amount` was. */
+  places: z.number().nullable().optional(),
   buyer_telegram_id: z.number().nullable().optional(),
   buyer_name: personal(z.string().nullable(), 'identity', buyerOwner),
 });

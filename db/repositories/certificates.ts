@@ -8,12 +8,11 @@ export type CertificateEntryRow = Selectable<CertificateEntriesTable>;
 export type CertificateInsert = Omit<Insertable<CertificatesTable>, 'id' | 'created_at'>;
 export type CertificateEntryInsert = Omit<Insertable<CertificateEntriesTable>, 'id' | 'at'>;
 
-/** A certificate with its balance (the sum of its entries). */
+/** A certificate with its balance: the sum of its entries in its unit (RSD, or places for a places certificate). */
 export type CertificateWithBalance = CertificateRow & { balance: number };
 
-const balanceOf = sql<
-  string | number | null
->`(select coalesce(sum(e.amount), 0) from certificate_entries e where e.certificate_id = certificates.id)`;
+const balanceOf = sql<string | number | null>`(select coalesce(sum(case when certificates.kind = 'places'
+  then e.places else e.amount end), 0) from certificate_entries e where e.certificate_id = certificates.id)`;
 
 const withBalance = (db: Executor) => db.selectFrom('certificates').selectAll().select(balanceOf.as('balance'));
 const numeric = <T extends { balance: string | number | null }>(r: T) => ({ ...r, balance: Number(r.balance ?? 0) });
@@ -49,16 +48,26 @@ export const insertCertificateEntry = (db: Executor, row: CertificateEntryInsert
 export const listCertificateEntries = (db: Executor, certificateId: number) =>
   db.selectFrom('certificate_entries').selectAll().where('certificate_id', '=', certificateId).orderBy('id').execute();
 
-/** What a booking took from (and gave back to) each certificate, net. */
+/**
+ * What a booking took from (and gave back to) each certificate, net: RSD and places. Only redemptions
+ * and returns: a write-off of what came back to a lapsed certificate is not the booking's.
+ */
 export const certificateSpendOfRecord = (db: Executor, recordId: number) =>
   db
     .selectFrom('certificate_entries')
-    .select(['certificate_id', sql<string | number>`-sum(amount)`.as('spent')])
+    .select([
+      'certificate_id',
+      sql<string | number>`-sum(amount)`.as('spent'),
+      sql<string | number | null>`-sum(places)`.as('places'),
+    ])
     .where('record_id', '=', recordId)
+    .where('kind', 'in', ['redemption', 'return'])
     .groupBy('certificate_id')
     .orderBy('certificate_id')
     .execute()
-    .then((rows) => rows.map((r) => ({ certificate_id: r.certificate_id, spent: Number(r.spent) })));
+    .then((rows) =>
+      rows.map((r) => ({ certificate_id: r.certificate_id, spent: Number(r.spent), places: Number(r.places ?? 0) })),
+    );
 
 export interface CertificateFilter {
   q?: string;
@@ -165,27 +174,46 @@ export const setRecordCertificate = (db: Executor, recordId: number, certificate
     .returningAll()
     .executeTakeFirstOrThrow();
 
-/** The certificates' ledger totals of a time range, by kind. */
-export const certificateSumsBetween = (db: Executor, range: { from?: string; to?: string }) => {
+/** The certificates' ledger totals of a time range, by entry kind: RSD, and places (places certificates). */
+export async function certificateSumsBetween(db: Executor, range: { from?: string; to?: string }) {
   let q = db
     .selectFrom('certificate_entries')
-    .select(['kind', sql<string | number>`sum(amount)`.as('total')])
+    .select([
+      'kind',
+      sql<string | number>`sum(amount)`.as('total'),
+      sql<string | number | null>`sum(places)`.as('places'),
+    ])
     .groupBy('kind');
   if (range.from) q = q.where('at', '>=', range.from);
   if (range.to) q = q.where('at', '<', range.to);
-  return q.execute().then((rows) => Object.fromEntries(rows.map((r) => [r.kind, Number(r.total)])));
-};
+  const rows = await q.execute();
+  return {
+    amount: Object.fromEntries(rows.map((r) => [r.kind, Number(r.total)])) as Record<string, number>,
+    places: Object.fromEntries(rows.map((r) => [r.kind, Number(r.places ?? 0)])) as Record<string, number>,
+  };
+}
 
-/** What usable certificates hold now, together: the studio owes it in classes. */
-export async function certificatesOutstanding(db: Executor, now: string): Promise<number> {
-  const row = await db
+/**
+ * What usable certificates hold now, together (the studio owes it in classes): RSD on amount
+ * certificates, places on places certificates (their value is known only when used).
+ */
+export async function certificatesOutstanding(db: Executor, now: string): Promise<{ amount: number; places: number }> {
+  const rows = await db
     .selectFrom('certificate_entries as e')
     .innerJoin('certificates as c', 'c.id', 'e.certificate_id')
-    .select(sql<string | number | null>`sum(e.amount)`.as('total'))
+    .select([
+      'c.kind',
+      sql<string | number | null>`sum(e.amount)`.as('total'),
+      sql<string | number | null>`sum(e.places)`.as('places'),
+    ])
     .where('c.voided_at', 'is', null)
     .where('c.expires_at', '>', now)
-    .executeTakeFirst();
-  return Number(row?.total ?? 0);
+    .groupBy('c.kind')
+    .execute();
+  return {
+    amount: Number(rows.find((r) => r.kind === 'amount')?.total ?? 0),
+    places: Number(rows.find((r) => r.kind === 'places')?.places ?? 0),
+  };
 }
 
 /**

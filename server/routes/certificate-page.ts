@@ -1,14 +1,18 @@
-import { CERTIFICATE_STATUS_LABELS, type CertificateStatus } from '../../contract';
+import { CERTIFICATE_STATUS_LABELS, type CertificateKind, type CertificateStatus } from '../../contract';
+import { plural } from '../../contract/format';
 
 /*
  * The certificate's card as one HTML page with its own styles (no script: the CSP stays strict): on
- * screen a card with the amount, recipient, greeting, code, expiry, how to use it and the bot's link
+ * screen a card with the amount (or the places, on any workshop), recipient, greeting, code, expiry, how to use it and the bot's link
  * (also as a QR code), in print the same card alone on an A5 sheet.
  */
 
 export interface CardData {
   code: string;
+  kind: CertificateKind;
   amount: number;
+  /** A places certificate's places as sold (its balance is places too). */
+  places: number | null;
   balance: number;
   status: CertificateStatus;
   recipient_name: string | null;
@@ -22,6 +26,7 @@ export interface CardData {
 const e = (s: string) =>
   s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 const rsd = (n: number) => `${n.toLocaleString('ru-RU').replace(/\u00a0/g, ' ')} дин.`;
+const placesText = (n: number) => `${n} ${plural(n, ['место', 'места', 'мест'])}`;
 const day = (iso: string, timeZone: string) =>
   new Intl.DateTimeFormat('ru-RU', { day: 'numeric', month: 'long', year: 'numeric', timeZone }).format(new Date(iso));
 
@@ -46,6 +51,8 @@ body{margin:0;min-height:100vh;display:flex;flex-direction:column;align-items:ce
 .brand{margin:0;font:600 14px/1.3 system-ui,-apple-system,'Segoe UI',sans-serif;letter-spacing:.18em;text-transform:uppercase;color:#8a5a2b}
 h1{margin:6px 0 18px;font-size:clamp(26px,6vw,38px);font-weight:normal;line-height:1.15}
 .amount{margin:0;font-size:clamp(40px,11vw,64px);line-height:1;color:#a34a28;font-weight:bold}
+.amount .on{font-size:.45em;font-weight:normal;color:#3b2a20}
+.any{margin:6px 0 0;font-size:clamp(20px,5vw,26px)}
 .for{margin:16px 0 0;font-size:20px}
 .greeting{margin:10px 0 0;font-style:italic;font-size:19px;white-space:pre-line}
 .meta{display:flex;flex-wrap:wrap;gap:18px 32px;align-items:flex-end;justify-content:space-between;margin-top:24px;padding-top:18px;border-top:1px dashed #c8893f}
@@ -68,11 +75,21 @@ a{color:#8a3b1c}
 
 export async function certificatePage(c: CardData): Promise<string> {
   const usable = c.status === 'active';
+  const byPlaces = c.kind === 'places' && c.places !== null;
   const howTo = [
     'Откройте бота студии по ссылке или QR-коду и выберите мастер-класс.',
     'При записи выберите «У меня есть сертификат» и введите код.',
-    'Сертификат оплатит запись на сумму остатка, остальное — как обычно.',
+    byPlaces
+      ? 'Сертификат оплатит по месту на каждого участника записи, остальное — как обычно.'
+      : 'Сертификат оплатит запись на сумму остатка, остальное — как обычно.',
   ];
+  // A places certificate shows its places, never a price: its value is the workshop's price when used.
+  const value = byPlaces
+    ? `<p class="amount"><span class="on">на</span> ${placesText(c.places!)}</p>\n  <p class="any">на любой мастер-класс</p>`
+    : `<p class="amount">${rsd(c.amount)}</p>`;
+  const title = byPlaces ? `Сертификат на ${placesText(c.places!)} на любой мастер-класс` : 'Подарочный сертификат';
+  const left = byPlaces ? placesText(c.balance) : rsd(c.balance);
+  const whole = byPlaces ? c.places! : c.amount;
   const qr = c.botLink && usable ? await qrSvg(c.botLink) : '';
   return `<!doctype html>
 <html lang="ru">
@@ -80,20 +97,20 @@ export async function certificatePage(c: CardData): Promise<string> {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>Подарочный сертификат — ${e(c.businessName)}</title>
+<title>${e(title)} — ${e(c.businessName)}</title>
 <style>${STYLE}</style>
 </head>
 <body>
 <main class="card" aria-labelledby="title">
   <p class="brand">${e(c.businessName)}</p>
   <h1 id="title">Подарочный сертификат</h1>
-  <p class="amount">${rsd(c.amount)}</p>
+  ${value}
   ${c.recipient_name ? `<p class="for">Для: <strong>${e(c.recipient_name)}</strong></p>` : ''}
   ${c.greeting ? `<p class="greeting">«${e(c.greeting)}»</p>` : ''}
   ${
     usable
-      ? c.balance < c.amount
-        ? `<p class="for">Остаток: <strong>${rsd(c.balance)}</strong></p>`
+      ? c.balance < whole
+        ? `<p class="for">${byPlaces ? 'Осталось' : 'Остаток'}: <strong>${left}</strong></p>`
         : ''
       : `<p class="state" role="status">${e(CERTIFICATE_STATUS_LABELS[c.status])}</p>`
   }

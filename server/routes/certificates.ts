@@ -80,7 +80,7 @@ export default async function certificatesRoutes(
 
   route(app, certificatesApi.check, async (req) => {
     await attempt(req);
-    return checkCertificate(db, req.body.code);
+    return checkCertificate(db, actorOf(req), req.body);
   });
 
   route(app, certificatesApi.mine, async (req) => {

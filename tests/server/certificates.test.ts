@@ -240,7 +240,15 @@ describe('redeeming', () => {
     const c = await certificate({ amount: 3000 });
     const ok = await check(anna, c.code.toLowerCase().replaceAll('-', ' '));
     expect(ok.statusCode, ok.body).toBe(200);
-    expect(ok.json()).toEqual({ code: c.code, balance: 3000, expires_at: c.expires_at });
+    expect(ok.json()).toEqual({
+      code: c.code,
+      kind: 'amount',
+      balance: 3000,
+      places_left: null,
+      expires_at: c.expires_at,
+      pays: null,
+      places_used: null,
+    });
     const cases: [string, number, string][] = [
       ['ABCD-EFGH-JKLM', 404, 'Сертификат с таким кодом не найден'],
       ['ABCD', 400, 'Код сертификата — 12 букв и цифр, например ABCD-EFGH-JKLM'],
@@ -525,5 +533,343 @@ describe('the card page', () => {
     const mistyped = await fetch(`${s.url}/gift/ABC`);
     expect(mistyped.status).toBe(400);
     expect(mistyped.headers.get('content-type')).toContain('text/html');
+  });
+});
+
+describe('places certificates ("N places on any workshop", priced when used)', () => {
+  const issuePlaces = (payload: Record<string, unknown>) =>
+    s.app.inject({
+      method: 'POST',
+      url: '/api/v1/certificates/',
+      headers: manager,
+      payload: { method: 'cash', recipient_name: 'Мария', ...payload },
+    });
+  async function places(n: number, pricePaid = 3000 * n): Promise<CertificateView> {
+    const res = await issuePlaces({ places: n, price_paid: pricePaid });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json();
+  }
+  const entries = async (code: string) =>
+    (await view(code)).entries.map((e) => [e.kind, e.places, e.amount, e.record_id]);
+  const people = (id: number, user: User, n: number) =>
+    s.app.inject({ method: 'PUT', url: `/api/v1/records/${id}`, headers: tma(user), payload: { people_count: n } });
+  const cancel = (id: number, user: User) =>
+    s.app.inject({
+      method: 'PUT',
+      url: `/api/v1/records/cancel/${id}`,
+      headers: tma(user),
+      payload: { cancel_reason: 'Не получится' },
+    });
+  const promo = async (payload: Record<string, unknown>) => {
+    const res = await s.app.inject({
+      method: 'POST',
+      url: '/api/v1/promo-codes/',
+      headers: owner,
+      payload: { code: `PL${Math.random().toString(36).slice(2, 8)}`, once_per_customer: false, ...payload },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().code as string;
+  };
+
+  it('is issued with the places and what the buyer paid: the sale is money received, its places held apart', async () => {
+    const before = await desk();
+    const c = await places(2, 5000);
+    expect(c).toMatchObject({
+      kind: 'places',
+      places: 2,
+      places_left: 2,
+      balance: 2,
+      amount: 5000,
+      status: 'active',
+      pay_method: 'cash',
+    });
+    expect(c.entries).toMatchObject([{ kind: 'sale', places: 2, amount: 5000 }]);
+    const after = await desk();
+    expect(after.received - before.received).toBe(5000);
+    expect(after.certificates.sold - before.certificates.sold).toBe(5000);
+    // What an amount certificate owes is RSD; a places certificate's value is unknown until used.
+    expect(after.certificates.outstanding).toBe(before.certificates.outstanding);
+    expect(after.certificates.outstanding_places - before.certificates.outstanding_places).toBe(2);
+    const listed = (
+      await s.app.inject({ method: 'GET', url: '/api/v1/certificates/?status=active', headers: manager })
+    ).json().data;
+    expect(listed.find((x: { id: number }) => x.id === c.id)).toMatchObject({ kind: 'places', places_left: 2 });
+    // An amount certificate says it is one.
+    expect(await certificate({ amount: 1000 })).toMatchObject({ kind: 'amount', places: null, places_left: null });
+  });
+
+  it('is refused in Russian (422) without exactly one of amount and places, or without what was paid', async () => {
+    const count = async () =>
+      (await s.app.inject({ method: 'GET', url: '/api/v1/certificates/', headers: owner })).json().count;
+    const before = await count();
+    const cases: [Record<string, unknown>, string][] = [
+      [{}, 'Укажите сумму сертификата или количество мест'],
+      [{ amount: 5000, places: 2, price_paid: 5000 }, 'Сертификат — либо на сумму, либо на места: укажите что-то одно'],
+      [{ places: 2 }, 'Укажите, сколько заплатил покупатель'],
+      [{ places: 0, price_paid: 1000 }, 'Мест: от 1 до 20'],
+      [{ places: 21, price_paid: 1000 }, 'Мест: от 1 до 20'],
+      [{ places: 1.5, price_paid: 1000 }, 'Количество мест — целое число'],
+      [{ amount: 5000, price_paid: 4000 }, 'поле «Оплачено» только для мест'],
+    ];
+    for (const [payload, message] of cases) {
+      const res = await issuePlaces(payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(422);
+      expect(res.body, JSON.stringify(payload)).toContain(message);
+    }
+    expect(await count()).toBe(before);
+  });
+
+  it('pays a larger party in part: 2 places of 3 people at the unit price, the rest is due', async () => {
+    const c = await places(2);
+    const before = await desk();
+    const { res } = await bookWith(c.code, 3000, 3);
+    expect(res.statusCode, res.body).toBe(201);
+    const id = res.json().record.id;
+    const l = await ledger(id);
+    expect(l.payments).toMatchObject([{ amount: 6000, method: 'certificate', kind: 'payment' }]);
+    expect(l.money).toMatchObject({ price: 9000, amount_paid: 6000, balance: 3000, paid_by_certificate: 6000 });
+    const v = await view(c.code);
+    expect(v).toMatchObject({ status: 'used', balance: 0, places_left: 0 });
+    expect(await entries(c.code)).toEqual([
+      ['sale', 2, 6000, null],
+      ['redemption', -2, -6000, id],
+    ]);
+    // Redeemed at the RSD value the places covered.
+    const after = await desk();
+    expect(after.certificates.redeemed - before.certificates.redeemed).toBe(6000);
+    expect(after.certificates.outstanding_places - before.certificates.outstanding_places).toBe(-2);
+  });
+
+  it('pays a booking in whole and keeps the places left', async () => {
+    const c = await places(5);
+    const { res } = await bookWith(c.code, 2500, 2);
+    const l = await ledger(res.json().record.id);
+    expect(l.money).toMatchObject({ price: 5000, amount_paid: 5000, balance: 0, status: 'paid' });
+    expect(await view(c.code)).toMatchObject({ status: 'active', places_left: 3 });
+  });
+
+  it('values each place at the unit price after its share of a promo discount, as the check says first', async () => {
+    const { schedule } = await createSession(s.app, owner, { price: 3000 });
+    const percent = await promo({ kind: 'percent', value: 10 });
+    const c = await places(2);
+    const user = telegramUser();
+    const asked = await s.app.inject({
+      method: 'POST',
+      url: '/api/v1/certificates/check',
+      headers: tma(user),
+      payload: { code: c.code, schedule_id: schedule.id, people_count: 3, promo_code: percent },
+    });
+    expect(asked.statusCode, asked.body).toBe(200);
+    // 3 × 3000 − 10% = 8100: 2700 a person, 2 places.
+    expect(asked.json()).toMatchObject({ kind: 'places', balance: 2, places_left: 2, pays: 5400, places_used: 2 });
+    const res = await book(
+      s.app,
+      user,
+      bookingPayload(schedule.id, { people_count: 3, certificate_code: c.code, promo_code: percent }),
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    expect((await ledger(res.json().record.id)).money).toMatchObject({ price: 8100, amount_paid: 5400, balance: 2700 });
+
+    // A fixed discount is shared by the party: (3 × 3000 − 500) × 2/3.
+    const fixed = await promo({ kind: 'fixed', value: 500 });
+    const c2 = await places(2);
+    const { schedule: other } = await createSession(s.app, owner, { price: 3000 });
+    const booked = await book(
+      s.app,
+      telegramUser(),
+      bookingPayload(other.id, { people_count: 3, certificate_code: c2.code, promo_code: fixed }),
+    );
+    expect((await ledger(booked.json().record.id)).money).toMatchObject({ price: 8500, amount_paid: 5667 });
+  });
+
+  it('gives the places back on a cancel, to the certificate, never to credit', async () => {
+    const c = await places(3);
+    const { res, user } = await bookWith(c.code, 2000, 2);
+    const id = res.json().record.id;
+    expect((await view(c.code)).places_left).toBe(1);
+    expect((await cancel(id, user)).statusCode).toBe(200);
+    expect(await view(c.code)).toMatchObject({ status: 'active', places_left: 3 });
+    expect((await entries(c.code)).at(-1)).toEqual(['return', 2, 4000, id]);
+    expect((await ledger(id)).money).toMatchObject({ amount_paid: 0, paid_by_certificate: 0 });
+    const credit = await s.app.inject({ method: 'GET', url: '/api/v1/me/credit', headers: tma(user) });
+    expect(credit.json()).toEqual({ balance: 0 });
+  });
+
+  it('takes another place when the party grows and gives places back when it shrinks', async () => {
+    const c = await places(4);
+    const { res, user } = await bookWith(c.code, 2000, 2);
+    const id = res.json().record.id;
+    expect((await people(id, user, 3)).statusCode).toBe(200);
+    expect((await ledger(id)).money).toMatchObject({ price: 6000, amount_paid: 6000, balance: 0 });
+    expect((await view(c.code)).places_left).toBe(1);
+    // Grows past what it holds: its last place, the rest is due.
+    expect((await people(id, user, 5)).statusCode).toBe(200);
+    expect((await ledger(id)).money).toMatchObject({ price: 10000, amount_paid: 8000, balance: 2000 });
+    expect((await view(c.code)).places_left).toBe(0);
+    // Shrinks: what the certificate paid beyond the new price goes back to it first, as places.
+    expect((await people(id, user, 1)).statusCode).toBe(200);
+    expect((await ledger(id)).money).toMatchObject({ price: 2000, amount_paid: 2000, balance: 0 });
+    expect(await view(c.code)).toMatchObject({ status: 'active', places_left: 3 });
+    expect((await entries(c.code)).at(-1)).toEqual(['return', 3, 6000, id]);
+  });
+
+  it('a smaller party takes back the certificate’s part first, as whole places, like an amount certificate', async () => {
+    const c = await places(2);
+    const { res, user } = await bookWith(c.code, 3000, 3);
+    const id = res.json().record.id;
+    const cash = await s.app.inject({
+      method: 'POST',
+      url: `/api/v1/records/${id}/payments`,
+      headers: manager,
+      payload: { method: 'cash' },
+    });
+    expect(cash.statusCode, cash.body).toBe(201);
+    expect((await people(id, user, 2)).statusCode).toBe(200);
+    const l = await ledger(id);
+    expect(l.money).toMatchObject({ price: 6000, amount_paid: 6000, balance: 0, paid_by_certificate: 3000 });
+    expect((await view(c.code)).places_left).toBe(1);
+    expect((await entries(c.code)).at(-1)).toEqual(['return', 1, 3000, id]);
+  });
+
+  it('pays a queued booking when it becomes ACTIVE, and staff may pay a booking with one', async () => {
+    const { schedule } = await createSession(s.app, owner, { price: 2000, capacity: 2 });
+    const first = telegramUser();
+    const held = await book(s.app, first, bookingPayload(schedule.id, { people_count: 2 }));
+    const c = await places(2);
+    const second = telegramUser();
+    const queued = await book(
+      s.app,
+      second,
+      bookingPayload(schedule.id, { people_count: 2, certificate_code: c.code }),
+    );
+    expect(queued.json().record.state).toBe('QUEUED');
+    expect((await view(c.code)).places_left).toBe(2);
+    expect((await cancel(held.json().record.id, first)).statusCode).toBe(200);
+    expect((await ledger(queued.json().record.id)).money).toMatchObject({ amount_paid: 4000, balance: 0 });
+    expect((await view(c.code)).places_left).toBe(0);
+
+    const c2 = await places(1);
+    const { res } = await bookWith(null, 3000, 2);
+    const r = await s.app.inject({
+      method: 'POST',
+      url: `/api/v1/records/${res.json().record.id}/certificate`,
+      headers: manager,
+      payload: { code: c2.code },
+    });
+    expect(r.statusCode, r.body).toBe(201);
+    expect(r.json().money).toMatchObject({ amount_paid: 3000, balance: 3000, paid_by_certificate: 3000 });
+  });
+
+  it('writes off the places left at expiry and reports them; a void writes off places too', async () => {
+    const c = await places(3);
+    await bookWith(c.code, 2000, 1);
+    await s.database.db
+      .updateTable('certificates')
+      .set({ expires_at: new Date(Date.now() - 60_000).toISOString() })
+      .where('id', '=', c.id)
+      .execute();
+    const before = await desk();
+    await settleExpiredCertificates(s.database);
+    const v = await view(c.code);
+    expect(v).toMatchObject({ status: 'expired', balance: 0, places_left: 0 });
+    expect(v.entries.filter((e) => e.kind === 'expiry')).toMatchObject([{ places: -2, amount: 0 }]);
+    const after = await desk();
+    expect(after.certificates.expired_places - before.certificates.expired_places).toBe(2);
+    expect(after.certificates.expired).toBe(before.certificates.expired);
+    // Reported as today: the audit log (and staff's alert, rendered in tests/bot) say what was written off.
+    const audit = await s.database.db
+      .selectFrom('audit_log')
+      .select('after')
+      .where('entity', '=', 'certificate')
+      .where('entity_id', '=', c.id)
+      .execute();
+    expect(audit.map((a) => JSON.parse(String(a.after)))).toContainEqual({ expired: true, written_off_places: 2 });
+
+    const d = await places(2);
+    const issued = await desk();
+    const voided = await s.app.inject({
+      method: 'POST',
+      url: `/api/v1/certificates/${d.code}/void`,
+      headers: owner,
+      payload: { reason: 'Ошибка продажи' },
+    });
+    expect(voided.statusCode, voided.body).toBe(200);
+    expect(voided.json()).toMatchObject({ status: 'voided', places_left: 0 });
+    expect(voided.json().entries.at(-1)).toMatchObject({ kind: 'void', places: -2, amount: 0 });
+    const last = await desk();
+    expect(last.certificates.voided_places - issued.certificates.voided_places).toBe(2);
+    expect(last.certificates.outstanding_places - issued.certificates.outstanding_places).toBe(-2);
+    expect(last.certificates.voided).toBe(issued.certificates.voided);
+  });
+
+  it('simultaneous bookings never take more places than it holds', async () => {
+    const c = await places(3);
+    const users = Array.from({ length: 8 }, () => telegramUser());
+    const sessions = await Promise.all(users.map(() => createSession(s.app, owner, { price: 2000 })));
+    const responses = await Promise.all(
+      users.map((u, i) =>
+        fetch(`${s.url}/api/v1/records/`, {
+          method: 'POST',
+          headers: { ...tma(u), 'content-type': 'application/json' },
+          body: JSON.stringify(bookingPayload(sessions[i].schedule.id, { certificate_code: c.code })),
+        }),
+      ),
+    );
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((st) => st === 201)).toHaveLength(3);
+    expect(statuses.filter((st) => st === 409)).toHaveLength(5);
+    const v = await view(c.code);
+    expect(v).toMatchObject({ status: 'used', places_left: 0 });
+    const taken = v.entries.filter((e) => e.kind === 'redemption');
+    expect(taken.reduce((sum, e) => sum - e.places!, 0)).toBe(3);
+    expect(taken.reduce((sum, e) => sum - e.amount, 0)).toBe(6000);
+  });
+
+  it('two parties wanting the last places at once: one gets them, the other gets the rest or a refusal', async () => {
+    const c = await places(3);
+    const users = [telegramUser(), telegramUser()];
+    const sessions = await Promise.all(users.map(() => createSession(s.app, owner, { price: 1000 })));
+    const responses = await Promise.all(
+      users.map((u, i) =>
+        fetch(`${s.url}/api/v1/records/`, {
+          method: 'POST',
+          headers: { ...tma(u), 'content-type': 'application/json' },
+          body: JSON.stringify(bookingPayload(sessions[i].schedule.id, { people_count: 2, certificate_code: c.code })),
+        }),
+      ),
+    );
+    expect(responses.map((r) => r.status).sort()).toEqual([201, 201]);
+    const paid = await Promise.all(
+      responses.map(async (r) => ((await r.json()) as { money: { amount_paid: number } }).money.amount_paid),
+    );
+    // 2 places and the last one: never 4.
+    expect(paid.sort()).toEqual([1000, 2000]);
+    expect((await view(c.code)).places_left).toBe(0);
+  });
+
+  it('its card says how many places, in Russian plurals, and what is left', async () => {
+    const two = await places(2);
+    const five = await places(5);
+    const one = await places(1);
+    const page = async (code: string) => (await fetch(`${s.url}/gift/${code}`)).text();
+    /** The card's words as read: tags and line breaks are spaces. */
+    const card = (html: string) =>
+      html
+        .slice(html.indexOf('<main'))
+        .replace(/<[^>]+>/g, ' ')
+        .replace(/\s+/g, ' ');
+    for (const [c, words] of [
+      [two, '2 места'],
+      [five, '5 мест'],
+      [one, '1 место'],
+    ] as const) {
+      const html = await page(c.code);
+      expect(html).toContain(`<title>Сертификат на ${words} на любой мастер-класс`);
+      expect(card(html)).toContain(`Подарочный сертификат на ${words} на любой мастер-класс`);
+      expect(card(html)).toContain('по месту на каждого участника');
+      expect(html).not.toMatch(/\d дин\./);
+    }
+    await bookWith(five.code, 2000, 4);
+    expect(card(await page(five.code))).toContain('Осталось: 1 место');
   });
 });
