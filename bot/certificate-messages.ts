@@ -7,7 +7,7 @@ import type { OutgoingMessage } from './messages';
 
 /*
  * The bot's certificate messages: the buyer's certificate (code, card, how to use), the reply to its
- * link in the bot, the reminder before it expires, and staff's alerts.
+ * link in the bot, the reminder before it expires, and staff's alerts. A places certificate's say places.
  */
 
 interface Where {
@@ -39,13 +39,16 @@ export function certificateMessage(n: CertificateNotification, w: Where): Outgoi
   if (n.kind === 'certificate.expiring') {
     const p = n.payload;
     return {
-      text: T.expiring(p.code, p.balance, dateIn(p.expires_at, w)),
+      text:
+        p.places_left != null
+          ? T.expiringPlaces(p.code, p.places_left, dateIn(p.expires_at, w))
+          : T.expiring(p.code, p.balance, dateIn(p.expires_at, w)),
       reply_markup: buttons(w, p.code, `/gift/${p.code}`),
     };
   }
   const p = n.payload;
   const lines = [
-    T.ready(p.amount),
+    p.places != null ? T.readyPlaces(p.places) : T.ready(p.amount),
     '',
     T.code(p.code),
     ...(p.recipient_name ? [T.recipient(p.recipient_name)] : []),
@@ -73,7 +76,11 @@ export function openedCertificateMessage(c: CertificatePublic, w: Where): Outgoi
     ...(c.recipient_name ? [T.recipient(c.recipient_name)] : []),
     ...(c.greeting ? [T.greeting(c.greeting)] : []),
     '',
-    ...(refusal ? [refusal] : [T.balance(c.balance), T.validUntil(dateIn(c.expires_at, w)), '', T.openedHint]),
+    ...(refusal
+      ? [refusal]
+      : c.kind === 'places'
+        ? [T.balancePlaces(c.balance), T.validUntil(dateIn(c.expires_at, w)), '', T.openedHintPlaces]
+        : [T.balance(c.balance), T.validUntil(dateIn(c.expires_at, w)), '', T.openedHint]),
   ];
   return { text: lines.join('\n'), reply_markup: refusal ? undefined : buttons(w, c.code, c.url) };
 }
@@ -89,6 +96,8 @@ export function staffCertificateMessage(
       ? S.requested(p.code, p.amount, p.buyer_name ?? S.unknownBuyer)
       : p.event === 'late'
         ? S.late(p.code, p.amount)
-        : S.expired(p.code, p.amount);
+        : p.places != null
+          ? S.expiredPlaces(p.code, p.places)
+          : S.expired(p.code, p.amount);
   return { text, reply_markup: inlineKeyboard([[urlButton(w.publicUrl, S.openList, '/certificates')]]) };
 }

@@ -78,7 +78,8 @@ export default async function shareRoutes(
     const article = certificateArticle(t, {
       id: cert.id,
       code: cert.code,
-      amount: t.format.money(cert.balance),
+      // A places certificate gives places, never a sum: its value is the workshop's price when used.
+      amount: cert.kind === 'places' ? t.format.places(cert.balance) : t.format.money(cert.balance),
       until: t.format.date(cert.expires_at, config.businessTimezone),
       url,
     });

@@ -13,6 +13,7 @@ import {
   type FakeTelegram,
 } from '../helpers/fake-telegram';
 import { tma } from '../helpers/telegram';
+import { certificateMessage, staffCertificateMessage } from '../../bot/certificate-messages';
 import { botTestApp, createStaff, deliver, linkStaff, PUBLIC_URL } from './setup';
 
 // Buying a certificate with a Telegram invoice against the fake Bot API, the buyer's message, and its link in the bot.
@@ -161,5 +162,75 @@ describe('the certificate’s link in the bot', () => {
       'Сертификат с таким кодом не найден.',
       'Код сертификата — 12 букв и цифр, например ABCD-EFGH-JKLM.',
     ]);
+  });
+});
+
+describe('a places certificate in the bot', () => {
+  it('its link, the buyer’s message and the reminder say places with the language’s plurals', async () => {
+    const buyer = telegramUser();
+    const issued = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/certificates/',
+      headers: staff,
+      payload: { places: 2, price_paid: 6000, method: 'card', buyer_telegram_id: buyer.id, recipient_name: 'Ана' },
+    });
+    expect(issued.statusCode, issued.body).toBe(201);
+    const { code } = issued.json();
+    await deliver(t);
+    const ready = plain(fake.messages(buyer.id).at(-1)!.params.text);
+    expect(ready).toContain('Ваш подарочный сертификат на 2 места на любой мастер-класс готов!');
+    expect(ready).not.toContain('дин.');
+
+    const friend = tgUser(telegramUser().id);
+    await send(textUpdate(friend, `/start cert_${code.replaceAll('-', '')}`));
+    const opened = plain(fake.messages(friend.id).at(-1)!.params.text);
+    expect(opened).toContain('Осталось: 2 места на любой мастер-класс');
+    expect(opened).toContain('по месту на каждого участника');
+
+    const where = { publicUrl: PUBLIC_URL, timezone: 'Europe/Belgrade' };
+    const reminder = (n: number, language: 'ru' | 'en' | 'sr') =>
+      plain(
+        certificateMessage(
+          {
+            kind: 'certificate.expiring',
+            payload: { code, balance: n, places_left: n, expires_at: '2027-11-23T10:00:00.000Z' },
+          },
+          { ...where, language },
+        ).text,
+      );
+    expect(reminder(1, 'ru')).toContain('осталось 1 место на любой мастер-класс');
+    expect(reminder(3, 'ru')).toContain('осталось 3 места на любой мастер-класс');
+    expect(reminder(5, 'ru')).toContain('осталось 5 мест на любой мастер-класс');
+    expect(reminder(1, 'en')).toContain('still has 1 place at any workshop');
+    expect(reminder(2, 'en')).toContain('still has 2 places at any workshop');
+    expect(reminder(1, 'sr')).toContain('preostalo 1 mesto na bilo kojoj radionici');
+    expect(reminder(5, 'sr')).toContain('preostalo 5 mesta na bilo kojoj radionici');
+    const readyIn = (language: 'en' | 'sr') =>
+      plain(
+        certificateMessage(
+          {
+            kind: 'certificate.ready',
+            payload: {
+              certificate_id: 1,
+              code,
+              amount: 6000,
+              places: 2,
+              recipient_name: null,
+              greeting: null,
+              expires_at: '2027-11-23T10:00:00.000Z',
+              url: `/gift/${code}`,
+            },
+          },
+          { ...where, language },
+        ).text,
+      );
+    expect(readyIn('en')).toContain('Your gift certificate for 2 places at any workshop is ready!');
+    expect(readyIn('sr')).toContain('poklon-vaučer za 2 mesta na bilo kojoj radionici');
+    // Staff hear how many places an expiry wrote off.
+    const alert = staffCertificateMessage(
+      { kind: 'staff.certificate', payload: { event: 'expired', code, amount: 0, places: 2, buyer_name: null } },
+      where,
+    );
+    expect(plain(alert.text)).toContain('списано неиспользованных мест — 2');
   });
 });

@@ -129,6 +129,26 @@ describe('sharing a seat with a prepared message', () => {
     expect(other.statusCode).toBe(404);
     expect(other.json().detail).toBe('No certificate has this code');
   });
+
+  it('a places certificate is shared as places on any workshop, never a sum', async () => {
+    const user = customer('ru');
+    const owner = staffActor({ id: 1, is_superuser: true }, t.config.businessTimezone);
+    const cert = await issueCertificate(t.database, owner, {
+      places: 3,
+      price_paid: 9000,
+      method: 'cash',
+      buyer_telegram_id: user.id,
+    });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/me/certificates/${cert.id}/share`,
+      headers: tma(user),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const result = fake.ok('savePreparedInlineMessage').at(-1)!.params.result as Article;
+    expect(result.title).toBe('Подарочный сертификат на 3 места на любой мастер-класс');
+    expect(result.input_message_content.message_text).not.toContain('RSD');
+  });
 });
 
 describe('the fake Bot API checks savePreparedInlineMessage as Telegram does', () => {

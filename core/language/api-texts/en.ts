@@ -10,6 +10,7 @@ const cut = (s: string, max: number) => ([...s].length <= max ? s : [...s].slice
 export const en: ApiTexts = {
   format: {
     money: (amount: number) => `${new Intl.NumberFormat(locale).format(amount)} RSD`,
+    places: (n: number) => `${n} ${pluralIn(locale, n, { one: 'place', other: 'places' })} at any workshop`,
     date: (when: Instant, timeZone: string) => longDate(locale, when, timeZone),
     dateTime: (when: Instant, timeZone: string) => formatDateTime(when, timeZone, locale),
   },

@@ -1,5 +1,5 @@
 import { CERTIFICATE_MSG } from '../../../contract/certificates';
-import { formatDateTime, formatPrice, type Instant } from '../../../contract/format';
+import { formatDateTime, formatPrice, plural, type Instant } from '../../../contract/format';
 import { CONSENT_REQUIRED } from '../../../contract/personal-data';
 import { ALLOWED_MSG } from '../../booking/allowed';
 import { deadlineMessage } from '../../booking/change-deadline';
@@ -79,6 +79,8 @@ const refusals = {
 export const ru = {
   format: {
     money: (amount: number) => formatPrice(amount),
+    /** A places certificate's places: '2 места на любой мастер-класс'. */
+    places: (n: number) => `${n} ${plural(n, ['место', 'места', 'мест'])} на любой мастер-класс`,
     date: (when: Instant, timeZone: string) => longDate('ru', when, timeZone),
     dateTime: (when: Instant, timeZone: string) => formatDateTime(when, timeZone),
   },

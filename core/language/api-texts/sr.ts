@@ -10,6 +10,8 @@ const cut = (s: string, max: number) => ([...s].length <= max ? s : [...s].slice
 export const sr: ApiTexts = {
   format: {
     money: (amount: number) => `${new Intl.NumberFormat(locale).format(amount)} din.`,
+    places: (n: number) =>
+      `${n} ${pluralIn(locale, n, { one: 'mesto', few: 'mesta', other: 'mesta' })} na bilo kojoj radionici`,
     date: (when: Instant, timeZone: string) => longDate(locale, when, timeZone),
     dateTime: (when: Instant, timeZone: string) => formatDateTime(when, timeZone, locale),
   },
