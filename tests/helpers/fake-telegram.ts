@@ -7,6 +7,8 @@ import type { UserFromGetMe } from 'grammy/types';
  * A fake Telegram Bot API: a real HTTP server on loopback that answers `/bot<token>/<method>`
  * like Telegram, records every call with its parameters, and can be told to answer errors
  * (429 with retry_after, 403 for a blocked user, anything else). Point TELEGRAM_API_ROOT at `url`.
+ * It refuses what Telegram refuses: an unknown method (404), and parameters the Bot API reference rules
+ * out (400 "Bad Request: …"), so a call that passes the tests is one Telegram takes.
  */
 
 export interface ApiError {
@@ -347,6 +349,8 @@ export async function startFakeTelegram(
       if (rule) {
         rule.times--;
         error = rule.error;
+      } else if ((error = botApiCallError(method, params))) {
+        // A call Telegram would refuse: an unknown method, or parameters its reference rules out.
       } else if ((error = paymentCallError(method, params))) {
         // A payments call Telegram would refuse.
       } else if ((error = preparedMessageCallError(method, params))) {
@@ -368,6 +372,488 @@ export async function startFakeTelegram(
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   fake.env.TELEGRAM_API_ROOT = fake.url;
   return fake;
+}
+
+/* ---------- every other call the product makes, checked as the Bot API reference states it ---------- */
+
+/**
+ * The Bot API methods the fake answers: the ones the product calls (grammY's polling included) and the
+ * payments ones above. Any other name is answered 404 "Not Found", as Telegram answers a method it lacks.
+ */
+export const KNOWN_METHODS = new Set([
+  'getMe',
+  'getUpdates',
+  'setWebhook',
+  'deleteWebhook',
+  'getWebhookInfo',
+  'setMyCommands',
+  'setChatMenuButton',
+  'sendMessage',
+  'editMessageText',
+  'editMessageReplyMarkup',
+  'answerCallbackQuery',
+  'sendChatAction',
+  'sendDocument',
+  'sendPhoto',
+  'sendVenue',
+  'sendLocation',
+  'sendInvoice',
+  'createInvoiceLink',
+  'answerPreCheckoutQuery',
+  'savePreparedInlineMessage',
+]);
+
+export const NOT_FOUND: ApiError = { error_code: 404, description: 'Not Found' };
+
+/** The update types a bot may ask for (allowed_updates), as the Update object lists them. */
+const UPDATE_TYPES = new Set([
+  'message',
+  'edited_message',
+  'channel_post',
+  'edited_channel_post',
+  'business_connection',
+  'business_message',
+  'edited_business_message',
+  'deleted_business_messages',
+  'message_reaction',
+  'message_reaction_count',
+  'inline_query',
+  'chosen_inline_result',
+  'callback_query',
+  'shipping_query',
+  'pre_checkout_query',
+  'purchased_paid_media',
+  'poll',
+  'poll_answer',
+  'my_chat_member',
+  'chat_member',
+  'chat_join_request',
+  'chat_boost',
+  'removed_chat_boost',
+  'guest_message',
+  'managed_bot',
+]);
+
+const CHAT_ACTIONS = new Set([
+  'typing',
+  'upload_photo',
+  'record_video',
+  'upload_video',
+  'record_voice',
+  'upload_voice',
+  'upload_document',
+  'choose_sticker',
+  'find_location',
+  'record_video_note',
+  'upload_video_note',
+]);
+
+/** The HTML tags Telegram's HTML parse mode supports; any other start tag is refused. */
+const HTML_TAGS = new Set([
+  'b',
+  'strong',
+  'i',
+  'em',
+  'u',
+  'ins',
+  's',
+  'strike',
+  'del',
+  'span',
+  'tg-spoiler',
+  'a',
+  'tg-emoji',
+  'tg-time',
+  'code',
+  'pre',
+  'blockquote',
+]);
+
+/** The fields of an InlineKeyboardButton that say what it does: a button has exactly one of them. */
+const INLINE_ACTIONS = [
+  'url',
+  'callback_data',
+  'web_app',
+  'login_url',
+  'switch_inline_query',
+  'switch_inline_query_current_chat',
+  'switch_inline_query_chosen_chat',
+  'copy_text',
+  'callback_game',
+  'pay',
+] as const;
+
+/** The optional fields of a KeyboardButton (a reply keyboard's): at most one of them. */
+const REPLY_BUTTON_ACTIONS = [
+  'request_users',
+  'request_chat',
+  'request_contact',
+  'request_location',
+  'request_poll',
+  'web_app',
+] as const;
+
+const BOT_COMMAND_SCOPES = new Set([
+  'default',
+  'all_private_chats',
+  'all_group_chats',
+  'all_chat_administrators',
+  'chat',
+  'chat_administrators',
+  'chat_member',
+]);
+
+const isInteger = (v: unknown) =>
+  (typeof v === 'number' && Number.isSafeInteger(v)) || (typeof v === 'string' && /^-?\d+$/.test(v));
+const isNumber = (v: unknown) =>
+  (typeof v === 'number' && Number.isFinite(v)) ||
+  (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)));
+const isBoolean = (v: unknown) => typeof v === 'boolean' || v === 'true' || v === 'false';
+/** Integer, or a channel's @username. */
+const isChatId = (v: unknown) => isInteger(v) || (typeof v === 'string' && /^@\w{4,}$/.test(v));
+const length = (s: string) => [...s].length;
+const isHttpsUrl = (v: unknown) => typeof v === 'string' && /^https:\/\/[^\s/]+\S*$/.test(v);
+const cantParse = (what: string) => bad(`can't parse entities: ${what}`);
+const byteOffset = (text: string, i: number) => Buffer.byteLength(text.slice(0, i));
+
+/** The text a person sees of an HTML-formatted text, or Telegram's error for HTML it cannot parse. */
+export function parseTelegramHtml(html: string): { text: string } | { error: ApiError } {
+  const open: string[] = [];
+  let text = '';
+  let i = 0;
+  while (i < html.length) {
+    const c = html[i];
+    if (c === '&') {
+      const entity = /^&(lt|gt|amp|quot|#\d+|#x[0-9a-f]+);/i.exec(html.slice(i));
+      if (!entity) return { error: cantParse(`unescaped "&" at byte offset ${byteOffset(html, i)}`) };
+      const name = entity[1].toLowerCase();
+      text +=
+        name === 'lt'
+          ? '<'
+          : name === 'gt'
+            ? '>'
+            : name === 'amp'
+              ? '&'
+              : name === 'quot'
+                ? '"'
+                : String.fromCodePoint(name.startsWith('#x') ? parseInt(name.slice(2), 16) : Number(name.slice(1)));
+      i += entity[0].length;
+    } else if (c === '>') {
+      return { error: cantParse(`unescaped ">" at byte offset ${byteOffset(html, i)}`) };
+    } else if (c === '<') {
+      const end = html.indexOf('>', i);
+      if (end < 0) return { error: cantParse(`Unclosed start tag at byte offset ${byteOffset(html, i)}`) };
+      const tag = html.slice(i + 1, end);
+      if (tag.startsWith('/')) {
+        const name = tag.slice(1).trim().toLowerCase();
+        const expected = open.pop();
+        if (expected === undefined)
+          return { error: cantParse(`Unexpected end tag at byte offset ${byteOffset(html, i)}`) };
+        if (name !== expected)
+          return {
+            error: cantParse(
+              `Unmatched end tag at byte offset ${byteOffset(html, i)}, expected "</${expected}>", found "</${name}>"`,
+            ),
+          };
+      } else {
+        const m = /^([a-zA-Z][\w-]*)((?:\s+[\w-]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*$/.exec(tag);
+        const name = m?.[1].toLowerCase();
+        if (!m || !name || !HTML_TAGS.has(name))
+          return {
+            error: cantParse(`Unsupported start tag "${tag.split(/\s/)[0]}" at byte offset ${byteOffset(html, i)}`),
+          };
+        const attributes = m[2];
+        if (name === 'span' && !/\bclass\s*=\s*("tg-spoiler"|'tg-spoiler'|tg-spoiler)/.test(attributes))
+          return { error: cantParse(`Tag "span" must have class "tg-spoiler" at byte offset ${byteOffset(html, i)}`) };
+        if (name === 'tg-emoji' && !/\bemoji-id\s*=/.test(attributes))
+          return { error: cantParse(`Custom emoji entity must contain a custom emoji identifier`) };
+        open.push(name);
+      }
+      i = end + 1;
+    } else {
+      text += c;
+      i++;
+    }
+  }
+  if (open.length > 0)
+    return { error: cantParse(`Can't find end tag corresponding to start tag "${open[open.length - 1]}"`) };
+  return { text };
+}
+
+/**
+ * A text or caption with its parse_mode: the parse mode known, HTML that parses, and the visible text
+ * (after entity parsing, without surrounding whitespace, as Telegram counts it) within `max` characters.
+ */
+function formattedTextError(
+  value: unknown,
+  parseMode: unknown,
+  opts: { max: number; required: boolean; empty: string; tooLong: string },
+): ApiError | undefined {
+  if (value === undefined && !opts.required) return undefined;
+  if (typeof value !== 'string') return bad(opts.empty);
+  if (parseMode !== undefined && parseMode !== '' && !['HTML', 'MarkdownV2', 'Markdown'].includes(String(parseMode)))
+    return bad('unsupported parse_mode');
+  let visible = value;
+  if (parseMode === 'HTML') {
+    const parsed = parseTelegramHtml(value);
+    if ('error' in parsed) return parsed.error;
+    visible = parsed.text;
+  } else if (parseMode === 'MarkdownV2' || parseMode === 'Markdown') {
+    visible = value.replace(/\\(.)/g, '$1');
+  }
+  visible = visible.trim();
+  if (opts.required && visible.length === 0) return bad(opts.empty);
+  if (length(visible) > opts.max) return bad(opts.tooLong);
+  return undefined;
+}
+
+/** An InlineKeyboardMarkup's problem: rows of buttons that each have text and exactly one valid action. */
+function inlineKeyboardError(markup: unknown, opts: { webApp: boolean }): ApiError | undefined {
+  const rows = (markup as { inline_keyboard?: unknown } | undefined)?.inline_keyboard;
+  if (!Array.isArray(rows) || rows.some((row) => !Array.isArray(row)))
+    return bad('field "inline_keyboard" of the InlineKeyboardMarkup must be an Array of Arrays');
+  for (const b of rows.flat() as Record<string, unknown>[]) {
+    if (!b || typeof b !== 'object')
+      return bad("can't parse inline keyboard button: InlineKeyboardButton must be an Object");
+    if (typeof b.text !== 'string')
+      return bad('can\'t parse inline keyboard button: Field "text" must be of type String');
+    if (b.text.trim() === '') return bad('BUTTON_TEXT_INVALID');
+    const actions = INLINE_ACTIONS.filter((a) => b[a] !== undefined);
+    if (actions.length === 0)
+      return bad("can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard");
+    if (actions.length > 1) return bad("can't parse inline keyboard button: a button must have exactly one action");
+    if (b.callback_data !== undefined) {
+      const bytes = typeof b.callback_data === 'string' ? Buffer.byteLength(b.callback_data) : 0;
+      if (bytes < 1 || bytes > 64) return bad('BUTTON_DATA_INVALID');
+    }
+    if (b.url !== undefined && !(typeof b.url === 'string' && /^(https?|tg):\/\/\S+$/.test(b.url)))
+      return bad('BUTTON_URL_INVALID');
+    if (b.web_app !== undefined) {
+      // Web app buttons only in the bot's private chats, never where the web app cannot open.
+      if (!opts.webApp) return bad('BUTTON_TYPE_INVALID');
+      if (!isHttpsUrl((b.web_app as { url?: unknown } | null)?.url)) return bad('BUTTON_URL_INVALID');
+    }
+  }
+  return undefined;
+}
+
+/** A ReplyKeyboardMarkup's problem: rows of buttons with text and at most one request or web app. */
+function replyKeyboardError(markup: { keyboard?: unknown }, opts: { webApp: boolean }): ApiError | undefined {
+  const rows = markup.keyboard;
+  if (!Array.isArray(rows) || rows.some((row) => !Array.isArray(row)))
+    return bad('field "keyboard" of the ReplyKeyboardMarkup must be an Array of Arrays');
+  if (rows.flat().length === 0) return bad('keyboard must be non-empty');
+  for (const b of rows.flat() as unknown[]) {
+    if (typeof b === 'string') {
+      if (b.trim() === '') return bad('BUTTON_TEXT_INVALID');
+      continue;
+    }
+    const button = b as Record<string, unknown> | null;
+    if (!button || typeof button.text !== 'string' || button.text.trim() === '')
+      return bad('can\'t parse keyboard button: Field "text" must be of type String');
+    if (REPLY_BUTTON_ACTIONS.filter((a) => button[a] !== undefined).length > 1)
+      return bad("can't parse keyboard button: a button can have at most one optional field");
+    if (button.web_app !== undefined) {
+      if (!opts.webApp) return bad('BUTTON_TYPE_INVALID');
+      if (!isHttpsUrl((button.web_app as { url?: unknown } | null)?.url)) return bad('BUTTON_URL_INVALID');
+    }
+  }
+  for (const flag of ['is_persistent', 'resize_keyboard', 'one_time_keyboard', 'selective'])
+    if (markup[flag as keyof typeof markup] !== undefined && !isBoolean(markup[flag as keyof typeof markup]))
+      return bad(`field "${flag}" must be of type Boolean`);
+  return undefined;
+}
+
+/**
+ * A reply_markup's problem: an inline keyboard, a reply keyboard, a keyboard removal or a forced reply
+ * (only an inline keyboard where `inlineOnly`). Web app buttons open only in the bot's private chats
+ * (a positive chat id).
+ */
+function replyMarkupError(raw: unknown, chatId: unknown, opts: { inlineOnly?: boolean } = {}): ApiError | undefined {
+  if (raw === undefined) return undefined;
+  let markup: Record<string, unknown>;
+  try {
+    markup = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Record<string, unknown>;
+  } catch {
+    return bad("can't parse reply keyboard markup JSON object");
+  }
+  if (!markup || typeof markup !== 'object' || Array.isArray(markup))
+    return bad("can't parse reply keyboard markup JSON object");
+  const webApp = isInteger(chatId) && Number(chatId) > 0;
+  if (markup.inline_keyboard !== undefined) return inlineKeyboardError(markup, { webApp });
+  if (opts.inlineOnly) return bad('inline keyboard expected');
+  if (markup.keyboard !== undefined) return replyKeyboardError(markup, { webApp });
+  if (markup.remove_keyboard !== undefined)
+    return markup.remove_keyboard === true ? undefined : bad('field "remove_keyboard" must be True');
+  if (markup.force_reply !== undefined)
+    return markup.force_reply === true ? undefined : bad('field "force_reply" must be True');
+  return bad("can't parse reply keyboard markup JSON object");
+}
+
+const chatIdError = (params: CallParams) =>
+  params.chat_id === undefined || params.chat_id === ''
+    ? bad('chat_id is empty')
+    : !isChatId(params.chat_id)
+      ? bad('chat not found')
+      : undefined;
+
+/** Which message an edit is of: chat_id and message_id, or inline_message_id. */
+const editTargetError = (params: CallParams) =>
+  params.inline_message_id !== undefined
+    ? undefined
+    : (chatIdError(params) ?? (isInteger(params.message_id) ? undefined : bad('message identifier is not specified')));
+
+const MESSAGE_TEXT = { max: 4096, required: true, empty: 'message text is empty', tooLong: 'message is too long' };
+const CAPTION = {
+  max: 1024,
+  required: false,
+  empty: 'caption must be a String',
+  tooLong: 'message caption is too long',
+};
+
+function allowedUpdatesError(raw: unknown): ApiError | undefined {
+  if (raw === undefined) return undefined;
+  const list = param<unknown>(raw);
+  if (!Array.isArray(list)) return bad('allowed_updates must be an Array of Strings');
+  const unknown = list.find((u) => typeof u !== 'string' || !UPDATE_TYPES.has(u));
+  return unknown === undefined ? undefined : bad(`unsupported update type "${String(unknown)}" in allowed_updates`);
+}
+
+function botCommandScopeError(raw: unknown): ApiError | undefined {
+  if (raw === undefined) return undefined;
+  const scope = param<Record<string, unknown> | null>(raw);
+  if (!scope || typeof scope !== 'object' || !BOT_COMMAND_SCOPES.has(String(scope.type)))
+    return bad("can't parse BotCommandScope: unsupported type");
+  if (['chat', 'chat_administrators', 'chat_member'].includes(String(scope.type)) && !isChatId(scope.chat_id))
+    return bad('chat not found');
+  if (scope.type === 'chat_member' && !isInteger(scope.user_id)) return bad('USER_ID_INVALID');
+  return undefined;
+}
+
+/** The parameters of a call Telegram would refuse (400), or an unknown method (404). */
+export function botApiCallError(method: string, params: CallParams): ApiError | undefined {
+  if (!KNOWN_METHODS.has(method)) return NOT_FOUND;
+  switch (method) {
+    case 'sendMessage':
+      return (
+        chatIdError(params) ??
+        formattedTextError(params.text, params.parse_mode, MESSAGE_TEXT) ??
+        replyMarkupError(params.reply_markup, params.chat_id)
+      );
+    case 'editMessageText':
+      return (
+        editTargetError(params) ??
+        formattedTextError(params.text, params.parse_mode, MESSAGE_TEXT) ??
+        replyMarkupError(params.reply_markup, params.chat_id ?? 1, { inlineOnly: true })
+      );
+    case 'editMessageReplyMarkup':
+      return (
+        editTargetError(params) ?? replyMarkupError(params.reply_markup, params.chat_id ?? 1, { inlineOnly: true })
+      );
+    case 'sendDocument':
+    case 'sendPhoto': {
+      const field = method === 'sendDocument' ? 'document' : 'photo';
+      const file = params[field];
+      return (
+        chatIdError(params) ??
+        (file === undefined || file === '' ? bad(`there is no ${field} in the request`) : undefined) ??
+        formattedTextError(params.caption, params.parse_mode, CAPTION) ??
+        replyMarkupError(params.reply_markup, params.chat_id)
+      );
+    }
+    case 'sendVenue':
+    case 'sendLocation': {
+      const lat = Number(params.latitude);
+      const lon = Number(params.longitude);
+      if (chatIdError(params)) return chatIdError(params);
+      if (!isNumber(params.latitude) || lat < -90 || lat > 90) return bad('wrong latitude');
+      if (!isNumber(params.longitude) || lon < -180 || lon > 180) return bad('wrong longitude');
+      if (method === 'sendVenue') {
+        if (typeof params.title !== 'string') return bad('venue title must be a String');
+        if (typeof params.address !== 'string') return bad('venue address must be a String');
+      }
+      const accuracy = params.horizontal_accuracy;
+      if (accuracy !== undefined && (!isNumber(accuracy) || Number(accuracy) < 0 || Number(accuracy) > 1500))
+        return bad('wrong horizontal accuracy');
+      return replyMarkupError(params.reply_markup, params.chat_id);
+    }
+    case 'sendInvoice':
+      // The rest of the invoice is checked with the payments calls.
+      return replyMarkupError(params.reply_markup, params.chat_id, { inlineOnly: true });
+    case 'sendChatAction':
+      return (
+        chatIdError(params) ??
+        (CHAT_ACTIONS.has(String(params.action)) ? undefined : bad('wrong parameter action in request'))
+      );
+    case 'answerCallbackQuery': {
+      if (typeof params.callback_query_id !== 'string' || !params.callback_query_id) return bad('QUERY_ID_INVALID');
+      if (params.text !== undefined && (typeof params.text !== 'string' || length(params.text) > 200))
+        return bad('MESSAGE_TOO_LONG');
+      if (params.show_alert !== undefined && !isBoolean(params.show_alert)) return bad('show_alert must be a Boolean');
+      if (params.url !== undefined && !(typeof params.url === 'string' && /^(https?|tg):\/\/\S+$/.test(params.url)))
+        return bad('URL_INVALID');
+      if (params.cache_time !== undefined && !isInteger(params.cache_time)) return bad('cache_time must be an Integer');
+      return undefined;
+    }
+    case 'setMyCommands': {
+      const commands = param<unknown>(params.commands);
+      if (!Array.isArray(commands)) return bad('commands must be an Array of BotCommand');
+      if (commands.length > 100) return bad('too many commands specified');
+      for (const c of commands as Record<string, unknown>[]) {
+        if (!c || typeof c.command !== 'string' || !/^[a-z0-9_]{1,32}$/.test(c.command))
+          return bad('BOT_COMMAND_INVALID');
+        if (typeof c.description !== 'string' || length(c.description) < 1 || length(c.description) > 256)
+          return bad('BOT_COMMAND_DESCRIPTION_INVALID');
+      }
+      if (
+        params.language_code !== undefined &&
+        params.language_code !== '' &&
+        !/^[a-z]{2}$/.test(String(params.language_code))
+      )
+        return bad('invalid language_code specified');
+      return botCommandScopeError(params.scope);
+    }
+    case 'setChatMenuButton': {
+      if (params.chat_id !== undefined && !isInteger(params.chat_id)) return bad('chat not found');
+      if (params.menu_button === undefined) return undefined;
+      const button = param<Record<string, unknown> | null>(params.menu_button);
+      if (!button || typeof button !== 'object') return bad("can't parse menu button JSON object");
+      if (button.type === 'commands' || button.type === 'default') return undefined;
+      if (button.type !== 'web_app') return bad('unsupported menu button type');
+      if (typeof button.text !== 'string' || button.text.trim() === '') return bad('menu button text is empty');
+      if (!isHttpsUrl((button.web_app as { url?: unknown } | null)?.url)) return bad('BUTTON_URL_INVALID');
+      return undefined;
+    }
+    case 'setWebhook': {
+      if (typeof params.url !== 'string') return bad('url must be a String');
+      if (params.url !== '' && !isHttpsUrl(params.url))
+        return bad('bad webhook: An HTTPS URL must be provided for webhook');
+      const secret = params.secret_token;
+      if (secret !== undefined && !(typeof secret === 'string' && /^[A-Za-z0-9_-]{1,256}$/.test(secret)))
+        return bad('bad webhook: secret token contains unallowed characters or has a wrong length');
+      const max = params.max_connections;
+      if (max !== undefined && (!isInteger(max) || Number(max) < 1 || Number(max) > 100))
+        return bad('bad webhook: max_connections must be between 1 and 100');
+      if (params.drop_pending_updates !== undefined && !isBoolean(params.drop_pending_updates))
+        return bad('drop_pending_updates must be a Boolean');
+      return allowedUpdatesError(params.allowed_updates);
+    }
+    case 'deleteWebhook':
+      return params.drop_pending_updates !== undefined && !isBoolean(params.drop_pending_updates)
+        ? bad('drop_pending_updates must be a Boolean')
+        : undefined;
+    case 'getUpdates': {
+      if (params.offset !== undefined && !isInteger(params.offset)) return bad('offset must be an Integer');
+      const limit = params.limit;
+      if (limit !== undefined && (!isInteger(limit) || Number(limit) < 1 || Number(limit) > 100))
+        return bad('limit must be between 1 and 100');
+      if (params.timeout !== undefined && (!isInteger(params.timeout) || Number(params.timeout) < 0))
+        return bad('timeout must be a non-negative Integer');
+      return allowedUpdatesError(params.allowed_updates);
+    }
+    default:
+      return undefined;
+  }
 }
 
 /* ---------- payments, checked as the Bot API reference states them ---------- */
@@ -408,21 +894,6 @@ export const PREPARED_MESSAGE_TTL_S = 24 * 3600;
 
 const ALLOW_FLAGS = ['allow_user_chats', 'allow_bot_chats', 'allow_group_chats', 'allow_channel_chats'] as const;
 
-/** An inline keyboard's problem, if any: rows of buttons that each have text and exactly one action. */
-function inlineKeyboardError(markup: unknown): string | undefined {
-  const rows = (markup as { inline_keyboard?: unknown } | undefined)?.inline_keyboard;
-  if (!Array.isArray(rows) || rows.some((row) => !Array.isArray(row))) return 'inline keyboard expected';
-  for (const b of rows.flat() as Record<string, unknown>[]) {
-    if (typeof b.text !== 'string' || !b.text) return 'text buttons are unallowed in the inline keyboard';
-    const actions = Object.keys(b).filter((k) => k !== 'text');
-    if (actions.length !== 1) return 'a button must have exactly one action';
-    // A message sent through an inline query cannot carry a web app button: only a link opens the mini-app.
-    if (b.web_app !== undefined) return 'BUTTON_TYPE_INVALID';
-    if (b.url !== undefined && !/^(https?|tg):\/\/\S+$/.test(String(b.url))) return 'BUTTON_URL_INVALID';
-  }
-  return undefined;
-}
-
 /** savePreparedInlineMessage parameters Telegram would refuse: user_id, result (an InlineQueryResultArticle), the chat types. */
 function preparedMessageCallError(method: string, params: CallParams): ApiError | undefined {
   if (method !== 'savePreparedInlineMessage') return undefined;
@@ -438,8 +909,9 @@ function preparedMessageCallError(method: string, params: CallParams): ApiError 
   const text = typeof content?.message_text === 'string' ? content.message_text : '';
   if ([...text].length < 1 || [...text].length > 4096) return bad('MESSAGE_EMPTY or MESSAGE_TOO_LONG');
   if (r.reply_markup !== undefined) {
-    const problem = inlineKeyboardError(r.reply_markup);
-    if (problem) return bad(problem);
+    // A message sent through an inline query cannot carry a web app button: only a link opens the mini-app.
+    const problem = inlineKeyboardError(r.reply_markup, { webApp: false });
+    if (problem) return problem;
   }
   for (const flag of ALLOW_FLAGS)
     if (
