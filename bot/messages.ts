@@ -442,7 +442,9 @@ export function todayText(s: TodaySession, timezone: string): string {
   const people = s.participants.reduce((n, p) => n + p.people_count, 0);
   const head = S.today.head(s.title, common.dateTime(s.date, timezone), people, s.capacity);
   if (s.participants.length === 0) return `${head}\n\n${S.today.empty}`;
-  return `${head}\n\n${s.participants.map((p, i) => S.today.participant(i, p, p.attendance)).join('\n')}`;
+  // A full session with long allergy notes would pass Telegram's 4096 characters: the last lines give way
+  // (every participant keeps their buttons).
+  return fit([head, '', ...s.participants.map((p, i) => S.today.participant(i, p, p.attendance))]);
 }
 
 /* ---------- delivery ---------- */

@@ -124,6 +124,36 @@ describe('/today for linked staff', () => {
     ).toHaveLength(1);
   });
 
+  it('a full session with long allergy notes stays within Telegram’s 4096 characters, every participant with buttons', async () => {
+    const host = await createStaff(t, 'full@example.com');
+    const hostTg = 9_100_005;
+    await linkStaff(t, host, hostTg);
+    const { schedule } = await createSession(t.app, staff, { date: inMinutes(15), capacity: 12 });
+    const ids: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const payload = bookingPayload(schedule.id, {
+        name: `Полный${i}`,
+        has_allergy: true,
+        allergy_type: `аллергия ${i}: ${'орехи, кунжут, молоко & мёд; '.repeat(17)}`.slice(0, 500),
+      });
+      ids.push((await book(t.app, telegramUser(), payload)).json().record.id as number);
+    }
+    await deliver(t);
+    fake.reset();
+
+    await send(hostTg, textUpdate(tgUser(hostTg), '/today'));
+    // Telegram refuses a text over 4096 characters: the fake answers 400 as it does, and /today would say nothing.
+    expect(fake.calls.filter((c) => !c.ok)).toEqual([]);
+    const msg = fake.ok('sendMessage').find((c) => String(c.params.text).includes('Полный0'))!;
+    const text = plain(msg.params.text);
+    expect([...text].length).toBeLessThanOrEqual(4096);
+    expect(text).toContain('полный список в расписании');
+    const marked = keyboardOf(msg)
+      .flat()
+      .map((b) => b.callback_data);
+    for (const id of ids) expect(marked).toContain(`att:A:${id}`);
+  });
+
   it('refuses a Telegram user who is not linked staff, for the command and for a button, and always answers', async () => {
     const stranger = 9_100_002;
     const { schedule } = await createSession(t.app, staff, { date: inMinutes(10) });
