@@ -94,7 +94,7 @@ declare global {
   interface Window {
     __tgEvents: [string, unknown][];
     TelegramWebviewProxy: unknown;
-    Telegram: { WebView: { receiveEvent(name: string): void } };
+    Telegram: { WebView: { receiveEvent(name: string, data?: unknown): void } };
     axe: {
       run(
         context: Document | { include: Element[] },
