@@ -3,7 +3,7 @@ import { Redirect, Route, Switch } from 'wouter';
 import { AppRoot } from '@telegram-apps/telegram-ui';
 import ApplyPage, { CenteredSpinner } from './apply/ApplyPage';
 import { isDarkTheme, subscribeDark, uiPlatform } from './tg';
-import { Toaster } from './ui/toast';
+import { Toaster } from './ui/Toaster';
 
 const RecordPage = lazy(() => import('./record/RecordPage'));
 

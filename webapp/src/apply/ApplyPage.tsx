@@ -2,9 +2,10 @@ import { Suspense, lazy, useCallback, useEffect, useState } from 'react';
 import useSWR from 'swr';
 import { Spinner, Steps } from '@telegram-apps/telegram-ui';
 import type { RecordView, ScheduleOpen } from '../../../contract';
-import { recordsApi } from '../../../contract/endpoints/records';
-import { scheduleApi } from '../../../contract/endpoints/schedule';
-import { call } from '../api';
+import type { Reply } from '../../../contract/endpoints/endpoint';
+import type { recordsApi } from '../../../contract/endpoints/records';
+import type { scheduleApi } from '../../../contract/endpoints/schedule';
+import { request } from '../api';
 import { haptic, hasNativeBackButton, inTelegram, setBackButton } from '../tg';
 import { useT } from '../i18n';
 import { launchIntent, type LaunchIntent } from './launch-intent';
@@ -19,6 +20,11 @@ const NewDatesOffer = lazy(() => import('./NewDatesOffer'));
 const BuyCertificate = lazy(() => import('./BuyCertificate'));
 
 export const SCHEDULE_KEY = 'schedule/public';
+
+// The first screen's two requests, typed by their endpoints (scheduleApi.public, recordsApi.get) but sent by
+// path: importing the descriptions would bring every schedule and booking endpoint into the first load.
+const publicSchedule = () => request('GET', '/schedule/public') as Promise<Reply<typeof scheduleApi.public>>;
+const ownRecord = (id: number) => request('GET', `/records/${id}`) as Promise<Reply<typeof recordsApi.get>>;
 
 export default function ApplyPage() {
   const [intent] = useState(launchIntent);
@@ -43,18 +49,14 @@ function Wizard({ intent, onBuy }: { intent: LaunchIntent; onBuy: () => void }) 
   const [step, setStep] = useState<1 | 2 | 3>(1);
   const [session, setSession] = useState<ScheduleOpen | null>(null);
   const [result, setResult] = useState<RecordView | null>(null);
-  const { data, error, isLoading, mutate } = useSWR(SCHEDULE_KEY, () => call(scheduleApi.public), {
+  const { data, error, isLoading, mutate } = useSWR(SCHEDULE_KEY, publicSchedule, {
     revalidateOnFocus: false,
   });
   // "Записаться снова": the last booking (the customer's own) gives the workshop, party size and allergy.
-  const { data: again } = useSWR(
-    intent.again ? ['again', intent.again] : null,
-    () => call(recordsApi.get, { params: { id: intent.again! } }),
-    {
-      shouldRetryOnError: false,
-      revalidateOnFocus: false,
-    },
-  );
+  const { data: again } = useSWR(intent.again ? ['again', intent.again] : null, () => ownRecord(intent.again!), {
+    shouldRetryOnError: false,
+    revalidateOnFocus: false,
+  });
   const [showAll, setShowAll] = useState(false);
   const workshopFilter = showAll ? null : (intent.workshop ?? again?.record.schedule.workshop.id ?? null);
   const sessions = workshopFilter === null ? data?.data : data?.data.filter((s) => s.workshop.id === workshopFilter);

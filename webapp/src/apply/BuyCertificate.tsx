@@ -9,23 +9,20 @@ import { config } from '../config';
 import { useT } from '../i18n';
 import '../i18n/ru-later';
 import { useCertificateTexts } from '../i18n/certificates';
+import { haptic, hasNativeBackButton, setBackButton, telegramUser, uiPlatform } from '../tg';
 import {
   canShareMessage,
-  haptic,
-  hasNativeBackButton,
   hasTelegramClient,
   openInvoice,
   openLink,
   openTelegramLink,
-  setBackButton,
   shareMessage,
-  telegramUser,
-  uiPlatform,
-} from '../tg';
+} from '../tg-native';
 import { Notice } from '../ui/Notice';
 import { toast } from '../ui/toast';
 import { useMainButton } from '../ui/useMainButton';
 import { CenteredSpinner } from './ApplyPage';
+import '../later.css';
 
 const MINE_KEY = 'me/certificates';
 

@@ -18,17 +18,15 @@ import { config } from '../config';
 import { useT, workshopTitle } from '../i18n';
 import '../i18n/ru-later';
 import { ru } from '../i18n/ru';
+import { haptic, telegramUser, uiPlatform } from '../tg';
 import {
   bookingMade,
-  haptic,
   hasSecondaryButton,
   hasTelegramClient,
   loadDraft,
   saveDraft,
   setClosingConfirmation,
-  telegramUser,
-  uiPlatform,
-} from '../tg';
+} from '../tg-native';
 import { useMainButton, useSecondaryButton } from '../ui/useMainButton';
 import { Notice } from '../ui/Notice';
 import { PrivacySheet } from '../ui/PrivacySheet';
@@ -37,6 +35,7 @@ import { PriceExtras, type Extras } from './PriceExtras';
 import { useCertificateTexts } from '../i18n/certificates';
 import { toast } from '../ui/toast';
 import { IconCalendar } from '../ui/icons';
+import '../later.css';
 
 /** The contact form's draft in Telegram's DeviceStorage: what a customer types and would not want to type again. */
 const DRAFT_KEY = 'contact-draft';

@@ -6,7 +6,8 @@ import { giftsApi } from '../../../contract/endpoints/gifts';
 import { call, errorText } from '../api';
 import { useT } from '../i18n';
 import '../i18n/ru-later';
-import { haptic, hasTelegramClient, setClosingConfirmation, telegramUser, uiPlatform } from '../tg';
+import { haptic, telegramUser, uiPlatform } from '../tg';
+import { hasTelegramClient, setClosingConfirmation } from '../tg-native';
 import { useMainButton } from '../ui/useMainButton';
 import { Notice } from '../ui/Notice';
 import { PrivacySheet } from '../ui/PrivacySheet';
@@ -14,6 +15,7 @@ import { toast } from '../ui/toast';
 import { IconPeople } from '../ui/icons';
 import { ScheduleCells } from '../ui/ScheduleCells';
 import { CenteredSpinner } from './ApplyPage';
+import '../later.css';
 
 /** A seat given by a friend: the session, then the new owner's name and allergy, then "Принять место". */
 export default function GiftPage({ token }: { token: string }) {

@@ -7,6 +7,7 @@ import { useT, workshopTitle } from '../i18n';
 import '../i18n/ru-later';
 import { haptic } from '../tg';
 import { toast } from '../ui/toast';
+import '../later.css';
 
 /** "Сообщить о новых датах" for workshops without free upcoming dates (a Telegram customer only). */
 export default function NewDatesOffer() {

@@ -10,6 +10,7 @@ import { config } from '../config';
 import { useT } from '../i18n';
 import { useCertificateTexts } from '../i18n/certificates';
 import { haptic, telegramUser, uiPlatform } from '../tg';
+import '../later.css';
 
 /** What the booking is sent with; `pending`: a code is typed but not applied yet (the booking waits for it). */
 export interface Extras {

@@ -2,7 +2,7 @@ import { Button, Cell, Placeholder, Section, Skeleton } from '@telegram-apps/tel
 import type { ScheduleOpen } from '../../../contract';
 import { config } from '../config';
 import { useT, workshopTitle, type WebTexts } from '../i18n';
-import { IconChef, IconChevron } from '../ui/icons';
+import { IconChef, IconChevron } from '../ui/schedule-icons';
 
 const seatsText = (T: WebTexts, n: number) => (n > 0 ? T.schedule.seatsLeft(n) : T.schedule.full);
 

@@ -4,9 +4,10 @@ import type { RecordView } from '../../../contract';
 import { config } from '../config';
 import { useT, workshopTitle } from '../i18n';
 import '../i18n/ru-later';
-import { closeApp } from '../tg';
+import { closeApp } from '../tg-native';
 import { IconCheck, IconClock } from '../ui/icons';
 import { CalendarButton } from '../record/JourneyActions';
+import '../later.css';
 
 export default function SuccessStep({ view }: { view: RecordView }) {
   const T = useT();

@@ -7,18 +7,19 @@ import { ApiError, call, errorText } from '../api';
 import { useT, workshopTitle, ru } from '../i18n';
 import '../i18n/ru-later';
 import { config } from '../config';
+import { haptic } from '../tg';
 import {
   canShareMessage,
   downloadFile,
-  haptic,
   hasSecondaryButton,
   openLink,
   openTelegramLink,
   shareMessage,
-} from '../tg';
+} from '../tg-native';
 import { useSecondaryButton } from '../ui/useMainButton';
 import { Notice } from '../ui/Notice';
 import { toast } from '../ui/toast';
+import '../later.css';
 
 /** "Изменить запись уже нельзя": the deadline and how to reach the studio. */
 export function DeadlineNotice({ view }: { view: RecordView }) {

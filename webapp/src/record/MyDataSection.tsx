@@ -10,6 +10,7 @@ import '../i18n/ru-later';
 import { haptic } from '../tg';
 import { toast } from '../ui/toast';
 import '../ui/personal-data.css';
+import '../later.css';
 
 type Panel = 'none' | 'show' | 'forget';
 

@@ -7,11 +7,13 @@ import { call, errorText } from '../api';
 import { config } from '../config';
 import { useT } from '../i18n';
 import '../i18n/ru-later';
-import { haptic, openInvoice, telegramUser } from '../tg';
+import { haptic, telegramUser } from '../tg';
+import { openInvoice } from '../tg-native';
 import { Notice } from '../ui/Notice';
 import { toast } from '../ui/toast';
 import { IconWallet } from '../ui/icons';
 import { CertificateLines } from './CertificateLines';
+import '../later.css';
 
 /** The NBS IPS string's tag values (K:PR|V:01|…|S:…|RO:…). */
 const ipsTags = (text: string) =>

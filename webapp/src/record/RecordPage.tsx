@@ -9,7 +9,8 @@ import { config } from '../config';
 import { fullName } from '../../../contract/format';
 import { useT } from '../i18n';
 import '../i18n/ru-later';
-import { closeApp, haptic, hasSecondaryButton, setBackButton } from '../tg';
+import { haptic, setBackButton } from '../tg';
+import { closeApp, hasSecondaryButton } from '../tg-native';
 import { useMainButton } from '../ui/useMainButton';
 import { MyDataSection } from './MyDataSection';
 import { PaymentSection } from './PaymentSection';
@@ -19,6 +20,7 @@ import { Stepper } from '../ui/Stepper';
 import { toast } from '../ui/toast';
 import { IconAllergy, IconComment, IconPeople, IconUser, IconWallet } from '../ui/icons';
 import { ScheduleCells } from '../ui/ScheduleCells';
+import '../later.css';
 
 type Panel = 'none' | 'people' | 'cancel';
 

@@ -3,8 +3,9 @@ import type { RecordSchedule } from '../../../contract';
 import { config } from '../config';
 import { useT, workshopTitle } from '../i18n';
 import '../i18n/ru-later';
-import { openLink } from '../tg';
+import { openLink } from '../tg-native';
 import { IconCalendar, IconPin } from './icons';
+import '../later.css';
 
 /** When and where a booked workshop takes place: its date and title, then the address with its map link. */
 export function ScheduleCells({ schedule: s }: { schedule: RecordSchedule }) {

@@ -1,6 +1,7 @@
 import { useT } from '../i18n';
 import '../i18n/ru-later';
 import { IconMinus, IconPlus } from './icons';
+import '../later.css';
 
 export interface StepperProps {
   value: number;

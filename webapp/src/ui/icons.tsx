@@ -1,11 +1,6 @@
-/** Small inline icons (no icon font, nothing to download). */
-type P = { size?: number; className?: string };
-const svg = (size: number, className: string | undefined, children: React.ReactNode) => (
-  <svg width={size} height={size} viewBox="0 0 24 24" fill="none" aria-hidden="true" className={className}>
-    {children}
-  </svg>
-);
-const stroke = { stroke: 'currentColor', strokeWidth: 2, strokeLinecap: 'round', strokeLinejoin: 'round' } as const;
+/** Small inline icons (no icon font, nothing to download); the schedule list's own are in schedule-icons.tsx. */
+import { stroke, svg, type P } from './svg';
+import '../later.css';
 
 export const IconCheck = ({ size = 24, className }: P) =>
   svg(
@@ -25,7 +20,6 @@ export const IconError = ({ size = 24, className }: P) =>
       <path d="M12 7v6M12 16.5v.5" stroke="#fff" strokeWidth={2.2} strokeLinecap="round" />
     </>,
   );
-export const IconChevron = ({ size = 20, className }: P) => svg(size, className, <path d="M9 6l6 6-6 6" {...stroke} />);
 export const IconCalendar = ({ size = 22, className }: P) =>
   svg(
     size,
@@ -97,13 +91,3 @@ export const IconClock = ({ size = 22, className }: P) =>
 export const IconMinus = ({ size = 22, className }: P) => svg(size, className, <path d="M6 12h12" {...stroke} />);
 export const IconPlus = ({ size = 22, className }: P) =>
   svg(size, className, <path d="M12 6v12M6 12h12" {...stroke} />);
-export const IconChef = ({ size = 72, className }: P) => (
-  <svg width={size} height={size} viewBox="0 0 72 72" aria-hidden="true" className={className}>
-    <circle cx="36" cy="36" r="36" fill="var(--app-accent-soft)" />
-    <path
-      d="M24 40c-4.4-.6-7-3.9-7-7.6 0-4.3 3.5-7.6 7.8-7.6.6 0 1.1 0 1.6.2C27.7 20.9 31.5 18 36 18s8.3 2.9 9.6 7c.5-.1 1-.2 1.6-.2 4.3 0 7.8 3.3 7.8 7.6 0 3.7-2.6 7-7 7.6V50H24V40z"
-      fill="var(--app-accent)"
-    />
-    <rect x="24" y="52" width="24" height="5" rx="2.5" fill="var(--app-accent)" />
-  </svg>
-);

@@ -1,52 +1,14 @@
-import { useSyncExternalStore } from 'react';
 import { Snackbar } from '@telegram-apps/telegram-ui';
 import { IconCheck, IconError } from './icons';
+import { addToast, dismissToast, setToastView, type Toast } from './Toaster';
+import '../later.css';
 
-export interface Toast {
-  id: number;
-  kind: 'success' | 'error';
-  title: string;
-  description?: string;
-}
+export { clearToasts, dismissToast, type Toast } from './Toaster';
 
-let toasts: Toast[] = [];
-let nextId = 1;
-const listeners = new Set<() => void>();
-const emit = () => listeners.forEach((fn) => fn());
-
-export function toast(t: Omit<Toast, 'id'>): number {
-  const id = nextId++;
-  // One at a time, like Telegram: a new toast replaces the previous one.
-  toasts = [{ ...t, id }];
-  emit();
-  return id;
-}
-
-export function dismissToast(id: number) {
-  toasts = toasts.filter((t) => t.id !== id);
-  emit();
-}
-
-/** Tests: forget every toast. */
-export function clearToasts() {
-  toasts = [];
-  emit();
-}
-
-const subscribe = (fn: () => void) => {
-  listeners.add(fn);
-  return () => listeners.delete(fn);
-};
-
-export function Toaster() {
-  const list = useSyncExternalStore(
-    subscribe,
-    () => toasts,
-    () => toasts,
-  );
+function Toasts({ toasts }: { toasts: Toast[] }) {
   return (
     <>
-      {list.map((t) => (
+      {toasts.map((t) => (
         <Snackbar
           key={t.id}
           className={`toast toast--${t.kind}`}
@@ -63,3 +25,9 @@ export function Toaster() {
     </>
   );
 }
+
+// The Toaster in App draws toasts with this Snackbar from here on: the module that shows a toast imports toast().
+setToastView(Toasts);
+
+/** Shows a toast (Telegram's snackbar); returns its id. */
+export const toast = (t: Omit<Toast, 'id'>): number => addToast(t);

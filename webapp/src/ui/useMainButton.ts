@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { onMainButton, onSecondaryButton, setMainButton, setSecondaryButton } from '../tg';
+import { onMainButton, onSecondaryButton, setMainButton, setSecondaryButton } from '../tg-native';
 
 type ButtonState = { text: string; active: boolean; progress: boolean } | null;
 
