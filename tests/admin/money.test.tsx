@@ -118,7 +118,16 @@ describe('Касса', () => {
           refunded: 0,
           refunds_owed: 1200,
           credit_outstanding: 500,
-          certificates: { sold: 5000, redeemed: 2000, expired: 700, voided: 300, outstanding: 3000 },
+          certificates: {
+            sold: 5000,
+            redeemed: 2000,
+            expired: 700,
+            voided: 300,
+            outstanding: 3000,
+            outstanding_places: 3,
+            expired_places: 2,
+            voided_places: 0,
+          },
           payments: [
             { ...ledger(3500).payments[0], workshop_title: 'Паста', schedule_date: '2026-11-25T17:00:00.000Z' },
           ],
@@ -133,8 +142,10 @@ describe('Касса', () => {
     const certificates = screen.getByTestId('certificate-totals').textContent!.replace(/\s/g, ' ');
     expect(certificates).toContain('Продано сертификатов5 000 RSD');
     expect(certificates).toContain('Оплачено сертификатами2 000 RSD');
-    expect(certificates).toContain('Остаток на сертификатах3 000 RSD');
-    expect(certificates).toContain('Списано1 000 RSD');
+    // Places certificates' places apart: their value is known only when used.
+    expect(certificates).toContain('Остаток на сертификатах3 000 RSD и 3 места');
+    expect(certificates).toContain('Списано1 000 RSD и 2 места');
+    expect(certificates).toContain('истекли 700 RSD и 2 места, аннулированы 300 RSD');
     const list = screen.getByTestId('cash-list');
     expect(within(list).getByText('Паста')).toBeTruthy();
     expect(within(list).getByText('Наличные')).toBeTruthy();

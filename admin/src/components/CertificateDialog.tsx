@@ -19,6 +19,7 @@ import {
   CERTIFICATE_DESK_METHODS,
   CERTIFICATE_ENTRY_LABELS,
   CERTIFICATE_STATUS_LABELS,
+  formatPlaces,
   type CertificateStatus,
   type CertificateView,
 } from '../../../contract/certificates';
@@ -51,6 +52,13 @@ export function CertificateStatusBadge({ status }: { status: CertificateStatus }
 }
 
 const when = (iso: string) => formatDateTime(iso, config.businessTimezone);
+
+/** What a certificate holds, in its unit: RSD, or places (a places certificate's value is known only when used). */
+export const leftOf = (c: Pick<CertificateView, 'kind' | 'balance'>) =>
+  c.kind === 'places' ? formatPlaces(c.balance) : formatPrice(c.balance);
+
+/** A signed change: '+2 места', '−3 000 RSD'. */
+const signed = (n: number, format: (n: number) => string) => `${n > 0 ? '+' : n < 0 ? '−' : ''}${format(Math.abs(n))}`;
 
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -107,8 +115,8 @@ function VoidForm({ certificate, onDone }: { certificate: CertificateView; onDon
         }}
       >
         <Text>
-          Сертификат {certificate.code} перестанет действовать, остаток <b>{formatPrice(certificate.balance)}</b> будет
-          списан. Отменить это нельзя.
+          Сертификат {certificate.code} перестанет действовать, остаток <b>{leftOf(certificate)}</b> будет списан.
+          Отменить это нельзя.
         </Text>
         <Text size="sm" c="gray.7">
           Причина: {reason.trim()}
@@ -165,6 +173,7 @@ export function CertificateDialog({ code, onClose }: { code: string; onClose: ()
   const [voiding, setVoiding] = useState(false);
   const c = data;
   const open = c && (c.status === 'active' || c.status === 'pending');
+  const byPlaces = c?.kind === 'places';
   return (
     <Modal
       opened
@@ -187,9 +196,16 @@ export function CertificateDialog({ code, onClose }: { code: string; onClose: ()
         <Stack gap="md" data-testid="certificate-dialog">
           <Group gap="sm">
             <CertificateStatusBadge status={c.status} />
-            <Text>
-              Остаток: <b data-testid="certificate-balance">{formatPrice(c.balance)}</b> из {formatPrice(c.amount)}
-            </Text>
+            {c.kind === 'places' && c.places !== null ? (
+              <Text>
+                Осталось: <b data-testid="certificate-balance">{formatPlaces(c.balance)}</b> из {formatPlaces(c.places)}{' '}
+                на любой мастер-класс
+              </Text>
+            ) : (
+              <Text>
+                Остаток: <b data-testid="certificate-balance">{formatPrice(c.balance)}</b> из {formatPrice(c.amount)}
+              </Text>
+            )}
             <Anchor href={c.url} target="_blank" rel="noopener" size="sm">
               Карточка сертификата
             </Anchor>
@@ -206,6 +222,7 @@ export function CertificateDialog({ code, onClose }: { code: string; onClose: ()
                 ? `${when(c.paid_at)}${c.pay_method ? `, ${PAYMENT_METHOD_LABELS[c.pay_method]}` : ''}`
                 : 'нет'}
             </Fact>
+            {c.kind === 'places' && <Fact label="Заплатил покупатель">{formatPrice(c.amount)}</Fact>}
             {c.recipient_telegram_id && <Fact label="Получатель в Telegram">{c.recipient_telegram_id}</Fact>}
           </SimpleGrid>
           {c.greeting && (
@@ -227,6 +244,7 @@ export function CertificateDialog({ code, onClose }: { code: string; onClose: ()
                   <Table.Th>Когда</Table.Th>
                   <Table.Th>Операция</Table.Th>
                   <Table.Th>Запись</Table.Th>
+                  {byPlaces && <Table.Th ta="right">Места</Table.Th>}
                   <Table.Th ta="right">Сумма</Table.Th>
                   <Table.Th>Комментарий</Table.Th>
                 </Table.Tr>
@@ -234,7 +252,7 @@ export function CertificateDialog({ code, onClose }: { code: string; onClose: ()
               <Table.Tbody>
                 {c.entries.length === 0 ? (
                   <Table.Tr>
-                    <Table.Td colSpan={5}>
+                    <Table.Td colSpan={byPlaces ? 6 : 5}>
                       <Text size="sm" c="gray.7">
                         Операций пока нет
                       </Text>
@@ -246,9 +264,14 @@ export function CertificateDialog({ code, onClose }: { code: string; onClose: ()
                       <Table.Td>{when(e.at)}</Table.Td>
                       <Table.Td>{CERTIFICATE_ENTRY_LABELS[e.kind]}</Table.Td>
                       <Table.Td>{e.record_id === null ? '—' : `№${e.record_id}`}</Table.Td>
+                      {byPlaces && (
+                        <Table.Td ta="right" c={(e.places ?? 0) < 0 ? 'red.9' : undefined}>
+                          {e.places ? signed(e.places, formatPlaces) : '—'}
+                        </Table.Td>
+                      )}
+                      {/* A places certificate's places written off have no RSD value: it is known only when used. */}
                       <Table.Td ta="right" c={e.amount < 0 ? 'red.9' : undefined}>
-                        {e.amount > 0 ? '+' : e.amount < 0 ? '−' : ''}
-                        {formatPrice(Math.abs(e.amount))}
+                        {byPlaces && e.amount === 0 ? '—' : signed(e.amount, formatPrice)}
                       </Table.Td>
                       <Table.Td>{e.note}</Table.Td>
                     </Table.Tr>

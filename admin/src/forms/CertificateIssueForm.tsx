@@ -1,11 +1,15 @@
-import { NumberInput, Select, TextInput, Textarea } from '@mantine/core';
+import { Input, NumberInput, SegmentedControl, Select, TextInput, Textarea } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import {
   CERTIFICATE_DESK_METHODS,
+  CERTIFICATE_KINDS,
+  CERTIFICATE_KIND_LABELS,
   CERTIFICATE_MONTHS,
+  CERTIFICATE_PLACES_MAX,
   CertificateIssue,
+  type CertificateKind,
   type CertificateView,
 } from '../../../contract/certificates';
 import { certificatesApi } from '../../../contract/endpoints/certificates';
@@ -28,9 +32,16 @@ export function defaultExpiryDay(now: Date = new Date(), months = CERTIFICATE_MO
 /** A certificate is valid to the end of its last day on the studio's clock. */
 const endOfDay = (day: string) => fromZonedInput(`${day} 23:59:59`, zone);
 
-type Values = Omit<z.input<typeof CertificateIssue>, 'expires_at'> & { expires_day: string };
+type Values = Omit<z.input<typeof CertificateIssue>, 'expires_at'> & { expires_day: string; kind: CertificateKind };
 
-/** Issue a certificate sold at the studio: amount, how it was paid, buyer, recipient, greeting, expiry. */
+/** What is sent for the chosen kind: an amount, or places with what was paid (the other kind's fields are dropped). */
+const ofKind = ({ kind, amount, places, price_paid, ...rest }: Omit<Values, 'expires_day'>) =>
+  kind === 'places' ? { ...rest, places, price_paid } : { ...rest, amount };
+
+/**
+ * Issue a certificate sold at the studio: an amount («Сумма») or places on any workshop («Места», with what
+ * the buyer paid), how it was paid, buyer, recipient, greeting, expiry.
+ */
 export function CertificateIssueForm({
   onClose,
   onIssued,
@@ -47,7 +58,10 @@ export function CertificateIssueForm({
   } = useForm<Values>({
     mode: 'onBlur',
     defaultValues: {
+      kind: 'amount',
       amount: Number.NaN,
+      places: 1,
+      price_paid: Number.NaN,
       method: 'cash',
       buyer_name: '',
       recipient_name: '',
@@ -58,7 +72,7 @@ export function CertificateIssueForm({
     // The contract's schema checks the fields; the day is checked here (it becomes an instant).
     resolver: async (values, context, options) => {
       const { expires_day, ...rest } = values;
-      const result = await zodResolver(CertificateIssue)(rest, context, options as never);
+      const result = await zodResolver(CertificateIssue)(ofKind(rest), context, options as never);
       const today = defaultExpiryDay(new Date(), 0);
       if (!/^\d{4}-\d{2}-\d{2}$/.test(expires_day) || expires_day < today)
         return {
@@ -72,7 +86,9 @@ export function CertificateIssueForm({
     },
   });
 
-  const onSubmit = async ({ expires_day, ...values }: Values) => {
+  const kind = useWatch({ control, name: 'kind' });
+  const onSubmit = async ({ expires_day, ...all }: Values) => {
+    const values = ofKind(all);
     let issued: CertificateView | null = null;
     const ok = await runChange(async () => {
       issued = await call(certificatesApi.issue, {
@@ -100,27 +116,101 @@ export function CertificateIssueForm({
     >
       <Controller
         control={control}
-        name="amount"
-        render={({ field, fieldState }) => (
-          <NumberInput
-            label="Номинал, RSD"
-            placeholder="Например, 5 000"
-            withAsterisk
-            data-autofocus
-            min={100}
-            step={500}
-            clampBehavior="none"
-            allowDecimal={false}
-            thousandSeparator=" "
-            name={field.name}
-            ref={field.ref}
-            value={numberValue(field.value)}
-            onBlur={field.onBlur}
-            onChange={onNumberChange(field.onChange)}
-            error={fieldState.error?.message}
-          />
+        name="kind"
+        render={({ field }) => (
+          <Input.Wrapper
+            labelElement="div"
+            label="Сертификат на"
+            description={
+              field.value === 'places'
+                ? 'Места на любой мастер-класс: каждое стоит цену занятия, которое выберет получатель'
+                : 'Сумма в динарах: оплачивает записи до остатка'
+            }
+          >
+            <SegmentedControl
+              fullWidth
+              mt={4}
+              color="teal.9"
+              aria-label="Сертификат на"
+              data={CERTIFICATE_KINDS.map((k) => ({ value: k, label: CERTIFICATE_KIND_LABELS[k] }))}
+              value={field.value}
+              onChange={(v) => field.onChange(v as CertificateKind)}
+            />
+          </Input.Wrapper>
         )}
       />
+      {kind === 'places' ? (
+        <>
+          <Controller
+            control={control}
+            name="places"
+            render={({ field, fieldState }) => (
+              <NumberInput
+                label="Мест"
+                description={`Сколько человек оплачивает сертификат, от 1 до ${CERTIFICATE_PLACES_MAX}`}
+                withAsterisk
+                min={1}
+                max={CERTIFICATE_PLACES_MAX}
+                clampBehavior="none"
+                allowDecimal={false}
+                name={field.name}
+                ref={field.ref}
+                value={numberValue(field.value)}
+                onBlur={field.onBlur}
+                onChange={onNumberChange(field.onChange)}
+                error={fieldState.error?.message}
+              />
+            )}
+          />
+          <Controller
+            control={control}
+            name="price_paid"
+            render={({ field, fieldState }) => (
+              <NumberInput
+                label="Оплачено, RSD"
+                description="Сколько заплатил покупатель: это поступит в кассу"
+                placeholder="Например, 7 000"
+                withAsterisk
+                min={1}
+                step={500}
+                clampBehavior="none"
+                allowDecimal={false}
+                thousandSeparator=" "
+                name={field.name}
+                ref={field.ref}
+                value={numberValue(field.value)}
+                onBlur={field.onBlur}
+                onChange={onNumberChange(field.onChange)}
+                error={fieldState.error?.message}
+              />
+            )}
+          />
+        </>
+      ) : (
+        <Controller
+          control={control}
+          name="amount"
+          render={({ field, fieldState }) => (
+            <NumberInput
+              label="Номинал, RSD"
+              placeholder="Например, 5 000"
+              withAsterisk
+              data-autofocus
+              min={100}
+              step={500}
+              clampBehavior="none"
+              allowDecimal={false}
+              thousandSeparator=" "
+              name={field.name}
+              ref={field.ref}
+              value={numberValue(field.value)}
+              onBlur={field.onBlur}
+              onChange={onNumberChange(field.onChange)}
+              error={fieldState.error?.message}
+            />
+          )}
+        />
+      )}
       <Controller
         control={control}
         name="method"

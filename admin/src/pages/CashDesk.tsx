@@ -8,6 +8,7 @@ import {
   PAYMENT_METHOD_LABELS,
   type PaymentMethod,
 } from '../../../contract/money';
+import { formatPlaces } from '../../../contract/certificates';
 import { formatDateTime, formatPrice } from '../../../contract/format';
 import { config } from '../config';
 import { CsvButton } from '../components/CsvButton';
@@ -27,6 +28,10 @@ function day(daysAgo: number): string {
   );
   return parts;
 }
+
+/** RSD and, when there are any, places of places certificates beside them (their value is known only when used). */
+const withPlaces = (amount: number, places: number | undefined) =>
+  places ? `${formatPrice(amount)} и ${formatPlaces(places)}` : formatPrice(amount);
 
 function Figure({ label, value, hint }: { label: string; value: string; hint?: string }) {
   return (
@@ -98,13 +103,20 @@ export default function CashDesk() {
             />
             <Figure
               label="Остаток на сертификатах"
-              value={formatPrice(data.certificates.outstanding)}
-              hint="обязательство студии сейчас"
+              value={withPlaces(data.certificates.outstanding, data.certificates.outstanding_places)}
+              hint={
+                data.certificates.outstanding_places
+                  ? 'обязательство студии сейчас; место стоит цену занятия, на которое запишутся'
+                  : 'обязательство студии сейчас'
+              }
             />
             <Figure
               label="Списано"
-              value={formatPrice(data.certificates.expired + data.certificates.voided)}
-              hint={`истекли ${formatPrice(data.certificates.expired)}, аннулированы ${formatPrice(data.certificates.voided)}`}
+              value={withPlaces(
+                data.certificates.expired + data.certificates.voided,
+                (data.certificates.expired_places ?? 0) + (data.certificates.voided_places ?? 0),
+              )}
+              hint={`истекли ${withPlaces(data.certificates.expired, data.certificates.expired_places)}, аннулированы ${withPlaces(data.certificates.voided, data.certificates.voided_places)}`}
             />
           </SimpleGrid>
           <Group gap="md">

@@ -4,6 +4,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import {
   CERTIFICATE_STATUSES,
   CERTIFICATE_STATUS_LABELS,
+  formatPlaces,
   type CertificateStatus,
 } from '../../../contract/certificates';
 import { certificatesApi } from '../../../contract/endpoints/certificates';
@@ -108,10 +109,19 @@ export default function CertificatesPage() {
                   </Table.Td>
                   <Table.Td>{c.recipient_name ?? '—'}</Table.Td>
                   <Table.Td>{c.buyer_name ?? (c.buyer_telegram_id ? 'через Telegram' : '—')}</Table.Td>
-                  <Table.Td ta="right">{formatPrice(c.amount)}</Table.Td>
+                  {c.kind === 'places' && c.places !== null ? (
+                    <Table.Td ta="right">
+                      {formatPlaces(c.places)}
+                      <Text fz="xs" c="gray.7">
+                        оплачено {formatPrice(c.amount)}
+                      </Text>
+                    </Table.Td>
+                  ) : (
+                    <Table.Td ta="right">{formatPrice(c.amount)}</Table.Td>
+                  )}
                   <Table.Td ta="right">
                     <Text fz="sm" fw={c.balance > 0 ? 600 : undefined}>
-                      {formatPrice(c.balance)}
+                      {c.kind === 'places' ? formatPlaces(c.balance) : formatPrice(c.balance)}
                     </Text>
                   </Table.Td>
                   <Table.Td>{formatDate(c.expires_at, tz)}</Table.Td>

@@ -80,7 +80,11 @@ function MyCertificates() {
             Component="div"
             multiline
             subhead={C.buy.statuses[c.status]}
-            subtitle={`${C.buy.balance(T.fmt.price(c.balance), T.fmt.price(c.amount))} · ${C.buy.until(T.fmt.date(c.expires_at, tz))}`}
+            subtitle={`${
+              c.kind === 'places' && c.places !== null
+                ? C.buy.balancePlaces(c.balance, c.places)
+                : C.buy.balance(T.fmt.price(c.balance), T.fmt.price(c.amount))
+            } · ${C.buy.until(T.fmt.date(c.expires_at, tz))}`}
             description={c.recipient_name ?? undefined}
           >
             {c.code ?? T.fmt.price(c.amount)}

@@ -2,7 +2,12 @@ import { useEffect, useState } from 'react';
 import useSWR from 'swr';
 import { Button, Cell, Input, Section, Switch } from '@telegram-apps/telegram-ui';
 import type { ScheduleOpen } from '../../../contract';
-import { formatCertificateCode, normalizeCertificateCode, type CertificateCheck } from '../../../contract/certificates';
+import {
+  certificatePays,
+  formatCertificateCode,
+  normalizeCertificateCode,
+  type CertificateCheck,
+} from '../../../contract/certificates';
 import { certificatesApi } from '../../../contract/endpoints/certificates';
 import { promoCodesApi } from '../../../contract/endpoints/promo-codes';
 import { call, errorText } from '../api';
@@ -82,7 +87,9 @@ function CodeField({
 
 /**
  * /apply step 2: «У меня есть сертификат» and «Промокод». A promo code is priced by the server's quote (again
- * when the party changes); a certificate is checked, and shows what it would pay of that price.
+ * when the party changes); a certificate is checked for this session and party, and shows what the server said
+ * it pays (a places certificate: a place per person). A later change of the party or the promo code is priced
+ * by the same rule here (certificatePays), so retyping nothing counts no more attempts at a code.
  */
 export function PriceExtras({
   session,
@@ -101,7 +108,7 @@ export function PriceExtras({
   const canAsk = Boolean(telegramUser());
   const cert = useCode(initialCertificate);
   const promo = useCode(null);
-  const [check, setCheck] = useState<CertificateCheck | null>(null);
+  const [check, setCheck] = useState<{ found: CertificateCheck; for: string } | null>(null);
 
   const { data: quote, error: quoteError } = useSWR(
     promo.applied ? ['quote', session.id, people, promo.applied] : null,
@@ -122,7 +129,12 @@ export function PriceExtras({
 
   const price = session.workshop.price * people;
   const total = promo.applied && quote ? quote.total : price;
-  const covered = check ? Math.min(check.balance, total) : 0;
+  const priced = `${people}|${promo.applied && quote ? promo.applied : ''}`;
+  const covered = !check
+    ? { amount: 0, places: 0 }
+    : check.for === priced && check.found.pays !== null
+      ? { amount: check.found.pays, places: check.found.places_used ?? 0 }
+      : certificatePays({ kind: check.found.kind, left: check.found.balance }, { price: total, people, owed: total });
 
   useEffect(() => {
     onChange({
@@ -140,8 +152,11 @@ export function PriceExtras({
     }
     cert.setBusy(true);
     try {
-      const found = await call(certificatesApi.check, { body: { code } });
-      setCheck(found);
+      const applied = promo.open && promo.applied && quote ? promo.applied : null;
+      const found = await call(certificatesApi.check, {
+        body: { code, schedule_id: session.id, people_count: people, promo_code: applied },
+      });
+      setCheck({ found, for: `${people}|${applied ?? ''}` });
       cert.setText(formatCertificateCode(code));
       cert.setApplied(code);
       cert.setError(null);
@@ -240,10 +255,16 @@ export function PriceExtras({
           Component="div"
           multiline
           data-testid="certificate-covers"
-          subtitle={C.apply.balance(T.fmt.price(check.balance), T.fmt.date(check.expires_at, tz))}
-          description={total > covered ? C.apply.rest(T.fmt.price(total - covered)) : undefined}
+          subtitle={
+            check.found.kind === 'places'
+              ? C.apply.balancePlaces(C.apply.places(check.found.balance), T.fmt.date(check.found.expires_at, tz))
+              : C.apply.balance(T.fmt.price(check.found.balance), T.fmt.date(check.found.expires_at, tz))
+          }
+          description={total > covered.amount ? C.apply.rest(T.fmt.price(total - covered.amount)) : undefined}
         >
-          {C.apply.covers(T.fmt.price(covered))}
+          {check.found.kind === 'places'
+            ? C.apply.coversPlaces(C.apply.places(covered.places), T.fmt.price(covered.amount))
+            : C.apply.covers(T.fmt.price(covered.amount))}
         </Cell>
       )}
       <Cell

@@ -17,6 +17,11 @@ const ru = {
     malformed: 'Код сертификата — 12 букв и цифр, например ABCD-EFGH-JKLM',
     covers: (amount: string) => `Сертификат оплатит ${amount}`,
     balance: (balance: string, until: string) => `Остаток ${balance}, действует до ${until}`,
+    /** A places certificate: '2 места'. */
+    places: (n: number) =>
+      `${n}\u00a0${pluralIn('ru', n, { one: 'место', few: 'места', many: 'мест', other: 'места' })}`,
+    coversPlaces: (places: string, amount: string) => `Сертификат оплатит ${places} — ${amount}`,
+    balancePlaces: (places: string, until: string) => `Осталось ${places} на любой мастер-класс, действует до ${until}`,
     rest: (amount: string) => `Остальное (${amount}) — как обычно`,
     promo: 'Промокод',
     promoCode: 'Код',
@@ -42,6 +47,7 @@ const ru = {
     failed: 'Не удалось оформить сертификат',
     mine: 'Мои сертификаты',
     balance: (balance: string, amount: string) => `Остаток ${balance} из ${amount}`,
+    balancePlaces: (left: number, places: number) => `Осталось мест: ${left} из ${places}`,
     until: (date: string) => `до ${date}`,
     card: 'Открыть карточку',
     statuses: {
@@ -67,6 +73,9 @@ const en: CertificateTexts = {
     malformed: 'A certificate code is 12 letters and digits, e.g. ABCD-EFGH-JKLM',
     covers: (amount: string) => `The certificate pays ${amount}`,
     balance: (balance: string, until: string) => `Balance ${balance}, valid until ${until}`,
+    places: (n: number) => `${n}\u00a0${pluralIn('en-GB', n, { one: 'place', other: 'places' })}`,
+    coversPlaces: (places: string, amount: string) => `The certificate pays ${places}: ${amount}`,
+    balancePlaces: (places: string, until: string) => `${places} left at any workshop, valid until ${until}`,
     rest: (amount: string) => `The rest (${amount}) is paid as usual`,
     promo: 'Promo code',
     promoCode: 'Code',
@@ -93,6 +102,7 @@ const en: CertificateTexts = {
     failed: 'Could not order the certificate',
     mine: 'My certificates',
     balance: (balance: string, amount: string) => `Balance ${balance} of ${amount}`,
+    balancePlaces: (left: number, places: number) => `Places left: ${left} of ${places}`,
     until: (date: string) => `until ${date}`,
     card: 'Open the card',
     statuses: {
@@ -116,6 +126,9 @@ const sr: CertificateTexts = {
     malformed: 'Kod sertifikata ima 12 slova i cifara, npr. ABCD-EFGH-JKLM',
     covers: (amount: string) => `Sertifikat plaća ${amount}`,
     balance: (balance: string, until: string) => `Preostalo ${balance}, važi do ${until}`,
+    places: (n: number) => `${n}\u00a0${pluralIn('sr-Latn', n, { one: 'mesto', few: 'mesta', other: 'mesta' })}`,
+    coversPlaces: (places: string, amount: string) => `Sertifikat plaća ${places}: ${amount}`,
+    balancePlaces: (places: string, until: string) => `Preostalo ${places} na bilo kojoj radionici, važi do ${until}`,
     rest: (amount: string) => `Ostatak (${amount}) plaća se kao i obično`,
     promo: 'Promo kod',
     promoCode: 'Kod',
@@ -141,6 +154,7 @@ const sr: CertificateTexts = {
     failed: 'Sertifikat nije poručen',
     mine: 'Moji sertifikati',
     balance: (balance: string, amount: string) => `Preostalo ${balance} od ${amount}`,
+    balancePlaces: (left: number, places: number) => `Preostalo mesta: ${left} od ${places}`,
     until: (date: string) => `do ${date}`,
     card: 'Otvori karticu',
     statuses: {
