@@ -1,8 +1,8 @@
 /**
  * The certificate's card page in the browser (Debian's Chromium against the real server, its bot on
  * the fake Bot API for the link): on a phone and a desktop screen, then as printed (print media), each
- * checked with axe-core (WCAG 2.1 AA: no serious or critical violation). Screenshots:
- * test-results/screenshots/certificate-card-*.png.
+ * checked with axe-core (WCAG 2.1 AA: no serious or critical violation); a places certificate's card
+ * says its places on any workshop, never a sum. Screenshots: test-results/screenshots/certificate-card-*.png.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -15,6 +15,7 @@ let fake: FakeTelegram;
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let browser: Browser;
 let code = '';
+let placesCode = '';
 
 beforeAll(async () => {
   fake = await startFakeTelegram();
@@ -34,6 +35,20 @@ beforeAll(async () => {
   });
   expect(res.statusCode, res.body).toBe(201);
   code = res.json().code;
+  const places = await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/certificates/',
+    headers: staff,
+    payload: {
+      places: 3,
+      price_paid: 10500,
+      method: 'cash',
+      recipient_name: 'Ана и Марко',
+      greeting: 'Три места на любой мастер-класс — выбирайте вместе!',
+    },
+  });
+  expect(places.statusCode, places.body).toBe(201);
+  placesCode = places.json().code;
   browser = await launchBrowser();
 }, 60_000);
 afterAll(async () => {
@@ -70,6 +85,32 @@ describe('the certificate card page', () => {
         expect(await page.locator('.hint').isVisible()).toBe(true);
         expect(await axeProblems(page)).toEqual([]);
         await page.screenshot({ path: screenshotPath(`certificate-card-${name}`), fullPage: true });
+      } finally {
+        await page.close();
+      }
+    });
+
+  for (const [name, viewport] of [
+    ['phone', { width: 390, height: 844 }],
+    ['desktop', { width: 1280, height: 900 }],
+  ] as const)
+    it(`shows a places certificate's card on a ${name} screen: its places on any workshop, no sum`, async () => {
+      const page = await browser.newPage({ viewport, bypassCSP: true });
+      try {
+        const res = await page.goto(`${server.url}/gift/${placesCode}`);
+        expect(res?.status()).toBe(200);
+        await expect.poll(() => page.title()).toContain('Сертификат на 3 места на любой мастер-класс');
+        const card = page.locator('main.card');
+        const text = (await card.innerText()).replace(/\s+/g, ' ');
+        expect(text).toMatch(/Подарочный сертификат на 3 места на любой мастер-класс/i);
+        expect(text).not.toMatch(/дин\.|RSD/);
+        expect(text).toContain('Ана и Марко');
+        expect(text).toContain('по месту на каждого участника');
+        expect(text).toContain(placesCode);
+        expect(await page.locator('svg[role="img"]').count()).toBe(1);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+        expect(await axeProblems(page)).toEqual([]);
+        await page.screenshot({ path: screenshotPath(`certificate-card-places-${name}`), fullPage: true });
       } finally {
         await page.close();
       }
