@@ -239,6 +239,57 @@ describe('/apply step 2: a certificate and a promo code, on every layout', () =>
       });
 });
 
+describe('/apply step 2: a places certificate', () => {
+  it('says the places it pays for this party and what they are worth, again when the party changes', async () => {
+    const cert = await call<Certificate>('POST', '/certificates/', {
+      places: 3,
+      price_paid: 9000,
+      method: 'cash',
+      recipient_name: 'Гость с местами',
+    });
+    const user = newUser();
+    const { context, page, errors } = await telegramPage('ios', 'light');
+    await stepTwo(page, user, 'ios', 'light');
+    for (let i = 0; i < 3; i++) await page.getByRole('button', { name: 'Увеличить' }).click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="price"]')?.textContent?.includes('14'));
+    await tap(page, 'У меня есть сертификат');
+    await page.getByLabel('Код сертификата').fill(cert.code);
+    await page.getByRole('button', { name: 'Применить' }).click();
+    const covers = page.getByTestId('certificate-covers');
+    await covers.waitFor();
+    // 4 people: its 3 places at 3 500 each, the fourth as usual.
+    let text = spaces(await covers.innerText());
+    expect(text).toContain('Сертификат оплатит 3 места — 10 500 RSD');
+    expect(text).toContain('Осталось 3 места на любой мастер-класс');
+    expect(text).toContain('Остальное (3 500 RSD) — как обычно');
+    expect(text).not.toContain('Остаток');
+    await page.getByRole('button', { name: 'Уменьшить' }).click();
+    await page.getByRole('button', { name: 'Уменьшить' }).click();
+    await page.waitForFunction(() =>
+      /2\sместа/.test(document.querySelector('[data-testid="certificate-covers"]')?.textContent ?? ''),
+    );
+    text = spaces(await covers.innerText());
+    expect(text).toContain('Сертификат оплатит 2 места — 7 000 RSD');
+    expect(text).not.toContain('Остальное');
+    await tap(page, 'Да, впервые');
+    await page.getByText('Сертификат и промокод').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: shotName('apply-places'), fullPage: true });
+    expect(await axeProblems(page)).toEqual([]);
+
+    await pressMainButton(page, 'Записаться');
+    await page.getByText('Вы записаны!').waitFor();
+    const link = await page.getByRole('link', { name: 'Открыть мою запись' }).getAttribute('href');
+    const ledger = await call<{ money: { price: number; amount_paid: number; balance: number } }>(
+      'GET',
+      `/records/${Number(link!.split('/').pop())}/payments`,
+    );
+    expect(ledger.money).toMatchObject({ price: 7000, amount_paid: 7000, balance: 0 });
+    expect(await call<{ places_left: number }>('GET', `/certificates/${cert.code}`)).toMatchObject({ places_left: 1 });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('/apply step 2: refused codes', () => {
   it('a malformed and an unknown certificate code, an unknown promo code: the reason, and no booking until fixed', async () => {
     const user = newUser('Борис');
@@ -449,6 +500,35 @@ describe('admin: Сертификаты', () => {
       expect(errors).toEqual([]);
       await page.context().close();
     });
+
+  it('«Выпустить» a places certificate: the places and what was paid; its dialog and ledger say places', async () => {
+    const page = await adminPage(false);
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${server.url}/certificates`);
+    await page.getByTestId('certificates-table').waitFor();
+    await page.getByRole('button', { name: 'Выпустить' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Новый сертификат' });
+    await dialog.waitFor();
+    await dialog.getByText('Места', { exact: true }).click();
+    await dialog.getByRole('textbox', { name: 'Мест' }).fill('2');
+    await dialog.getByLabel('Оплачено, RSD').fill('6500');
+    await dialog.getByLabel('Получатель').fill('Лидия и Петар');
+    await page.screenshot({ path: shotName('admin-issue-places'), fullPage: true });
+    expect(await axeProblems(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Сохранить' }).click();
+    const view = page.getByTestId('certificate-dialog');
+    await view.waitFor();
+    const text = spaces(await view.innerText());
+    expect(text).toContain('Осталось: 2 места из 2 на любой мастер-класс');
+    expect(text).toContain('Заплатил покупатель 6 500 RSD');
+    expect(spaces(await view.getByTestId('certificate-ledger').innerText())).toMatch(/Продажа — \+2 места \+6 500 RSD/);
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: shotName('admin-ledger-places'), fullPage: true });
+    expect(await axeProblems(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
 
   it('a redeemed certificate shows the booking it paid in its ledger', async () => {
     const page = await adminPage(false);

@@ -198,8 +198,8 @@ export function CertificateDialog({ code, onClose }: { code: string; onClose: ()
             <CertificateStatusBadge status={c.status} />
             {c.kind === 'places' && c.places !== null ? (
               <Text>
-                Осталось: <b data-testid="certificate-balance">{formatPlaces(c.balance)}</b> из {formatPlaces(c.places)}{' '}
-                на любой мастер-класс
+                Осталось: <b data-testid="certificate-balance">{formatPlaces(c.balance)}</b> из {c.places} на любой
+                мастер-класс
               </Text>
             ) : (
               <Text>

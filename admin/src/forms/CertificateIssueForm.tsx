@@ -56,7 +56,9 @@ export function CertificateIssueForm({
     setError,
     formState: { errors, isSubmitting },
   } = useForm<Values>({
-    mode: 'onBlur',
+    // Checked when a field is left, then as it is typed: a corrected field's message goes at once, so leaving
+    // it does not move the fields below under the pointer (the dialog is long enough to scroll).
+    mode: 'onTouched',
     defaultValues: {
       kind: 'amount',
       amount: Number.NaN,
