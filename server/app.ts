@@ -80,9 +80,10 @@ export const TIMEOUTS = {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
   const timeouts = { ...TIMEOUTS, ...deps.timeouts };
+  const routerOptions = { ignoreTrailingSlash: true, maxParamLength: 10_000 };
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 10_000 },
+    routerOptions,
     bodyLimit: 256 * 1024,
     // A number is that many hops from the server; proxy-addr calls the function per hop, nearest first.
     trustProxy:
@@ -150,7 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...deps.rateLimits,
   };
   registerCustomerWriteLimit(app, rateLimits.customerWrites);
-  await registerSwagger(app);
+  const openapi = registerSwagger(app, routerOptions);
   await registerAuth(app, {
     database,
     secretKey: config.secretKey,
@@ -175,7 +176,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const telegram = deps.telegram ?? null;
   await app.register(
     async (api) => {
-      api.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger());
+      api.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, openapi);
       for (const routes of [
         utilsRoutes,
         loginRoutes,

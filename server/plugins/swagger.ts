@@ -1,6 +1,5 @@
-import type { FastifyInstance, FastifySchema } from 'fastify';
-import swagger, { type SwaggerTransform, type SwaggerTransformObject } from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifySchema, type RouteOptions } from 'fastify';
+import type { SwaggerTransform, SwaggerTransformObject } from '@fastify/swagger';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import * as contract from '../../contract';
@@ -124,9 +123,91 @@ const transformObject: SwaggerTransformObject = (document) => {
   return doc as ReturnType<SwaggerTransformObject>;
 };
 
-/** The OpenAPI document (served by the API at /openapi.json) and Swagger UI at /docs. */
-export async function registerSwagger(app: FastifyInstance) {
-  await app.register(swagger, {
+/** Swagger UI's pages as @fastify/swagger-ui registers them under /docs, each for GET and HEAD. */
+export const DOCS_PATHS = [
+  '/docs',
+  '/docs/static/index.html',
+  '/docs/static/swagger-initializer.js',
+  '/docs/json',
+  '/docs/yaml',
+  '/docs/static/*',
+];
+
+/** Marks on a request the documentation instance could not answer, for the app to answer as its own. */
+const NOT_FOUND = Symbol('docs: not found');
+const FAILED = Symbol('docs: failed');
+type Marked = { [NOT_FOUND]?: true; [FAILED]?: unknown };
+
+/** Answers of the documentation instance's own making, not to be copied onto the app's reply. */
+const PER_CONNECTION = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
+
+/**
+ * The OpenAPI document (the API serves it at /openapi.json; the returned function builds it) and
+ * Swagger UI at /docs. Both plugins and what they load (a YAML library, a JSON-schema resolver) cost
+ * a tenth of the start-up, so they live in a second Fastify instance that never listens, built on the
+ * first request that needs it. That instance is handed every route the app declares after this call,
+ * as declared, so the document describes the app exactly as the plugin would inside it; the app
+ * forwards the /docs pages to it and answers whatever it cannot (no such file, an error) itself.
+ */
+export function registerSwagger(
+  app: FastifyInstance,
+  routerOptions: { ignoreTrailingSlash: boolean },
+): () => Promise<unknown> {
+  let docs: Promise<FastifyInstance> | undefined;
+  const load = () =>
+    (docs ??= docsInstance(routes, routerOptions).catch((err: unknown) => {
+      docs = undefined;
+      throw err;
+    }));
+
+  // Declared before the routes are collected: they are the documentation, not routes it describes.
+  for (const url of DOCS_PATHS) {
+    app.get(url, { schema: { hide: true } }, async (req, reply) => {
+      // A HEAD is forwarded as a GET: Fastify then answers it from the whole page, as it does every HEAD.
+      const res = await (await load()).inject({ method: 'GET', url: req.url, headers: req.headers });
+      const marked = res.raw.req as unknown as Marked;
+      if (marked[FAILED]) throw marked[FAILED];
+      if (marked[NOT_FOUND]) return reply.callNotFound();
+      for (const [name, value] of Object.entries(res.headers))
+        if (value !== undefined && !PER_CONNECTION.has(name)) void reply.header(name, value);
+      // An empty answer (a redirect) stays without a body, so Fastify gives it no content type of its own.
+      return reply.code(res.statusCode).send(res.rawPayload.length > 0 ? res.rawPayload : undefined);
+    });
+  }
+  const routes: RouteOptions[] = [];
+  app.addHook('onRoute', (route) => {
+    routes.push(route);
+  });
+  return async () => (await load()).swagger();
+}
+
+async function docsInstance(
+  routes: RouteOptions[],
+  routerOptions: { ignoreTrailingSlash: boolean },
+): Promise<FastifyInstance> {
+  const [{ default: swagger }, { default: swaggerUi }] = await Promise.all([
+    import('@fastify/swagger'),
+    import('@fastify/swagger-ui'),
+  ]);
+  const docs = Fastify({
+    routerOptions,
+    // The copies of the app's routes never run: their schemas need no compiling (nor ajv loading).
+    schemaController: {
+      compilersFactory: {
+        buildValidator: (() => () => () => true) as never,
+        buildSerializer: (() => () => JSON.stringify) as never,
+      },
+    },
+  });
+  docs.setNotFoundHandler((req, reply) => {
+    (req.raw as Marked)[NOT_FOUND] = true;
+    return reply.code(404).send();
+  });
+  docs.setErrorHandler((err, req, reply) => {
+    (req.raw as Marked)[FAILED] = err;
+    return reply.code(500).send();
+  });
+  await docs.register(swagger, {
     openapi: {
       info: { title: 'Workshop booking API', version: '1.0.0' },
       components: {
@@ -150,5 +231,10 @@ export async function registerSwagger(app: FastifyInstance) {
     transform,
     transformObject,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await docs.register(swaggerUi, { routePrefix: '/docs' });
+  // HEAD routes come as the app declared them (its automatic ones included), so none is added twice.
+  for (const { method, url, schema, config } of routes)
+    docs.route({ method, url, schema, config, exposeHeadRoute: false, handler: async () => null });
+  await docs.ready();
+  return docs;
 }

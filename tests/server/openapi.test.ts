@@ -1,4 +1,8 @@
+import Fastify from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DOCS_PATHS } from '../../server/plugins/swagger';
 import { buildTestApp, type TestApp } from '../helpers/app';
 
 // The OpenAPI document as Swagger UI reads it: each operation says how to authenticate for it,
@@ -199,5 +203,42 @@ describe('the OpenAPI document', () => {
     const names = [...refs].map((r) => r.slice(REF.length));
     expect(names.filter((n) => !doc.components.schemas[n])).toEqual([]);
     expect(Object.keys(doc.components.schemas).filter((n) => !refs.has(REF + n))).toEqual([]);
+  });
+});
+
+// Swagger UI is served by a documentation instance of its own, built on the first request for it.
+describe('Swagger UI at /docs', () => {
+  it('has the paths the plugin registers', async () => {
+    const plain = Fastify();
+    const paths = new Set<string>();
+    plain.addHook('onRoute', (route) => {
+      if (route.method !== 'HEAD') paths.add(route.url);
+    });
+    await plain.register(swagger, { openapi: {} });
+    await plain.register(swaggerUi, { routePrefix: '/docs' });
+    await plain.ready();
+    expect([...paths].sort()).toEqual([...DOCS_PATHS].sort());
+    await plain.close();
+  });
+
+  it('serves the document, the pages and their files, and answers a missing file as the app does', async () => {
+    const get = (url: string, method: 'GET' | 'HEAD' = 'GET') => t.app.inject({ method, url });
+    expect((await get('/docs/json')).json()).toEqual(doc);
+    const page = await get('/docs');
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    // The app's own headers (helmet's) come on the forwarded page.
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    const css = await get('/docs/static/swagger-ui.css');
+    expect([css.statusCode, css.headers['content-type']]).toEqual([200, 'text/css; charset=utf-8']);
+    const head = await get('/docs/static/swagger-ui.css', 'HEAD');
+    expect([head.statusCode, head.headers['content-length'], head.body]).toEqual([
+      200,
+      String(css.rawPayload.length),
+      '',
+    ]);
+    expect((await get('/docs/static/index.html')).headers.location).toBe('/docs/');
+    const missing = await get('/docs/static/nothing.js');
+    expect([missing.statusCode, missing.json()]).toEqual([404, { detail: 'Not Found' }]);
   });
 });
