@@ -1,10 +1,14 @@
 import crypto from 'node:crypto';
+import { createRequire } from 'node:module';
 
 // algorithm 2 = Argon2id (the package's const enum cannot be imported under isolatedModules).
 const ARGON = { algorithm: 2 as const, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 
-// The native module is loaded by the first hash or check, not at start-up.
-const argon2 = () => import('@node-rs/argon2');
+// The native module is loaded by the first hash or check, not at start-up. Loaded with require(): the
+// hash then starts on its thread at once, where import() would wait for the event loop (on a new
+// database the first superuser's hash runs while the app is built, and readiness waits for it).
+const requireFromHere = createRequire(import.meta.url);
+const argon2 = async () => requireFromHere('@node-rs/argon2') as typeof import('@node-rs/argon2');
 
 export const hashPassword = async (password: string) => (await argon2()).hash(password, ARGON);
 
