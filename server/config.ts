@@ -66,6 +66,9 @@ const Env = z.object({
     .string()
     .default('Europe/Belgrade')
     .refine((tz) => {
+      // The list of canonical names answers without the ~30 ms a process's first Intl.DateTimeFormat costs
+      // (V8 lists every locale ICU has); other spellings (aliases, other case) are checked by trying.
+      if (Intl.supportedValuesOf('timeZone').includes(tz)) return true;
       try {
         new Intl.DateTimeFormat('ru', { timeZone: tz });
         return true;
