@@ -159,6 +159,10 @@ export async function buildServer({ outDir = OUT_DIR } = {}) {
       target: 'node20',
       plugins: [noZodLocales, packages],
       sourcemap: 'linked',
+      // Parsing and compiling is ~40% of the start-up's work; minified, there is a third less to parse.
+      // Names stay, so a stack trace still reads; `node --enable-source-maps` gives its source lines.
+      minifyWhitespace: true,
+      minifySyntax: true,
       metafile: true,
       logLevel: 'warning',
       // The require() of the stand-ins above: an ES module has none of its own.
