@@ -1,5 +1,5 @@
 import type { CertificatePublic } from '../contract';
-import { DEFAULT_LANGUAGE, LOCALES, type Language } from '../contract/language';
+import { DEFAULT_LANGUAGE, inLanguage, LOCALES, type Language } from '../contract/language';
 import type { CertificateNotification, Notification } from '../core/notify/notifications';
 import { inlineKeyboard, urlButton, webAppButton } from './keyboards/webapp';
 import { texts, textsFor } from './texts';
@@ -25,11 +25,12 @@ const dateIn = (when: string, w: Where) =>
     timeZone: w.timezone,
   }).format(new Date(when));
 
-/** The card page and booking with the code (the mini-app's /apply fills it in). */
+/** The card page in the customer's language, and booking with the code (the mini-app's /apply fills it in). */
 function buttons(w: Where, code: string, url: string) {
-  const B = textsFor(w.language ?? DEFAULT_LANGUAGE).certificates.buttons;
+  const language = w.language ?? DEFAULT_LANGUAGE;
+  const B = textsFor(language).certificates.buttons;
   return inlineKeyboard([
-    [urlButton(w.publicUrl, B.card, url)],
+    [urlButton(w.publicUrl, B.card, inLanguage(url, language))],
     [webAppButton(w.publicUrl, B.book, `/apply?cert=${code.replaceAll('-', '')}`)],
   ]);
 }

@@ -26,3 +26,29 @@ export function languageFromCode(code: string | null | undefined): Language {
   const primary = code?.toLowerCase().split(/[-_]/)[0];
   return isLanguage(primary) ? primary : DEFAULT_LANGUAGE;
 }
+
+/**
+ * A browser's Accept-Language ('sr-RS,sr;q=0.9,en;q=0.8') → the first of ours by its weights; none of
+ * ours, or no header, is Russian.
+ */
+export function languageFromAcceptLanguage(header: string | null | undefined): Language {
+  const ranked = (header ?? '')
+    .split(',')
+    .map((part, i) => {
+      const [tag, ...params] = part.trim().split(';');
+      const q = Number(
+        params
+          .find((p) => p.trim().startsWith('q='))
+          ?.trim()
+          .slice(2) ?? 1,
+      );
+      return { language: tag.toLowerCase().split('-')[0], q: Number.isFinite(q) ? q : 0, i };
+    })
+    .filter((r): r is typeof r & { language: Language } => r.q > 0 && isLanguage(r.language))
+    .sort((a, b) => b.q - a.q || a.i - b.i);
+  return ranked[0]?.language ?? DEFAULT_LANGUAGE;
+}
+
+/** A page's link in a language (the certificate card reads `lang` before the browser's languages). */
+export const inLanguage = (path: string, language: Language) =>
+  `${path}${path.includes('?') ? '&' : '?'}lang=${language}`;

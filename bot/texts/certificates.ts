@@ -72,7 +72,7 @@ export const certificatesEn: typeof certificates = {
   balancePlaces: (n) => `Left: ${placesEn(n)} at any workshop`,
   validUntil: (until) => `Valid until ${until}`,
   howToUse:
-    'To pay for a workshop with it, choose “I have a certificate” when booking in the app and enter the code. Forward this message to the person you are giving it to.',
+    'To pay for a workshop with it, choose “I have a gift certificate” when booking in the app and enter the code. Forward this message to the person you are giving it to.',
   opened: 'Gift certificate',
   openedHint: 'Book a workshop in the app: the certificate pays the booking up to its balance.',
   openedHintPlaces: 'Book a workshop in the app: the certificate pays one place for each person in the booking.',
@@ -96,8 +96,8 @@ export const certificatesEn: typeof certificates = {
 const rsdSr = localeRsd(LOCALES.sr, 'din.');
 const placesSr = (n: number) => `${n} ${pluralIn(LOCALES.sr, n, { one: 'mesto', few: 'mesta', other: 'mesta' })}`;
 export const certificatesSr: typeof certificates = {
-  ready: (amount) => `🎁 Vaš poklon-vaučer na ${rsdSr(amount)} je spreman!`,
-  readyPlaces: (n) => `🎁 Vaš poklon-vaučer za ${placesSr(n)} na bilo kojoj radionici je spreman!`,
+  ready: (amount) => `🎁 Vaš poklon-sertifikat na ${rsdSr(amount)} je spreman!`,
+  readyPlaces: (n) => `🎁 Vaš poklon-sertifikat za ${placesSr(n)} na bilo kojoj radionici je spreman!`,
   code: (code) => `Kod: <code>${e(code)}</code>`,
   recipient: (name) => `Za: ${e(name)}`,
   greeting: (text) => `„${e(text)}“`,
@@ -105,23 +105,24 @@ export const certificatesSr: typeof certificates = {
   balancePlaces: (n) => `Preostalo: ${placesSr(n)} na bilo kojoj radionici`,
   validUntil: (until) => `Važi do ${until}`,
   howToUse:
-    'Da njime platite radionicu, pri prijavi u aplikaciji izaberite „Imam vaučer“ i unesite kod. Prosledite ovu poruku osobi kojoj ga poklanjate.',
-  opened: 'Poklon-vaučer',
-  openedHint: 'Prijavite se na radionicu u aplikaciji: vaučer plaća prijavu do iznosa koji je preostao.',
-  openedHintPlaces: 'Prijavite se na radionicu u aplikaciji: vaučer plaća po jedno mesto za svakog učesnika prijave.',
+    'Da njime platite radionicu, pri prijavi u aplikaciji izaberite „Imam poklon-sertifikat“ i unesite kod. Prosledite ovu poruku osobi kojoj ga poklanjate.',
+  opened: 'Poklon-sertifikat',
+  openedHint: 'Prijavite se na radionicu u aplikaciji: sertifikat plaća prijavu do iznosa koji je preostao.',
+  openedHintPlaces:
+    'Prijavite se na radionicu u aplikaciji: sertifikat plaća po jedno mesto za svakog učesnika prijave.',
   expiring: (code, amount, until) =>
-    `⏳ Na poklon-vaučeru ${e(code)} je preostalo ${rsdSr(amount)}. Važi do ${until}: prijavite se na radionicu na vreme!`,
+    `⏳ Na poklon-sertifikatu ${e(code)} je preostalo ${rsdSr(amount)}. Važi do ${until}: prijavite se na radionicu na vreme!`,
   expiringPlaces: (code, n, until) =>
-    `⏳ Na poklon-vaučeru ${e(code)} je preostalo ${placesSr(n)} na bilo kojoj radionici. Važi do ${until}: prijavite se na vreme!`,
+    `⏳ Na poklon-sertifikatu ${e(code)} je preostalo ${placesSr(n)} na bilo kojoj radionici. Važi do ${until}: prijavite se na vreme!`,
   refused: {
-    malformed: 'Kod vaučera ima 12 slova i cifara, npr. ABCD-EFGH-JKLM.',
-    notFound: 'Vaučer sa ovim kodom nije pronađen.',
-    expired: 'Ovom vaučeru je istekao rok.',
-    usedUp: 'Ovaj vaučer je već iskorišćen.',
-    voided: 'Ovaj vaučer je poništen.',
-    pending: 'Ovaj vaučer još nije plaćen.',
+    malformed: 'Kod sertifikata ima 12 slova i cifara, npr. ABCD-EFGH-JKLM.',
+    notFound: 'Sertifikat sa ovim kodom nije pronađen.',
+    expired: 'Ovom sertifikatu je istekao rok.',
+    usedUp: 'Ovaj sertifikat je već iskorišćen.',
+    voided: 'Ovaj sertifikat je poništen.',
+    pending: 'Ovaj sertifikat još nije plaćen.',
     tooMany: 'Previše pokušaja unosa koda. Pokušajte kasnije.',
   },
-  buttons: { card: '🎁 Otvori vaučer', book: 'Prijava sa vaučerom' },
+  buttons: { card: '🎁 Otvori sertifikat', book: 'Prijava sa sertifikatom' },
   staff,
 };

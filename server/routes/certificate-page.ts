@@ -1,10 +1,12 @@
-import { CERTIFICATE_STATUS_LABELS, type CertificateKind, type CertificateStatus } from '../../contract';
-import { plural } from '../../contract/format';
+import type { CertificateKind, CertificateStatus } from '../../contract';
+import { LOCALES, type Language } from '../../contract/language';
+import { apiTexts } from '../../core/language/api-texts';
 
 /*
  * The certificate's card as one HTML page with its own styles (no script: the CSP stays strict): on
- * screen a card with the amount (or the places, on any workshop), recipient, greeting, code, expiry, how to use it and the bot's link
- * (also as a QR code), in print the same card alone on an A5 sheet.
+ * screen a card with the amount (or the places, on any workshop), recipient, greeting, code, expiry, how
+ * to use it and the bot's link (also as a QR code), in print the same card alone on an A5 sheet. It is
+ * written in the reader's language (the customer's catalogue); the names and greeting as staff typed them.
  */
 
 export interface CardData {
@@ -21,16 +23,20 @@ export interface CardData {
   businessName: string;
   timezone: string;
   botLink: string | null;
+  language: Language;
 }
 
 const e = (s: string) =>
   s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
-const rsd = (n: number) => `${n.toLocaleString('ru-RU').replace(/\u00a0/g, ' ')} дин.`;
-const placesText = (n: number) => `${n} ${plural(n, ['место', 'места', 'мест'])}`;
-const day = (iso: string, timeZone: string) =>
-  new Intl.DateTimeFormat('ru-RU', { day: 'numeric', month: 'long', year: 'numeric', timeZone }).format(new Date(iso));
 
-async function qrSvg(text: string): Promise<string> {
+/**
+ * The lang attribute of a text staff typed (names, greeting, the studio's name) on a page in another
+ * language: Cyrillic is the studio's Russian, so it keeps Russian letter forms (a Serbian page would draw
+ * italic Cyrillic the Serbian way).
+ */
+const typedLang = (text: string, page: Language) => (page !== 'ru' && /[а-яё]/i.test(text) ? ' lang="ru"' : '');
+
+async function qrSvg(text: string, label: string): Promise<string> {
   const { default: QRCode } = await import('qrcode');
   const svg = await QRCode.toString(text, {
     type: 'svg',
@@ -38,7 +44,7 @@ async function qrSvg(text: string): Promise<string> {
     margin: 0,
     color: { dark: '#3b2a20', light: '#0000' },
   });
-  return svg.replace('<svg ', '<svg role="img" aria-label="QR-код: ссылка на бота студии" ');
+  return svg.replace('<svg ', `<svg role="img" aria-label="${e(label)}" `);
 }
 
 const STYLE = `
@@ -74,25 +80,21 @@ a{color:#8a3b1c}
 }`;
 
 export async function certificatePage(c: CardData): Promise<string> {
+  const T = apiTexts(c.language);
+  const K = T.card;
   const usable = c.status === 'active';
   const byPlaces = c.kind === 'places' && c.places !== null;
-  const howTo = [
-    'Откройте бота студии по ссылке или QR-коду и выберите мастер-класс.',
-    'При записи выберите «У меня есть сертификат» и введите код.',
-    byPlaces
-      ? 'Сертификат оплатит по месту на каждого участника записи, остальное — как обычно.'
-      : 'Сертификат оплатит запись на сумму остатка, остальное — как обычно.',
-  ];
+  const howTo = [K.openBot, K.enterCode, byPlaces ? K.paysPlaces : K.paysAmount];
   // A places certificate shows its places, never a price: its value is the workshop's price when used.
   const value = byPlaces
-    ? `<p class="amount"><span class="on">на</span> ${placesText(c.places!)}</p>\n  <p class="any">на любой мастер-класс</p>`
-    : `<p class="amount">${rsd(c.amount)}</p>`;
-  const title = byPlaces ? `Сертификат на ${placesText(c.places!)} на любой мастер-класс` : 'Подарочный сертификат';
-  const left = byPlaces ? placesText(c.balance) : rsd(c.balance);
+    ? `<p class="amount"><span class="on">${e(K.placesOn)}</span> ${e(K.placesCount(c.places!))}</p>\n  <p class="any">${e(K.anyWorkshop)}</p>`
+    : `<p class="amount">${e(K.money(c.amount))}</p>`;
+  const title = byPlaces ? K.placesTitle(T.format.places(c.places!)) : K.heading;
+  const left = byPlaces ? K.placesCount(c.balance) : K.money(c.balance);
   const whole = byPlaces ? c.places! : c.amount;
-  const qr = c.botLink && usable ? await qrSvg(c.botLink) : '';
+  const qr = c.botLink && usable ? await qrSvg(c.botLink, K.qr) : '';
   return `<!doctype html>
-<html lang="ru">
+<html lang="${LOCALES[c.language]}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -102,48 +104,48 @@ export async function certificatePage(c: CardData): Promise<string> {
 </head>
 <body>
 <main class="card" aria-labelledby="title">
-  <p class="brand">${e(c.businessName)}</p>
-  <h1 id="title">Подарочный сертификат</h1>
+  <p class="brand"${typedLang(c.businessName, c.language)}>${e(c.businessName)}</p>
+  <h1 id="title">${e(K.heading)}</h1>
   ${value}
-  ${c.recipient_name ? `<p class="for">Для: <strong>${e(c.recipient_name)}</strong></p>` : ''}
-  ${c.greeting ? `<p class="greeting">«${e(c.greeting)}»</p>` : ''}
+  ${c.recipient_name ? `<p class="for">${e(K.recipient)}: <strong${typedLang(c.recipient_name, c.language)}>${e(c.recipient_name)}</strong></p>` : ''}
+  ${c.greeting ? `<p class="greeting"${typedLang(c.greeting, c.language)}>${e(K.quoted(c.greeting))}</p>` : ''}
   ${
     usable
       ? c.balance < whole
-        ? `<p class="for">${byPlaces ? 'Осталось' : 'Остаток'}: <strong>${left}</strong></p>`
+        ? `<p class="for">${e(byPlaces ? K.placesLeft : K.balance)}: <strong>${e(left)}</strong></p>`
         : ''
-      : `<p class="state" role="status">${e(CERTIFICATE_STATUS_LABELS[c.status])}</p>`
+      : `<p class="state" role="status">${e(K.status[c.status])}</p>`
   }
   <div class="meta">
-    <div><span class="label">Код</span><span class="code">${e(c.code)}</span></div>
-    <div><span class="label">Действует до</span>${e(day(c.expires_at, c.timezone))}</div>
+    <div><span class="label">${e(K.code)}</span><span class="code">${e(c.code)}</span></div>
+    <div><span class="label">${e(K.validUntil)}</span>${e(T.format.date(c.expires_at, c.timezone))}</div>
   </div>
-  <ol class="how" aria-label="Как воспользоваться">${howTo.map((t) => `<li>${e(t)}</li>`).join('')}</ol>
+  <ol class="how" aria-label="${e(K.howTo)}">${howTo.map((t) => `<li>${e(t)}</li>`).join('')}</ol>
   ${
     c.botLink && usable
-      ? `<div class="meta"><div class="qr">${qr}<span>Записаться с сертификатом:<br><a href="${e(c.botLink)}">${e(c.botLink.replace(/^https:\/\//, ''))}</a></span></div></div>`
+      ? `<div class="meta"><div class="qr">${qr}<span>${e(K.bookWith)}<br><a href="${e(c.botLink)}">${e(c.botLink.replace(/^https:\/\//, ''))}</a></span></div></div>`
       : ''
   }
 </main>
-<p class="hint">Чтобы распечатать сертификат, нажмите Ctrl+P (⌘P на Mac).</p>
+<p class="hint">${e(K.print)}</p>
 </body>
 </html>`;
 }
 
 /** A code that has no card (unknown, mistyped, or too many tries): the reason, in the card's style. */
-export const refusalPage = (businessName: string, message: string) => `<!doctype html>
-<html lang="ru">
+export const refusalPage = (businessName: string, message: string, language: Language) => `<!doctype html>
+<html lang="${LOCALES[language]}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>Подарочный сертификат — ${e(businessName)}</title>
+<title>${e(apiTexts(language).card.heading)} — ${e(businessName)}</title>
 <style>${STYLE}</style>
 </head>
 <body>
 <main class="card">
-  <p class="brand">${e(businessName)}</p>
-  <h1>Подарочный сертификат</h1>
+  <p class="brand"${typedLang(businessName, language)}>${e(businessName)}</p>
+  <h1>${e(apiTexts(language).card.heading)}</h1>
   <p class="state" role="status">${e(message)}</p>
 </main>
 </body>

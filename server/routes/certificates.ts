@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CERTIFICATE_START_PREFIX, CERTIFICATE_MONTHS, formatCertificateCode } from '../../contract';
 import { certificatesApi } from '../../contract/endpoints/certificates';
+import { isLanguage, languageFromAcceptLanguage } from '../../contract/language';
+import { localizeRefusal } from '../../core/language/api-texts';
 import { Conflict, DomainError, Forbidden, Invalid, TooManyRequests } from '../../core/kernel/errors';
 import {
   certificateAmounts,
@@ -103,26 +105,42 @@ export async function certificatePageRoutes(
   { database, config }: RouteDeps,
   telegram: TelegramGateway | null,
 ) {
-  app.get<{ Params: { code: string } }>('/gift/:code', { schema: { hide: true } }, async (req, reply) => {
-    let card: Awaited<ReturnType<typeof certificateCard>>;
-    try {
-      await countCertificateAttempt(database, { address: req.ip });
-      card = await certificateCard(database.db, req.params.code);
-    } catch (err) {
-      // A person opened a link: the refusal as a page, with the status an API answer would have.
-      if (!(err instanceof DomainError)) throw err;
-      const status = err instanceof TooManyRequests ? 429 : err instanceof Invalid ? 400 : 404;
-      return reply.status(status).type('text/html; charset=utf-8').send(refusalPage(config.businessName, err.message));
-    }
-    const bot = telegram ? await telegram.username().catch(() => null) : null;
-    const code = card.code.replaceAll('-', '');
-    const html = await certificatePage({
-      ...card,
-      code: formatCertificateCode(code),
-      businessName: config.businessName,
-      timezone: config.businessTimezone,
-      botLink: bot ? `https://t.me/${bot}?start=${CERTIFICATE_START_PREFIX}${code}` : null,
-    });
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
-  });
+  app.get<{ Params: { code: string }; Querystring: { lang?: string } }>(
+    '/gift/:code',
+    { schema: { hide: true } },
+    async (req, reply) => {
+      // The language the link was sent in (the bot and the mini-app add ?lang=), else the browser's.
+      const language = isLanguage(req.query.lang)
+        ? req.query.lang
+        : languageFromAcceptLanguage(req.headers['accept-language']);
+      let card: Awaited<ReturnType<typeof certificateCard>>;
+      try {
+        await countCertificateAttempt(database, { address: req.ip });
+        card = await certificateCard(database.db, req.params.code);
+      } catch (err) {
+        // A person opened a link: the refusal as a page, with the status an API answer would have.
+        if (!(err instanceof DomainError)) throw err;
+        const status = err instanceof TooManyRequests ? 429 : err instanceof Invalid ? 400 : 404;
+        return reply
+          .status(status)
+          .type('text/html; charset=utf-8')
+          .send(refusalPage(config.businessName, localizeRefusal(err.message, language), language));
+      }
+      const bot = telegram ? await telegram.username().catch(() => null) : null;
+      const code = card.code.replaceAll('-', '');
+      const html = await certificatePage({
+        ...card,
+        code: formatCertificateCode(code),
+        businessName: config.businessName,
+        timezone: config.businessTimezone,
+        botLink: bot ? `https://t.me/${bot}?start=${CERTIFICATE_START_PREFIX}${code}` : null,
+        language,
+      });
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('vary', 'accept-language')
+        .send(html);
+    },
+  );
 }

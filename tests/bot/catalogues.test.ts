@@ -3,7 +3,7 @@ import { en } from '../../bot/texts/en';
 import { sr } from '../../bot/texts/sr';
 import { ru, textsFor, type BotTexts } from '../../bot/texts';
 import { formatDateTime, formatShortDateTime, pluralIn } from '../../contract/format';
-import { languageFromCode } from '../../contract/language';
+import { languageFromAcceptLanguage, languageFromCode } from '../../contract/language';
 
 /* The customer catalogues in English and Serbian against the Russian one: the same keys, and every text shows the same values. */
 
@@ -154,6 +154,16 @@ describe('languages', () => {
     expect(languageFromCode('uk')).toBe('ru');
     expect(languageFromCode(undefined)).toBe('ru');
     expect(textsFor('sr')).toBe(sr);
+  });
+
+  it("a browser's Accept-Language picks the first of ours by weight; anything else is Russian", () => {
+    expect(languageFromAcceptLanguage('sr-RS,sr;q=0.9,en;q=0.8')).toBe('sr');
+    expect(languageFromAcceptLanguage('de-DE,de;q=0.9,en-US;q=0.7,ru;q=0.8')).toBe('ru');
+    expect(languageFromAcceptLanguage('de, en-GB;q=0.5')).toBe('en');
+    expect(languageFromAcceptLanguage('en;q=0, sr')).toBe('sr');
+    expect(languageFromAcceptLanguage('de')).toBe('ru');
+    expect(languageFromAcceptLanguage('')).toBe('ru');
+    expect(languageFromAcceptLanguage(undefined)).toBe('ru');
   });
 
   it('plural rules per language', () => {

@@ -120,7 +120,7 @@ describe('buying a certificate in Telegram', () => {
     expect(text).toContain('Для: Мария');
     expect(text).toContain('У меня есть сертификат');
     const buttons = keyboardOf(sent[0]).flat();
-    expect(buttons.find((b) => b.url)?.url).toBe(`${PUBLIC_URL}/gift/${code}`);
+    expect(buttons.find((b) => b.url)?.url).toBe(`${PUBLIC_URL}/gift/${code}?lang=ru`);
     expect(buttons.find((b) => b.web_app)?.web_app?.url).toBe(`${PUBLIC_URL}/apply?cert=${c.code}`);
     // A second payment for it (another charge) is kept and staff are told to return it.
     await send(successfulPaymentUpdate(tg, `cert:${id}`, amount * 100, 'cert-charge-2'));
@@ -225,7 +225,7 @@ describe('a places certificate in the bot', () => {
         ).text,
       );
     expect(readyIn('en')).toContain('Your gift certificate for 2 places at any workshop is ready!');
-    expect(readyIn('sr')).toContain('poklon-vaučer za 2 mesta na bilo kojoj radionici');
+    expect(readyIn('sr')).toContain('poklon-sertifikat za 2 mesta na bilo kojoj radionici');
     // Staff hear how many places an expiry wrote off.
     const alert = staffCertificateMessage(
       { kind: 'staff.certificate', payload: { event: 'expired', code, amount: 0, places: 2, buyer_name: null } },

@@ -208,7 +208,9 @@ describe('staff admin in the browser', () => {
     expect(await workshopDialog.getByLabel('Цена, RSD').inputValue()).toBe('3 500');
     expect(await workshopDialog.getByRole('button', { name: 'Сохранить' }).isDisabled()).toBe(true);
     await workshopDialog.getByRole('textbox', { name: 'Название', exact: true }).fill('Паста карбонара');
-    await workshopDialog.getByRole('textbox', { name: 'Описание', exact: true }).fill('Готовим пасту с нуля: тесто, соус и подача.');
+    await workshopDialog
+      .getByRole('textbox', { name: 'Описание', exact: true })
+      .fill('Готовим пасту с нуля: тесто, соус и подача.');
     await shot(page, 'desktop-workshop-dialog');
     await workshopDialog.getByRole('button', { name: 'Сохранить' }).click();
     await expectToast(page, 'Мастер-класс создан.');

@@ -2,7 +2,7 @@
  * The certificate's card page in the browser (Debian's Chromium against the real server, its bot on
  * the fake Bot API for the link): on a phone and a desktop screen, then as printed (print media), each
  * checked with axe-core (WCAG 2.1 AA: no serious or critical violation); a places certificate's card
- * says its places on any workshop, never a sum. Screenshots: test-results/screenshots/certificate-card-*.png.
+ * says its places on any workshop, never a sum; the card in English and Serbian. Screenshots: test-results/screenshots/certificate-card-*.png.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -63,7 +63,7 @@ describe('the certificate card page', () => {
     ['desktop', { width: 1280, height: 900 }],
   ] as const)
     it(`shows the card on a ${name} screen, with the bot's link as text and QR code`, async () => {
-      const page = await browser.newPage({ viewport, bypassCSP: true });
+      const page = await browser.newPage({ viewport, bypassCSP: true, locale: 'ru-RU' });
       try {
         const res = await page.goto(`${server.url}/gift/${code.toLowerCase()}`);
         expect(res?.status()).toBe(200);
@@ -95,7 +95,7 @@ describe('the certificate card page', () => {
     ['desktop', { width: 1280, height: 900 }],
   ] as const)
     it(`shows a places certificate's card on a ${name} screen: its places on any workshop, no sum`, async () => {
-      const page = await browser.newPage({ viewport, bypassCSP: true });
+      const page = await browser.newPage({ viewport, bypassCSP: true, locale: 'ru-RU' });
       try {
         const res = await page.goto(`${server.url}/gift/${placesCode}`);
         expect(res?.status()).toBe(200);
@@ -116,8 +116,46 @@ describe('the certificate card page', () => {
       }
     });
 
+  for (const [name, viewport, query, locale, words] of [
+    // The bot's link says the customer's language; a link without it takes the browser's.
+    [
+      'en',
+      { width: 390, height: 844 },
+      '?lang=en',
+      'ru-RU',
+      ['Gift certificate', '7,500 RSD', 'Valid until', 'For: Мария', '“С днём рождения!'],
+      ,
+    ],
+    [
+      'sr',
+      { width: 1280, height: 900 },
+      '',
+      'sr-RS',
+      ['Poklon-sertifikat', '7.500 din.', 'Važi do', 'Za: Мария', '„С днём рождения!'],
+    ],
+  ] as const)
+    it(`shows the card in ${name} (${query ? 'the link’s language' : 'the browser’s language'})`, async () => {
+      const page = await browser.newPage({ viewport, bypassCSP: true, locale });
+      try {
+        const res = await page.goto(`${server.url}/gift/${code}${query}`);
+        expect(res?.status()).toBe(200);
+        const card = page.locator('main.card');
+        const text = (await card.innerText()).replace(/\s+/g, ' ');
+        // Labels are capitals on screen (CSS): compared as the catalogue writes them.
+        for (const w of words) expect(text.toLowerCase()).toContain(w.toLowerCase());
+        expect(await page.locator('html').getAttribute('lang')).toBe(name === 'en' ? 'en-GB' : 'sr-Latn');
+        // The Russian greeting keeps Russian letter forms on an English or Serbian page.
+        expect(await page.locator('.greeting').getAttribute('lang')).toBe('ru');
+        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+        expect(await axeProblems(page)).toEqual([]);
+        await page.screenshot({ path: screenshotPath(`certificate-card-${name}`), fullPage: true });
+      } finally {
+        await page.close();
+      }
+    });
+
   it('prints the card alone on an A5 sheet: no shadow, no hint', async () => {
-    const page = await browser.newPage({ viewport: { width: 794, height: 560 }, bypassCSP: true });
+    const page = await browser.newPage({ viewport: { width: 794, height: 560 }, bypassCSP: true, locale: 'ru-RU' });
     try {
       await page.goto(`${server.url}/gift/${code}`);
       await page.emulateMedia({ media: 'print' });

@@ -534,6 +534,37 @@ describe('the card page', () => {
     expect(mistyped.status).toBe(400);
     expect(mistyped.headers.get('content-type')).toContain('text/html');
   });
+
+  it('is in the language of the link, else of the browser, else Russian; a refusal too', async () => {
+    const c = await certificate({ amount: 5000, recipient_name: 'Ana', greeting: 'Srećno!' });
+    const open = async (query: string, acceptLanguage?: string) => {
+      const res = await fetch(`${s.url}/gift/${c.code}${query}`, {
+        headers: acceptLanguage ? { 'accept-language': acceptLanguage } : {},
+      });
+      // The studio's name is as configured: the rest is in the reader's language.
+      return { status: res.status, html: (await res.text()).replaceAll(s.config.businessName, '') };
+    };
+    const en = await open('?lang=en', 'sr-RS,sr;q=0.9');
+    expect(en.html).toContain('<html lang="en-GB">');
+    for (const text of ['Gift certificate', '5,000 RSD', 'For: <strong>Ana', 'Valid until', 'How to use it'])
+      expect(en.html).toContain(text);
+    expect(en.html).toContain('“I have a gift certificate”');
+    expect(en.html).not.toMatch(/[а-яё]/i);
+
+    const sr = await open('', 'de-DE,sr;q=0.8,en;q=0.5');
+    expect(sr.html).toContain('<html lang="sr-Latn">');
+    for (const text of ['Poklon-sertifikat', '5.000 din.', 'Za: <strong>Ana', 'Važi do', '„Imam poklon-sertifikat“'])
+      expect(sr.html).toContain(text);
+    expect(sr.html).not.toMatch(/[а-яё]/i);
+
+    const ru = await open('?lang=de', 'de');
+    expect(ru.html).toContain('<html lang="ru">');
+    expect(ru.html).toContain('5 000 дин.');
+
+    const missing = await fetch(`${s.url}/gift/ABCDEFGHJKLM?lang=en`);
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain('No certificate has this code');
+  });
 });
 
 describe('places certificates ("N places on any workshop", priced when used)', () => {

@@ -1,4 +1,4 @@
-import { CERTIFICATE_MSG } from '../../../contract/certificates';
+import { CERTIFICATE_MSG, CERTIFICATE_STATUS_LABELS } from '../../../contract/certificates';
 import { formatDateTime, formatPrice, plural, type Instant } from '../../../contract/format';
 import { CONSENT_REQUIRED } from '../../../contract/personal-data';
 import { ALLOWED_MSG } from '../../booking/allowed';
@@ -101,6 +101,34 @@ export const ru = {
       `🎁 Дарю тебе подарочный сертификат кулинарной студии на ${amount}. Действует до ${until}.\n` +
       `Код: ${code}. Нажми кнопку, чтобы записаться на мастер-класс.`,
     certificateButton: 'Открыть сертификат',
+  },
+  /** The certificate's printable card (/gift/<code>). */
+  card: {
+    heading: 'Подарочный сертификат',
+    /** The page's title of a places certificate; `places` as format.places writes it. */
+    placesTitle: (places: string) => `Сертификат на ${places}`,
+    money: (amount: number) => `${amount.toLocaleString('ru-RU').replace(/\u00a0/g, ' ')} дин.`,
+    /** A places certificate's value, in three parts: 'на' · '2 места' · 'на любой мастер-класс'. */
+    placesOn: 'на',
+    placesCount: (n: number) => `${n} ${plural(n, ['место', 'места', 'мест'])}`,
+    anyWorkshop: 'на любой мастер-класс',
+    /** The greeting as staff typed it, in the language's quotation marks. */
+    quoted: (text: string) => `«${text}»`,
+    recipient: 'Для',
+    balance: 'Остаток',
+    placesLeft: 'Осталось',
+    code: 'Код',
+    validUntil: 'Действует до',
+    howTo: 'Как воспользоваться',
+    openBot: 'Откройте бота студии по ссылке или QR-коду и выберите мастер-класс.',
+    /** Names the mini-app's own button for a certificate. */
+    enterCode: 'При записи выберите «У меня есть сертификат» и введите код.',
+    paysAmount: 'Сертификат оплатит запись на сумму остатка, остальное — как обычно.',
+    paysPlaces: 'Сертификат оплатит по месту на каждого участника записи, остальное — как обычно.',
+    bookWith: 'Записаться с сертификатом:',
+    qr: 'QR-код: ссылка на бота студии',
+    print: 'Чтобы распечатать сертификат, нажмите Ctrl+P (⌘P на Mac).',
+    status: CERTIFICATE_STATUS_LABELS,
   },
 };
 

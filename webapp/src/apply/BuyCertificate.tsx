@@ -3,10 +3,11 @@ import useSWR, { useSWRConfig } from 'swr';
 import { Button, Caption, Cell, Input, Placeholder, Radio, Section, Textarea, Title } from '@telegram-apps/telegram-ui';
 import type { MyCertificate } from '../../../contract/certificates';
 import { certificatesApi } from '../../../contract/endpoints/certificates';
+import { inLanguage } from '../../../contract/language';
 import { shareApi } from '../../../contract/endpoints/share';
 import { ApiError, call, errorText } from '../api';
 import { config } from '../config';
-import { useT } from '../i18n';
+import { currentLanguage, useT } from '../i18n';
 import '../i18n/ru-later';
 import { useCertificateTexts } from '../i18n/certificates';
 import { haptic, hasNativeBackButton, setBackButton, telegramUser, uiPlatform } from '../tg';
@@ -92,20 +93,7 @@ function MyCertificates() {
           {c.status === 'active' && c.code && c.url && (
             <div className="pay">
               <ShareCertificate certificate={c} />
-              <Button
-                Component="a"
-                href={c.url}
-                target="_blank"
-                rel="noopener"
-                size="m"
-                mode="plain"
-                stretched
-                onClick={(e: React.MouseEvent) => {
-                  if (openLink(location.origin + c.url)) e.preventDefault();
-                }}
-              >
-                {C.buy.card}
-              </Button>
+              <CardLink url={c.url} label={C.buy.card} />
             </div>
           )}
         </Fragment>
@@ -297,5 +285,26 @@ export default function BuyCertificate({ onBack }: { onBack: () => void }) {
         </Button>
       </div>
     </main>
+  );
+}
+
+/** The printable card in the mini-app's language: inside Telegram in its in-app browser. */
+function CardLink({ url, label }: { url: string; label: string }) {
+  const href = inLanguage(url, currentLanguage());
+  return (
+    <Button
+      Component="a"
+      href={href}
+      target="_blank"
+      rel="noopener"
+      size="m"
+      mode="plain"
+      stretched
+      onClick={(e: React.MouseEvent) => {
+        if (openLink(location.origin + href)) e.preventDefault();
+      }}
+    >
+      {label}
+    </Button>
   );
 }

@@ -168,10 +168,11 @@ const sr: CertificateTexts = {
   },
 };
 
-const catalogues = { ru, en, sr };
+/** Each language's texts (the bot and the card name the button «У меня есть сертификат» as it is here). */
+export const certificateCatalogues = { ru, en, sr };
 
 /** The certificate and promo texts in the customer's current language (the component follows a change of it). */
 export function useCertificateTexts(): CertificateTexts {
   useT();
-  return catalogues[currentLanguage()];
+  return certificateCatalogues[currentLanguage()];
 }

@@ -83,7 +83,7 @@ export const sr: WebTexts = {
       instagram: 'Instagram',
       telegram: 'Telegram',
       friends: 'Od prijatelja i poznanika',
-      certificate: 'Dobio/la sam poklon-vaučer',
+      certificate: 'Dobio/la sam poklon-sertifikat',
       events: 'Na događajima',
       other: 'Drugo',
     },
