@@ -2,7 +2,13 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Database } from '../../db/database';
 import { freshDatabaseUrl, isPostgres } from '../helpers/db';
-import { startFakeTelegram, textUpdate, tgUser, type FakeTelegram } from '../helpers/fake-telegram';
+import {
+  startFakeTelegram,
+  successfulPaymentUpdate,
+  textUpdate,
+  tgUser,
+  type FakeTelegram,
+} from '../helpers/fake-telegram';
 import { bookingPayload, inDays } from '../helpers/factories';
 import { parseMetrics } from '../helpers/prometheus';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process';
@@ -11,8 +17,9 @@ import { initDataFor, TEST_BOT_TOKEN } from '../helpers/telegram';
 
 // Three real server processes (server/main.ts) on one PostgreSQL database, each reaching it through
 // its own TCP proxy on loopback (so one can lose the database while the cluster runs on), and the
-// fake Bot API. A client that rotates across them meets every limit once; each webhook update and
-// each job's work happens once; a SIGTERM loses nothing; readiness tells a load balancer the truth.
+// fake Bot API. A client that rotates across them meets every limit once; each webhook update, each
+// payment and each job's work happens once; a SIGTERM loses nothing; readiness tells a load balancer
+// the truth.
 
 const SECRET_KEY = 'instances-test-secret-key-0123456789abcdef';
 const WEBHOOK_SECRET = 'instances-webhook-secret';
@@ -245,6 +252,35 @@ describe.runIf(isPostgres())('three instances on one PostgreSQL', () => {
           first[i].value('telegram_sends_total', { result: 'ok' })!,
       ),
     );
+  });
+
+  it('a payment delivered to the three instances, as the same update and again under new update ids, is recorded and told once', async () => {
+    const scheduleId = await sessionAt(inDays(9));
+    const payer = tgUser(6_700_001);
+    const booked = await api(next(), '/records/', json(bookingPayload(scheduleId), customer(payer.id)));
+    expect(booked.status).toBe(201);
+    const recordId = (await booked.json()).record.id as number;
+    const post = (s: ServerProcess, update: unknown) =>
+      api(s, '/telegram/webhook', json(update, { 'x-telegram-bot-api-secret-token': WEBHOOK_SECRET })).then(
+        (r) => r.status,
+      );
+    // Telegram retries the update (same update_id); a payment reported again arrives under another one.
+    const update = successfulPaymentUpdate(payer, `record:${recordId}`, 350_000, 'instances-charge-1');
+    const statuses = await Promise.all(
+      servers.flatMap((s, i) => [post(s, update), post(s, { ...update, update_id: update.update_id + 1000 + i })]),
+    );
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
+    const ledger = await (await api(servers[1], `/records/${recordId}/payments`, { headers: staff })).json();
+    expect(
+      ledger.payments.filter(
+        (p: { telegram_payment_charge_id: string | null }) => p.telegram_payment_charge_id === 'instances-charge-1',
+      ),
+    ).toMatchObject([{ amount: 3500, method: 'telegram' }]);
+    // The customer hears of it once (the outbox row is written once, by the one instance that recorded it).
+    const told = () => fake.messages(payer.id).filter((m) => /Оплата/.test(String(m.params.text)));
+    await until('the payment told', async () => told().length > 0);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(told()).toHaveLength(1);
   });
 
   it('SIGTERM to the sending instance under load: readiness 503 at once, in-flight requests finish, every message sent once', async () => {
