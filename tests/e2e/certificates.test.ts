@@ -124,7 +124,6 @@ describe('the certificate card page', () => {
       '?lang=en',
       'ru-RU',
       ['Gift certificate', '7,500 RSD', 'Valid until', 'For: Мария', '“С днём рождения!'],
-      ,
     ],
     [
       'sr',
