@@ -1,7 +1,8 @@
 import type { CertificatePublic } from '../contract';
 import { DEFAULT_LANGUAGE, inLanguage, LOCALES, type Language } from '../contract/language';
 import type { CertificateNotification, Notification } from '../core/notify/notifications';
-import { inlineKeyboard, urlButton, webAppButton } from './keyboards/webapp';
+import { shareUrl } from './keyboards/journey';
+import { inlineKeyboard, urlButton, webAppButton, webAppsEnabled } from './keyboards/webapp';
 import { texts, textsFor } from './texts';
 import type { OutgoingMessage } from './messages';
 
@@ -25,12 +26,17 @@ const dateIn = (when: string, w: Where) =>
     timeZone: w.timezone,
   }).format(new Date(when));
 
-/** The card page in the customer's language, and booking with the code (the mini-app's /apply fills it in). */
-function buttons(w: Where, code: string, url: string) {
+/**
+ * The card page in the customer's language, booking with the code (the mini-app's /apply fills it in),
+ * and for the buyer `share`: Telegram's chat picker with a message for the recipient already written
+ * (its text and the card's link without a language, so the card opens in the recipient's own).
+ */
+function buttons(w: Where, code: string, url: string, share?: string) {
   const language = w.language ?? DEFAULT_LANGUAGE;
   const B = textsFor(language).certificates.buttons;
   return inlineKeyboard([
     [urlButton(w.publicUrl, B.card, inLanguage(url, language))],
+    [share && webAppsEnabled(w.publicUrl) ? { text: B.share, url: shareUrl(`${w.publicUrl}${url}`, share) } : null],
     [webAppButton(w.publicUrl, B.book, `/apply?cert=${code.replaceAll('-', '')}`)],
   ]);
 }
@@ -58,7 +64,8 @@ export function certificateMessage(n: CertificateNotification, w: Where): Outgoi
     '',
     T.howToUse,
   ];
-  return { text: lines.join('\n'), reply_markup: buttons(w, p.code, p.url) };
+  const share = p.places != null ? T.sharePlaces(p.places, p.code) : T.share(p.amount, p.code);
+  return { text: lines.join('\n'), reply_markup: buttons(w, p.code, p.url, share) };
 }
 
 /** The reply to `start=cert_<code>`: the certificate's balance and expiry, and how to use it. */

@@ -36,7 +36,7 @@ export const certificates = {
   /** `until`: a date as common.date writes it. */
   validUntil: (until: string) => `Действует до ${until}`,
   howToUse:
-    'Чтобы оплатить им мастер-класс, при записи в приложении выберите «У меня есть сертификат» и введите код. Перешлите это сообщение тому, кому дарите.',
+    'Чтобы оплатить им мастер-класс, при записи в приложении выберите «У меня есть сертификат» и введите код. Чтобы подарить его, нажмите «Подарить сертификат» или перешлите это сообщение.',
   opened: 'Подарочный сертификат',
   openedHint: 'Запишитесь на мастер-класс в приложении: сертификат оплатит запись на сумму остатка.',
   openedHintPlaces: 'Запишитесь на мастер-класс в приложении: сертификат оплатит по месту на каждого участника.',
@@ -53,7 +53,12 @@ export const certificates = {
     pending: 'Этот сертификат ещё не оплачен.',
     tooMany: 'Слишком много попыток ввести код. Попробуйте позже.',
   },
-  buttons: { card: '🎁 Открыть сертификат', book: 'Записаться с сертификатом' },
+  /** The message the buyer's «Подарить сертификат» prepares for the recipient (plain text, with the card's link). */
+  share: (amount: number, code: string) =>
+    `🎁 Дарю тебе подарочный сертификат на ${rsd(amount)} на мастер-класс! Код: ${code}`,
+  sharePlaces: (n: number, code: string) =>
+    `🎁 Дарю тебе подарочный сертификат на ${places(n)} на любой мастер-класс! Код: ${code}`,
+  buttons: { card: '🎁 Открыть сертификат', book: 'Записаться с сертификатом', share: '📨 Подарить сертификат' },
   staff,
 };
 
@@ -72,7 +77,7 @@ export const certificatesEn: typeof certificates = {
   balancePlaces: (n) => `Left: ${placesEn(n)} at any workshop`,
   validUntil: (until) => `Valid until ${until}`,
   howToUse:
-    'To pay for a workshop with it, choose “I have a gift certificate” when booking in the app and enter the code. Forward this message to the person you are giving it to.',
+    'To pay for a workshop with it, choose “I have a gift certificate” when booking in the app and enter the code. To give it, tap “Give the certificate” or forward this message.',
   opened: 'Gift certificate',
   openedHint: 'Book a workshop in the app: the certificate pays the booking up to its balance.',
   openedHintPlaces: 'Book a workshop in the app: the certificate pays one place for each person in the booking.',
@@ -89,7 +94,9 @@ export const certificatesEn: typeof certificates = {
     pending: 'This certificate is not paid yet.',
     tooMany: 'Too many attempts to enter a code. Please try later.',
   },
-  buttons: { card: '🎁 Open the certificate', book: 'Book with the certificate' },
+  share: (amount, code) => `🎁 A gift certificate for ${rsdEn(amount)} at a workshop, for you! Code: ${code}`,
+  sharePlaces: (n, code) => `🎁 A gift certificate for ${placesEn(n)} at any workshop, for you! Code: ${code}`,
+  buttons: { card: '🎁 Open the certificate', book: 'Book with the certificate', share: '📨 Give the certificate' },
   staff,
 };
 
@@ -105,7 +112,7 @@ export const certificatesSr: typeof certificates = {
   balancePlaces: (n) => `Preostalo: ${placesSr(n)} na bilo kojoj radionici`,
   validUntil: (until) => `Važi do ${until}`,
   howToUse:
-    'Da njime platite radionicu, pri prijavi u aplikaciji izaberite „Imam poklon-sertifikat“ i unesite kod. Prosledite ovu poruku osobi kojoj ga poklanjate.',
+    'Da njime platite radionicu, pri prijavi u aplikaciji izaberite „Imam poklon-sertifikat“ i unesite kod. Da ga poklonite, dodirnite „Pokloni sertifikat“ ili prosledite ovu poruku.',
   opened: 'Poklon-sertifikat',
   openedHint: 'Prijavite se na radionicu u aplikaciji: sertifikat plaća prijavu do iznosa koji je preostao.',
   openedHintPlaces:
@@ -123,6 +130,8 @@ export const certificatesSr: typeof certificates = {
     pending: 'Ovaj sertifikat još nije plaćen.',
     tooMany: 'Previše pokušaja unosa koda. Pokušajte kasnije.',
   },
-  buttons: { card: '🎁 Otvori sertifikat', book: 'Prijava sa sertifikatom' },
+  share: (amount, code) => `🎁 Poklanjam ti poklon-sertifikat na ${rsdSr(amount)} za radionicu! Kod: ${code}`,
+  sharePlaces: (n, code) => `🎁 Poklanjam ti poklon-sertifikat za ${placesSr(n)} na bilo kojoj radionici! Kod: ${code}`,
+  buttons: { card: '🎁 Otvori sertifikat', book: 'Prijava sa sertifikatom', share: '📨 Pokloni sertifikat' },
   staff,
 };

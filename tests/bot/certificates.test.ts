@@ -14,6 +14,7 @@ import {
 } from '../helpers/fake-telegram';
 import { tma } from '../helpers/telegram';
 import { certificateMessage, staffCertificateMessage } from '../../bot/certificate-messages';
+import { rsd } from '../../bot/texts/money';
 import { botTestApp, createStaff, deliver, linkStaff, PUBLIC_URL } from './setup';
 
 // Buying a certificate with a Telegram invoice against the fake Bot API, the buyer's message, and its link in the bot.
@@ -122,6 +123,14 @@ describe('buying a certificate in Telegram', () => {
     const buttons = keyboardOf(sent[0]).flat();
     expect(buttons.find((b) => b.url)?.url).toBe(`${PUBLIC_URL}/gift/${code}?lang=ru`);
     expect(buttons.find((b) => b.web_app)?.web_app?.url).toBe(`${PUBLIC_URL}/apply?cert=${c.code}`);
+    // «Подарить сертификат»: Telegram's chat picker with the message to the recipient written, and the
+    // card's link without a language (it opens in the recipient's).
+    const share = new URL(buttons.find((b) => b.text === '📨 Подарить сертификат')!.url!);
+    expect(`${share.origin}${share.pathname}`).toBe('https://t.me/share/url');
+    expect(share.searchParams.get('url')).toBe(`${PUBLIC_URL}/gift/${code}`);
+    expect(share.searchParams.get('text')).toBe(
+      `🎁 Дарю тебе подарочный сертификат на ${rsd(amount)} на мастер-класс! Код: ${code}`,
+    );
     // A second payment for it (another charge) is kept and staff are told to return it.
     await send(successfulPaymentUpdate(tg, `cert:${id}`, amount * 100, 'cert-charge-2'));
     await deliver(t);
@@ -180,6 +189,12 @@ describe('a places certificate in the bot', () => {
     const ready = plain(fake.messages(buyer.id).at(-1)!.params.text);
     expect(ready).toContain('Ваш подарочный сертификат на 2 места на любой мастер-класс готов!');
     expect(ready).not.toContain('дин.');
+    const shared = keyboardOf(fake.messages(buyer.id).at(-1)!)
+      .flat()
+      .find((b) => b.text === '📨 Подарить сертификат')!.url!;
+    expect(new URL(shared).searchParams.get('text')).toBe(
+      `🎁 Дарю тебе подарочный сертификат на 2 места на любой мастер-класс! Код: ${code}`,
+    );
 
     const friend = tgUser(telegramUser().id);
     await send(textUpdate(friend, `/start cert_${code.replaceAll('-', '')}`));
