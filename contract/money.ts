@@ -146,7 +146,12 @@ export const PaymentPublic = z.object({
 });
 export type PaymentPublic = z.infer<typeof PaymentPublic>;
 
-export const RecordLedger = z.object({ money: RecordMoney, payments: z.array(PaymentPublic) });
+export const RecordLedger = z.object({
+  money: RecordMoney,
+  payments: z.array(PaymentPublic),
+  /** The promo code whose discount (money.discount) is a part of the price; null: none. */
+  promo_code: z.string().nullable().optional(),
+});
 export type RecordLedger = z.infer<typeof RecordLedger>;
 
 export const CashDeskQuery = DateRange.extend({ method: PaymentMethod.optional() });

@@ -45,6 +45,7 @@ import type { DomainEvent } from '../notify/events';
 import { publish } from '../notify/publish';
 import { onRecord } from '../booking/command';
 import { getBusinessSettings } from '../staff/business-settings';
+import { promoCodeName } from '../../db/repositories/promo-codes';
 import { toPaymentPublic } from './desk';
 import {
   CERTIFICATE_TEXTS,
@@ -588,7 +589,11 @@ export async function redeemOnRecord(
     const events = record.state === 'ACTIVE' ? await spendCertificate(trx, actor, record, c.schedule, settings) : [];
     const rows = await listPaymentsOfRecord(trx, record.id);
     return {
-      value: { money: moneyOf(record, rows, settings), payments: rows.map(toPaymentPublic) },
+      value: {
+        money: moneyOf(record, rows, settings),
+        payments: rows.map(toPaymentPublic),
+        promo_code: await promoCodeName(trx, record.promo_code_id),
+      },
       events,
     };
   });

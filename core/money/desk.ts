@@ -25,6 +25,7 @@ import {
 } from '../../db/repositories/payments';
 import { type RecordRow } from '../../db/repositories/records';
 import { certificateSumsBetween, certificatesOutstanding } from '../../db/repositories/certificates';
+import { promoCodeName } from '../../db/repositories/promo-codes';
 import { assertStaff, type Actor } from '../kernel/actor';
 import { Conflict } from '../kernel/errors';
 import { assertHostMayTake } from '../staff/roles';
@@ -66,7 +67,11 @@ export const toPaymentPublic = (p: PaymentRow): PaymentPublic => ({
 
 async function ledgerOf(trx: Executor, c: Pick<OnRecord, 'record' | 'settings'>): Promise<RecordLedger> {
   const rows = await listPaymentsOfRecord(trx, c.record.id);
-  return { money: moneyOf(c.record, rows, c.settings), payments: rows.map(toPaymentPublic) };
+  return {
+    money: moneyOf(c.record, rows, c.settings),
+    payments: rows.map(toPaymentPublic),
+    promo_code: await promoCodeName(trx, c.record.promo_code_id),
+  };
 }
 
 /** A booking's money and its ledger (staff). */

@@ -103,6 +103,37 @@ describe('payments on the booking table', () => {
   });
 });
 
+describe('a booking made with a promo code', () => {
+  it('the payment dialog shows the discount as a part of the price, not a payment', async () => {
+    const discounted: RecordLedger = {
+      ...ledger(0, 2800),
+      money: { ...ledger(0, 2800).money, unit_price: 3500, discount: 700 },
+      promo_code: 'VESNA20',
+    };
+    mockApi({ 'GET /records/1/payments': () => ({ body: discounted }) });
+    renderAdmin(<RecordsTable records={[rec(1, { price: 2800, amount_paid: 0, balance: 2800, status: 'unpaid' })]} />);
+    await userEvent.click(screen.getByTestId('payment-badge'));
+    const dialog = await screen.findByTestId('payment-dialog');
+    const spaced = (el: HTMLElement) => el.textContent!.replace(/\s/g, ' ');
+    expect(spaced(within(dialog).getByTestId('ledger-discount'))).toBe('Скидка по промокоду VESNA20: −700 RSD');
+    expect(within(dialog).getByText('Оплат пока нет')).toBeTruthy();
+  });
+
+  it('says nothing of a discount when staff set the price by hand', async () => {
+    const overridden: RecordLedger = {
+      ...ledger(0, 3000),
+      money: { ...ledger(0, 3000).money, unit_price: 3500, discount: 700, price_override: 3000 },
+      promo_code: 'VESNA20',
+    };
+    mockApi({ 'GET /records/1/payments': () => ({ body: overridden }) });
+    renderAdmin(<RecordsTable records={[rec(1, { price: 3000, amount_paid: 0, balance: 3000, status: 'unpaid' })]} />);
+    await userEvent.click(screen.getByTestId('payment-badge'));
+    const dialog = await screen.findByTestId('payment-dialog');
+    expect(within(dialog).getByText(/изменена вручную/)).toBeTruthy();
+    expect(within(dialog).queryByTestId('ledger-discount')).toBeNull();
+  });
+});
+
 describe('Касса', () => {
   it('shows the totals, the rows and a CSV of the same filter', async () => {
     const day = (daysAgo: number) =>

@@ -170,7 +170,8 @@ describe('the price quote and bookings with a code', () => {
       await s.app.inject({ method: 'GET', url: `/api/v1/records/${aId}/payments`, headers: owner })
     ).json();
     expect(ledger.payments).toEqual([]);
-    expect(ledger.money).toMatchObject({ price: 5400, balance: 5400 });
+    expect(ledger.money).toMatchObject({ price: 5400, discount: 600, balance: 5400 });
+    expect(ledger.promo_code).toBe(percent.code);
     const paid = await s.app.inject({
       method: 'POST',
       url: `/api/v1/records/${aId}/payments`,
@@ -179,6 +180,7 @@ describe('the price quote and bookings with a code', () => {
     });
     expect(paid.statusCode, paid.body).toBe(201);
     expect(paid.json().payments.map((p: { amount: number }) => p.amount)).toEqual([5400]);
+    expect(paid.json()).toMatchObject({ promo_code: percent.code, money: { discount: 600 } });
     expect(paid.json().money).toMatchObject({ status: 'paid', balance: 0 });
 
     // A party change re-computes a percent discount; a fixed one stays (never above the price).

@@ -131,7 +131,7 @@ function MoneyForm({
   );
 }
 
-/** A booking's money: price, paid, balance, the ledger, and the forms to record a payment or a refund. */
+/** A booking's money: price (and its promo discount), paid, balance, the ledger, and the forms to record a payment or a refund. */
 export function PaymentDialog({
   recordId,
   title,
@@ -166,6 +166,12 @@ export function PaymentDialog({
               Цена: <b>{rsd(m.price)}</b>
               {m.price_override !== null && ' (изменена вручную)'}
             </Text>
+            {/* A promo code's discount is a part of the price, not a payment: the price above is after it. */}
+            {m.price_override === null && (m.discount ?? 0) > 0 && (
+              <Text data-testid="ledger-discount">
+                Скидка{data.promo_code ? ` по промокоду ${data.promo_code}` : ''}: <b>−{rsd(m.discount ?? 0)}</b>
+              </Text>
+            )}
             <Text>
               Оплачено: <b>{rsd(m.amount_paid)}</b>
             </Text>
