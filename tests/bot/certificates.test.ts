@@ -15,6 +15,7 @@ import {
 import { tma } from '../helpers/telegram';
 import { certificateMessage, staffCertificateMessage } from '../../bot/certificate-messages';
 import { rsd } from '../../bot/texts/money';
+import { settleExpiredCertificates } from '../../core/money/certificates';
 import { botTestApp, createStaff, deliver, linkStaff, PUBLIC_URL } from './setup';
 
 // Buying a certificate with a Telegram invoice against the fake Bot API, the buyer's message, and its link in the bot.
@@ -170,6 +171,32 @@ describe('the certificate’s link in the bot', () => {
     expect(fake.messages(stranger.id).map((m) => plain(m.params.text))).toEqual([
       'Сертификат с таким кодом не найден.',
       'Код сертификата — 12 букв и цифр, например ABCD-EFGH-JKLM.',
+    ]);
+  });
+});
+
+describe('an expired certificate', () => {
+  it('is reported to staff in the chat with what was written off, once', async () => {
+    const issued = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/certificates/',
+      headers: staff,
+      payload: { amount: 3000, method: 'cash', recipient_name: 'Ана' },
+    });
+    const { id, code } = issued.json();
+    await t.database.db
+      .updateTable('certificates')
+      .set({ expires_at: new Date(Date.now() - 60_000).toISOString() })
+      .where('id', '=', id)
+      .execute();
+    await deliver(t);
+    fake.reset();
+    await settleExpiredCertificates(t.database);
+    await settleExpiredCertificates(t.database);
+    await deliver(t);
+    const alerts = fake.messages(staffChat).filter((m) => plain(m.params.text).includes(code));
+    expect(alerts.map((m) => plain(m.params.text))).toEqual([
+      `⌛ Срок сертификата ${code} истёк: неиспользованный остаток 3 000 дин. списан.`,
     ]);
   });
 });
