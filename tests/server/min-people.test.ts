@@ -272,6 +272,24 @@ describe('minimum participants', () => {
     expect((await scheduleRow(late.json().id)).cancelled_at).toBeNull();
   });
 
+  it('decides at the decision time the business set: 24 hours before, not 48', async () => {
+    await settings({ min_people_action: 'cancel', min_people_decision_hours: 24 });
+    try {
+      const w = await workshop(3);
+      const s = await session(w.id, [1]);
+      // The default's time passes with nothing done.
+      await runMinPeopleRule(t.database, at(s, 48));
+      await runMinPeopleRule(t.database, at(s, 24, -5));
+      expect(await checkOf(s.id)).toBeUndefined();
+      expect((await scheduleRow(s.id)).cancelled_at).toBeNull();
+      await runMinPeopleRule(t.database, at(s, 24));
+      expect(await checkOf(s.id)).toMatchObject({ status: 'cancelled', people: 1, min_people: 3 });
+      expect((await scheduleRow(s.id)).cancel_reason).toBe(MIN_PEOPLE_REASON);
+    } finally {
+      await settings({ min_people_decision_hours: 48 });
+    }
+  });
+
   it('concurrent runs (two instances on PostgreSQL) and a restart decide a session once', async () => {
     await settings({ min_people_action: 'ask', min_people_grace_hours: 12, min_people_default: 'cancel' });
     const w = await workshop(3);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { renderNotification } from '../../bot/messages';
 import { formatWeekday, toZonedInput } from '../../contract/format';
 import { readNotification } from '../../core/notify/notifications';
@@ -137,6 +138,25 @@ describe('staff cancel a session', () => {
     const after = (await t.app.inject({ method: 'GET', url: '/api/v1/stats/', headers: staff })).json();
     expect(ids(after)).not.toContain(schedule.id);
     expect(after.next_days.length).toBe(before.next_days.length);
+  });
+
+  it('leaves the period’s sessions, places and fill rate as they were without it', async () => {
+    const range = `from=${new Date(Date.now() - 86_400_000).toISOString()}&to=${new Date(Date.now() + 30 * 86_400_000).toISOString()}`;
+    const period = async () => {
+      const s = (await t.app.inject({ method: 'GET', url: `/api/v1/stats/?${range}`, headers: staff })).json();
+      return { schedules: s.schedules, capacity: s.capacity, seats_sold: s.seats_sold, fill_rate: s.fill_rate };
+    };
+    const before = await period();
+    const { schedule } = await createSession(t.app, staff, { capacity: 5 });
+    expect((await book(t.app, telegramUser(), bookingPayload(schedule.id, { people_count: 2 }))).statusCode).toBe(201);
+    const withIt = await period();
+    expect(withIt).toMatchObject({
+      schedules: before.schedules + 1,
+      capacity: before.capacity + 5,
+      seats_sold: before.seats_sold + 2,
+    });
+    expect((await cancelSession(schedule.id, { reason: 'Ремонт кухни' })).statusCode).toBe(200);
+    expect(await period()).toEqual(before);
   });
 
   it('refuses an empty reason, a past or missing session, and anyone but staff, changing nothing', async () => {
@@ -341,6 +361,54 @@ describe('recurring sessions', () => {
     const past = await series({ ...base, start: '2020-01-06', weeks: 2 });
     expect(past.statusCode).toBe(422);
     expect(await countSchedules()).toBe(before);
+  });
+
+  it('is one transaction: a 12-week series whose 13th session fails to be written leaves no session, no series and no message', async () => {
+    const { workshop, address } = await createSession(t.app, staff);
+    const fan = telegramUser();
+    const seriesRows = async () =>
+      Number(
+        (
+          await t.database.db
+            .selectFrom('schedule_series')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    // The database refuses a series' 13th session, after twelve were written in the same transaction.
+    const pg = t.database.dialect === 'postgres';
+    const failing = pg
+      ? [
+          sql`create function fail_13th() returns trigger language plpgsql as $$ begin
+                if (select count(*) from schedules where series_id = new.series_id) >= 12 then
+                  raise exception 'the 13th session fails';
+                end if;
+                return new;
+              end $$`,
+          sql`create trigger fail_13th before insert on schedules for each row when (new.series_id is not null)
+                execute function fail_13th()`,
+        ]
+      : [
+          sql`create trigger fail_13th before insert on schedules
+                when new.series_id is not null and (select count(*) from schedules where series_id = new.series_id) >= 12
+                begin select raise(abort, 'the 13th session fails'); end`,
+        ];
+    for (const q of failing) await q.execute(t.database.db);
+    const rule = { workshop_id: workshop.id, address_id: address.id, start: nextMonday(), weekdays: [1, 4] };
+    try {
+      // Twelve sessions pass the trigger.
+      const six = await series({ ...rule, time: '10:00', weeks: 6 });
+      expect([six.statusCode, six.json().count]).toEqual([201, 12]);
+      await t.app.inject({ method: 'PUT', url: `/api/v1/date-subscriptions/${workshop.id}`, headers: tma(fan) });
+      const before = { schedules: await countSchedules(), series: await seriesRows() };
+      const res = await series({ ...rule, time: '18:30', weeks: 12 });
+      expect(res.statusCode).toBe(500);
+      expect({ schedules: await countSchedules(), series: await seriesRows() }).toEqual(before);
+    } finally {
+      await sql`drop trigger fail_13th${sql.raw(pg ? ' on schedules' : '')}`.execute(t.database.db);
+      if (pg) await sql`drop function fail_13th()`.execute(t.database.db);
+    }
+    expect((await outbox(fan.id)).filter((n) => n.kind === 'workshop.new_dates')).toHaveLength(0);
   });
 
   it('"this and following": an edit and a deletion cover this session and the later ones of its series only', async () => {
