@@ -365,6 +365,40 @@ describe('other screens', () => {
     expect(calls[0].headers.Authorization).toBe('Bearer tok');
   });
 
+  it('a manager opening Журнал by its URL gets «Нет доступа» and asks the server nothing; the owner gets the page', async () => {
+    localStorage.setItem('access_token', 'tok');
+    const me = (role: 'manager' | 'owner') => ({
+      id: 1,
+      email: 'me@example.com',
+      full_name: 'Ирина',
+      is_active: true,
+      is_superuser: role === 'owner',
+      role,
+      telegram_id: null,
+      telegram_login: null,
+    });
+    const manager = mockApi({ 'GET /users/me': { body: me('manager') } });
+    window.history.replaceState(null, '', '/audit');
+    const view = renderAdmin(<App />);
+    const denied = await screen.findByTestId('no-access');
+    expect(within(denied).getByRole('heading', { name: 'Нет доступа' })).toBeTruthy();
+    expect(within(denied).getByText('Этот раздел доступен только владельцу студии.')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Журнал' })).toBeNull();
+    await act(async () => undefined);
+    expect(manager.calls.map((c) => c.path).filter((p) => p.startsWith('/audit'))).toEqual([]);
+    view.unmount();
+
+    const owner = mockApi({
+      'GET /users/me': { body: me('owner') },
+      'GET /audit/?skip=0&limit=20&entity=&from=&to=': { body: { data: [], count: 0 } },
+    });
+    window.history.replaceState(null, '', '/audit');
+    renderAdmin(<App />);
+    expect(await screen.findByRole('heading', { name: 'Журнал изменений' })).toBeTruthy();
+    expect(screen.queryByTestId('no-access')).toBeNull();
+    await waitFor(() => expect(owner.calls.some((c) => c.path.startsWith('/audit/'))).toBe(true));
+  });
+
   it('a 401 logs out', async () => {
     localStorage.setItem('access_token', 'expired');
     mockApi({ 'GET /users/me': { status: 401, body: { detail: 'Could not validate credentials' } } });

@@ -33,6 +33,8 @@ const ITEMS = [
 ];
 /** The pages a host (the staff role at the door) may use: the day's sessions, a week of History, own settings. */
 const HOST_PAGES = new Set(['/schedule', '/past', '/settings']);
+/** The owner's pages that say «Нет доступа» to anyone else by a direct URL (Пользователи and Промокоды say so themselves). */
+const OWNER_PAGES = new Set(['/audit']);
 // The drawer (and the modal machinery it needs) loads only when a phone user opens the menu.
 const MobileMenu = lazy(() => import('./MobileMenu'));
 
@@ -121,7 +123,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const host = user?.role === 'host';
   // A host's start page is the day's sessions (the dashboard shows revenue).
   if (host && page === '/') return <Redirect to="/schedule" replace />;
-  const denied = host && !HOST_PAGES.has(page);
+  const denied = host ? !HOST_PAGES.has(page) : !!user && !user.is_superuser && OWNER_PAGES.has(page);
   return (
     <AppShell
       header={{ height: 56, collapsed: !mobile }}
@@ -148,7 +150,9 @@ export function Layout({ children }: { children: ReactNode }) {
         </Suspense>
       )}
       <AppShell.Main bg="gray.0">
-        <div style={{ maxWidth: 1100, margin: '0 auto' }}>{!user ? null : denied ? <NoAccess /> : children}</div>
+        <div style={{ maxWidth: 1100, margin: '0 auto' }}>
+          {!user ? null : denied ? <NoAccess host={host} /> : children}
+        </div>
       </AppShell.Main>
     </AppShell>
   );
