@@ -6,6 +6,7 @@ import type { SchedulePublic } from '../../contract/schedule';
 import { isDisabled, mockApi, renderAdmin } from './setup';
 import { ScheduleForm, defaultSessionInput } from '../../admin/src/forms/ScheduleForm';
 import { ScheduleCard, countPeople } from '../../admin/src/components/ScheduleCard';
+import { ScheduleList } from '../../admin/src/components/ScheduleList';
 import { sortRecords } from '../../admin/src/components/RecordsTable';
 import { UsersTable } from '../../admin/src/pages/Users';
 import { ErrorFallback } from '../../admin/src/components/ErrorFallback';
@@ -272,6 +273,66 @@ describe('schedule form', () => {
       min_people: null,
     });
     expect(await screen.findByText('Расписание обновлено')).toBeTruthy();
+  });
+
+  it('a session of a series: «Это и следующие» sends the edit with scope=following; a single session has no choice', async () => {
+    const user = userEvent.setup();
+    const { calls } = mockApi({ 'PUT /schedule/9?scope=following': { body: { id: 9 } } });
+    const single = renderAdmin(
+      <ScheduleForm
+        opened
+        onClose={() => undefined}
+        schedule={session([])}
+        workshops={[workshop]}
+        addresses={[address]}
+      />,
+    );
+    await screen.findByRole('dialog', { name: 'Редактирование расписания' });
+    expect(screen.queryByText('Это и следующие')).toBeNull();
+    single.unmount();
+
+    renderAdmin(
+      <ScheduleForm
+        opened
+        onClose={() => undefined}
+        schedule={session([], { series_id: 3 })}
+        workshops={[workshop]}
+        addresses={[address]}
+      />,
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Редактирование расписания' });
+    await user.click(within(dialog).getByText('Это и следующие'));
+    // The choice alone may be saved: the same values for this session and the later ones.
+    expect(isDisabled(screen.getByRole('button', { name: 'Сохранить' }))).toBe(false);
+    const capacity = within(dialog).getByLabelText('Количество мест');
+    await user.clear(capacity);
+    await user.type(capacity, '12');
+    await user.click(screen.getByRole('button', { name: 'Сохранить' }));
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect([calls[0].method, calls[0].path]).toEqual(['PUT', '/schedule/9?scope=following']);
+    expect(calls[0].body).toMatchObject({ capacity: 12, workshop_id: 1, address_id: 1 });
+    expect(await screen.findByText('Расписание обновлено')).toBeTruthy();
+  });
+
+  it('deleting a session of a series asks «Только это» / «Это и следующие» and sends the choice', async () => {
+    const user = userEvent.setup();
+    localStorage.setItem('access_token', 'tok');
+    const { calls } = mockApi({
+      'GET /users/me': {
+        body: { id: 1, email: 'me@example.com', is_active: true, is_superuser: false, role: 'manager' },
+      },
+      'GET /schedule/?skip=0&limit=20': { body: { data: [session([], { series_id: 3 })], count: 1 } },
+      'DELETE /schedule/9?scope=following': { body: { message: 'Schedule deleted successfully' } },
+    });
+    renderAdmin(<ScheduleList kind="upcoming" />);
+    await user.click(await screen.findByRole('button', { name: 'Удалить' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Удаление' });
+    expect(within(dialog).getByText('Паста — повторяющийся мастер-класс')).toBeTruthy();
+    expect(within(dialog).getByText('Только это')).toBeTruthy();
+    await user.click(within(dialog).getByText('Это и следующие'));
+    await user.click(within(dialog).getByRole('button', { name: 'Удалить' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'DELETE')).toHaveLength(1));
+    expect(calls.find((c) => c.method === 'DELETE')!.path).toBe('/schedule/9?scope=following');
   });
 });
 
