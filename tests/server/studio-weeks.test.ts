@@ -335,6 +335,31 @@ describe('recurring sessions', () => {
     expect(told).toHaveLength(1);
   });
 
+  it('until a date: the last day is included, and a series may reach six months from its first date', async () => {
+    const { workshop, address } = await createSession(t.app, staff);
+    const start = nextMonday();
+    const plusDays = (n: number) => {
+      const d = new Date(`${start}T12:00:00Z`);
+      d.setUTCDate(d.getUTCDate() + n);
+      return d.toISOString().slice(0, 10);
+    };
+    const base = { workshop_id: workshop.id, address_id: address.id, start, weekdays: [1], time: '11:00' };
+    const dates = (res: { json(): { data: { date: string }[] } }) =>
+      res.json().data.map((s) => toZonedInput(s.date, tz).slice(0, 10));
+    const three = await series({ ...base, until: plusDays(14) });
+    expect(three.statusCode, three.body).toBe(201);
+    expect(dates(three)).toEqual([start, plusDays(7), plusDays(14)]);
+    expect(dates(await series({ ...base, until: plusDays(13) }))).toEqual([start, plusDays(7)]);
+    const sixMonths = new Date(`${start}T12:00:00Z`);
+    sixMonths.setUTCMonth(sixMonths.getUTCMonth() + 6);
+    const longest = await series({ ...base, until: sixMonths.toISOString().slice(0, 10) });
+    expect(longest.statusCode, longest.body).toBe(201);
+    expect(longest.json().count).toBeGreaterThanOrEqual(26);
+    const dayMore = new Date(sixMonths.getTime() + 86_400_000).toISOString().slice(0, 10);
+    expect((await series({ ...base, start: plusDays(1), until: plusDays(1) })).statusCode).toBe(422);
+    expect((await series({ ...base, until: dayMore })).statusCode).toBe(422);
+  });
+
   it('is all or nothing: a missing workshop, more than six months, no future date or a bad rule write nothing', async () => {
     const { workshop, address } = await createSession(t.app, staff);
     const before = await countSchedules();
