@@ -426,7 +426,7 @@ describe('other screens', () => {
     expect(calls[0].headers.Authorization).toBe('Bearer tok');
   });
 
-  it('a manager opening Журнал by its URL gets «Нет доступа» and asks the server nothing; the owner gets the page', async () => {
+  it('a manager opening Журнал, Пользователи or Промокоды by its URL gets «Нет доступа» and asks the server nothing; the owner gets Журнал', async () => {
     localStorage.setItem('access_token', 'tok');
     const me = (role: 'manager' | 'owner') => ({
       id: 1,
@@ -438,16 +438,23 @@ describe('other screens', () => {
       telegram_id: null,
       telegram_login: null,
     });
-    const manager = mockApi({ 'GET /users/me': { body: me('manager') } });
-    window.history.replaceState(null, '', '/audit');
-    const view = renderAdmin(<App />);
-    const denied = await screen.findByTestId('no-access');
-    expect(within(denied).getByRole('heading', { name: 'Нет доступа' })).toBeTruthy();
-    expect(within(denied).getByText('Этот раздел доступен только владельцу студии.')).toBeTruthy();
-    expect(screen.queryByRole('link', { name: 'Журнал' })).toBeNull();
-    await act(async () => undefined);
-    expect(manager.calls.map((c) => c.path).filter((p) => p.startsWith('/audit'))).toEqual([]);
-    view.unmount();
+    // Журнал, Пользователи and Промокоды alike.
+    for (const [url, link, api] of [
+      ['/audit', 'Журнал', '/audit'],
+      ['/admin', 'Пользователи', '/users/?'],
+      ['/promo-codes', 'Промокоды', '/promo-codes'],
+    ]) {
+      const manager = mockApi({ 'GET /users/me': { body: me('manager') } });
+      window.history.replaceState(null, '', url);
+      const view = renderAdmin(<App />);
+      const denied = await screen.findByTestId('no-access');
+      expect(within(denied).getByRole('heading', { name: 'Нет доступа' })).toBeTruthy();
+      expect(within(denied).getByText('Этот раздел доступен только владельцу студии.')).toBeTruthy();
+      expect(screen.queryByRole('link', { name: link })).toBeNull();
+      await act(async () => undefined);
+      expect(manager.calls.map((c) => c.path).filter((p) => p.startsWith(api))).toEqual([]);
+      view.unmount();
+    }
 
     const owner = mockApi({
       'GET /users/me': { body: me('owner') },

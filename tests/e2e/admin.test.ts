@@ -419,7 +419,7 @@ describe('staff admin in the browser', () => {
     await page.getByText('Здравствуйте, Мария Шеф').waitFor();
     expect(await page.getByRole('link', { name: 'Пользователи' }).count()).toBe(0);
     await page.goto(`${server.url}/admin`);
-    await page.getByText('Недостаточно прав').waitFor();
+    await page.getByTestId('no-access').getByText('Нет доступа').waitFor();
     expect(await page.getByTestId('users-table').count()).toBe(0);
     await shot(page, 'desktop-users-refused');
     // the profile: change the name; no Telegram toggle without a linked Telegram

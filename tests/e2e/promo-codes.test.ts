@@ -186,7 +186,7 @@ describe('Промокоды in the admin', () => {
       m.page.getByRole('navigation', { name: 'Главное меню' }).getByRole('link', { name: 'Промокоды' }).count(),
     ).resolves.toBe(0);
     await m.page.goto(`${server.url}/promo-codes`);
-    await m.page.getByTestId('forbidden').waitFor();
+    await m.page.getByTestId('no-access').waitFor();
     await m.ctx.close();
     expect(errors).toEqual([]);
   });

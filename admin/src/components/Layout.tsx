@@ -33,8 +33,8 @@ const ITEMS = [
 ];
 /** The pages a host (the staff role at the door) may use: the day's sessions, a week of History, own settings. */
 const HOST_PAGES = new Set(['/schedule', '/past', '/settings']);
-/** The owner's pages that say «Нет доступа» to anyone else by a direct URL (Пользователи and Промокоды say so themselves). */
-const OWNER_PAGES = new Set(['/audit']);
+/** The owner's pages (Пользователи, Промокоды, Журнал): «Нет доступа» to anyone else by a direct URL. */
+const OWNER_PAGES = new Set(['/admin', '/promo-codes', '/audit']);
 // The drawer (and the modal machinery it needs) loads only when a phone user opens the menu.
 const MobileMenu = lazy(() => import('./MobileMenu'));
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import type { PromoCodePublic } from '../../../contract/promo-codes';
 import { promoCodesApi } from '../../../contract/endpoints/promo-codes';
 import { workshopsApi } from '../../../contract/endpoints/workshops';
@@ -116,16 +116,6 @@ export default function PromoCodes() {
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<PromoCodePublic | null>(null);
   const titles = new Map((workshops?.data ?? []).map((w) => [w.id, w.title]));
-
-  if (!meLoading && me && !allowed)
-    return (
-      <>
-        <PageHeader title="Промокоды" />
-        <Alert color="red" variant="light" title="Недостаточно прав" data-testid="forbidden">
-          Промокодами управляет владелец студии.
-        </Alert>
-      </>
-    );
 
   return (
     <>

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import {
   ActionIcon,
-  Alert,
   Badge,
   Box,
   Button,
@@ -129,16 +128,6 @@ export default function Users() {
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<UserPublic | null>(null);
   const [deleting, setDeleting] = useState<UserPublic | null>(null);
-
-  if (!meLoading && me && !allowed)
-    return (
-      <>
-        <PageHeader title="Пользователи" />
-        <Alert color="red" variant="light" title="Недостаточно прав" data-testid="forbidden">
-          Управлять пользователями могут только суперпользователи.
-        </Alert>
-      </>
-    );
 
   return (
     <>
