@@ -54,6 +54,8 @@ export const ScheduleSeriesCreate = z
     time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Укажите время ЧЧ:ММ'),
     weeks: z.number().int().min(1, 'Повторять: от 1 до 26 недель').max(26, 'Повторять: от 1 до 26 недель').optional(),
     until: day.optional(),
+    /** Every session's own minimum of participants; null or absent: the workshop's. */
+    min_people: minPeople.nullable().optional(),
   })
   .refine((s) => (s.weeks === undefined) !== (s.until === undefined), {
     message: 'Укажите число недель или дату окончания',

@@ -61,7 +61,13 @@ export async function addSeries(
     const ids: number[] = [];
     const events: DomainEvent[] = [];
     for (const date of dates) {
-      const values = { date, capacity: input.capacity, workshop_id: input.workshop_id, address_id: input.address_id };
+      const values = {
+        date,
+        capacity: input.capacity,
+        workshop_id: input.workshop_id,
+        address_id: input.address_id,
+        min_people: input.min_people ?? null,
+      };
       const { id } = await insertSchedule(trx, { ...values, series_id: series.id });
       ids.push(id);
       events.push({ type: 'schedule.created', actor, schedule_id: id, after: values });

@@ -88,7 +88,7 @@ afterAll(async () => {
 });
 
 describe('the studio’s weeks in the browser', () => {
-  it('adds a weekly series from the add dialog: Monday and Thursday for 4 weeks are 8 sessions of one series', async () => {
+  it('adds a weekly series from the add dialog: Monday and Thursday for 4 weeks are 8 sessions of one series, each with the minimum given', async () => {
     const { ctx, page } = await newPage(DESKTOP);
     await login(page);
     await page.goto(`${server.url}/schedule`);
@@ -100,6 +100,7 @@ describe('the studio’s weeks in the browser', () => {
     await dialog.getByText('Пн', { exact: true }).click();
     await dialog.getByText('Чт', { exact: true }).click();
     await dialog.getByLabel('Недель (до 26)').fill('4');
+    await dialog.getByLabel('Минимум участников').fill('3');
     // The pointer off the chips: axe checks the resting colours, not a hover.
     await page.mouse.move(0, 0);
     await shot(page, 'series-dialog', false);
@@ -109,6 +110,7 @@ describe('the studio’s weeks in the browser', () => {
     const body = await (await created).json();
     expect(body.count).toBe(8);
     expect(new Set(body.data.map((s: { series_id: number }) => s.series_id)).size).toBe(1);
+    expect(body.data.map((s: { min_people: number | null }) => s.min_people)).toEqual(Array(8).fill(3));
     const list = await api<{ data: { workshop: { id: number }; series_id: number | null }[] }>('GET', '/schedule/');
     expect(list.data.filter((s) => s.series_id !== null)).toHaveLength(8);
 

@@ -298,7 +298,7 @@ describe('recurring sessions', () => {
     return d.toISOString().slice(0, 10);
   };
 
-  it('a 12-week series on Monday and Thursday at 18:30: 24 sessions in one request, each remembering its series; subscribers told once', async () => {
+  it('a 12-week series on Monday and Thursday at 18:30: 24 sessions in one request, each remembering its series and its minimum; subscribers told once', async () => {
     const { workshop, address } = await createSession(t.app, staff, { capacity: 0 });
     const fan = telegramUser();
     const sub = await t.app.inject({
@@ -317,6 +317,7 @@ describe('recurring sessions', () => {
       weekdays: [1, 4],
       time: '18:30',
       weeks: 12,
+      min_people: 3,
     });
     expect(res.statusCode, res.body).toBe(201);
     const { data, count } = res.json();
@@ -329,6 +330,8 @@ describe('recurring sessions', () => {
       expect(toZonedInput(s.date, tz).slice(11, 16)).toBe('18:30');
       expect(formatWeekday(s.date, tz)).toMatch(/понедельник|четверг/);
       expect(s.capacity).toBe(6);
+      // The dialog's «Минимум участников» holds for every session of the series.
+      expect(s.min_people).toBe(3);
     }
     expect(toZonedInput(data[0].date, tz).slice(0, 10)).toBe(start);
     const told = (await outbox(fan.id)).filter((n) => n.kind === 'workshop.new_dates');

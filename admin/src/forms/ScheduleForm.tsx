@@ -111,6 +111,7 @@ export function ScheduleForm({ schedule, workshops, addresses, opened, onClose, 
           workshop_id: body.workshop_id,
           address_id: body.address_id,
           capacity: body.capacity,
+          min_people: body.min_people,
           start: local.slice(0, 10),
           time: local.slice(11, 16),
           weekdays: (repeat.weekdays.length ? repeat.weekdays : [String(weekdayOf(body.date))]).map(Number),
@@ -225,29 +226,27 @@ export function ScheduleForm({ schedule, workshops, addresses, opened, onClose, 
           />
         )}
       />
-      {!repeat.on && (
-        <Controller
-          control={control}
-          name="min_people"
-          render={({ field, fieldState }) => (
-            <NumberInput
-              label="Минимум участников"
-              description="Пусто — как у мастер-класса; 0 — без минимума"
-              min={0}
-              max={1000}
-              clampBehavior="none"
-              allowDecimal={false}
-              name={field.name}
-              ref={field.ref}
-              value={field.value ?? ''}
-              onBlur={field.onBlur}
-              // Empty: the workshop's minimum applies.
-              onChange={(v) => field.onChange(v === '' ? null : Number(v))}
-              error={fieldState.error?.message}
-            />
-          )}
-        />
-      )}
+      <Controller
+        control={control}
+        name="min_people"
+        render={({ field, fieldState }) => (
+          <NumberInput
+            label="Минимум участников"
+            description="Пусто — как у мастер-класса; 0 — без минимума"
+            min={0}
+            max={1000}
+            clampBehavior="none"
+            allowDecimal={false}
+            name={field.name}
+            ref={field.ref}
+            value={field.value ?? ''}
+            onBlur={field.onBlur}
+            // Empty: the workshop's minimum applies.
+            onChange={(v) => field.onChange(v === '' ? null : Number(v))}
+            error={fieldState.error?.message}
+          />
+        )}
+      />
       {schedule?.series_id != null && (
         <Stack gap={4}>
           <Text size="sm" fw={500} id="scope-label">
