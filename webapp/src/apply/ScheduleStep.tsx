@@ -36,7 +36,8 @@ export function ScheduleStep({
   }
   if (isLoading || !data) {
     return (
-      <Section header={T.schedule.choose} aria-busy="true" aria-label={T.schedule.loadingLabel}>
+      // Its own key: the list that replaces it is new nodes, not these moved and resized (a layout shift).
+      <Section key="loading" header={T.schedule.choose} aria-busy="true" aria-label={T.schedule.loadingLabel}>
         {[0, 1, 2].map((i) => (
           <Cell
             key={i}
@@ -59,7 +60,7 @@ export function ScheduleStep({
   }
   const tz = config().businessTimezone;
   return (
-    <Section header={T.schedule.choose} footer={T.schedule.perPerson}>
+    <Section key="sessions" header={T.schedule.choose} footer={T.schedule.perPerson}>
       {data.map((s) => {
         const full = s.places_available <= 0;
         return (
