@@ -14,7 +14,7 @@ let browser: Browser;
 beforeAll(async () => {
   server = await startTestServer();
   const auth = await server.auth();
-  const post = async (url: string, payload: unknown) => {
+  const post = async (url: string, payload: Record<string, unknown>) => {
     const res = await server.app.inject({ method: 'POST', url: `/api/v1${url}`, headers: auth, payload });
     expect(res.statusCode, res.body).toBeLessThan(300);
     return res.json();
