@@ -406,6 +406,7 @@ export function personalDataText(x: PersonalDataExport, timezone: string, T: Bot
       ...bookings,
       '',
       P.subscriptions(x.subscriptions.map((s) => s.workshop)),
+      ...(x.staff_note ? [P.staffNote(x.staff_note)] : []),
       '',
       P.fileNote,
       P.forgetHint,

@@ -242,6 +242,7 @@ const replies: BotTexts['replies'] = {
       workshops.length
         ? `🔔 Tell me about new dates: ${workshops.map((w) => q(w)).join(', ')}`
         : '🔔 No subscriptions to new dates.',
+    staffNote: (note: string) => `📝 The studio’s note about you: ${e(note)}`,
     fileNote: 'Everything that is stored (with the history of changes of the bookings) is in the file below.',
     forgetHint: 'Delete your data: /forget',
     fileName: 'mydata.json',
@@ -253,7 +254,7 @@ const replies: BotTexts['replies'] = {
         upcoming > 0
           ? `Your upcoming bookings (${upcoming}) will be cancelled, and the seats go to the next in the queue.`
           : 'You have no upcoming bookings.',
-        'In all your bookings the name, Telegram account, comment and allergy details will be deleted; so will your subscriptions to new dates and unfinished conversations with the bot.',
+        'In all your bookings the name, Telegram account, comment and allergy details will be deleted; so will your subscriptions to new dates, the studio’s note about you and unfinished conversations with the bot.',
         'The number of people and the dates stay in the studio’s statistics without your name.',
         ...(staffEmail ? [`Staff notifications for ${e(staffEmail)} will stop coming to this chat.`] : []),
         '',

@@ -242,6 +242,7 @@ const replies: BotTexts['replies'] = {
       workshops.length
         ? `🔔 Javi mi nove datume: ${workshops.map((w) => q(w)).join(', ')}`
         : '🔔 Nema prijava za nove datume.',
+    staffNote: (note: string) => `📝 Beleška studija o vama: ${e(note)}`,
     fileNote: 'Sve što se čuva (sa istorijom izmena prijava) nalazi se u fajlu ispod.',
     forgetHint: 'Brisanje vaših podataka: /forget',
     fileName: 'mydata.json',
@@ -253,7 +254,7 @@ const replies: BotTexts['replies'] = {
         upcoming > 0
           ? `Vaše predstojeće prijave (${upcoming}) biće otkazane, a mesta idu sledećima na listi čekanja.`
           : 'Nemate predstojećih prijava.',
-        'U svim vašim prijavama biće obrisani ime, Telegram nalog, komentar i podaci o alergiji; takođe i prijave za nove datume i nezavršeni razgovori sa botom.',
+        'U svim vašim prijavama biće obrisani ime, Telegram nalog, komentar i podaci o alergiji; takođe i prijave za nove datume, beleška studija o vama i nezavršeni razgovori sa botom.',
         'Broj osoba i datumi ostaju u statistici studija bez vašeg imena.',
         ...(staffEmail ? [`Obaveštenja zaposlenog ${e(staffEmail)} više neće stizati u ovaj čet.`] : []),
         '',

@@ -61,9 +61,19 @@ describe('/mydata', () => {
       .where('telegram_id', '=', customer.id)
       .execute();
 
+    // Staff's note about her is hers to read too.
+    const note = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/customers/${customer.id}/note`,
+      headers: staff,
+      payload: { note: 'Любит острое <очень>' },
+    });
+    expect(note.statusCode, note.body).toBe(200);
+
     await send(textUpdate(u, '/mydata'));
     const text = plain(fake.messages(u.id).at(-1)!.params.text);
     expect(text).toContain('Ваши данные у нас');
+    expect(text).toContain('📝 Заметка студии о вас: Любит острое <очень>');
     expect(text).toContain(`Telegram ID: ${customer.id}`);
     expect(text).toContain('1. «Паста», 5 декабря 2030 12:00: ✅ Активна');
     expect(text).toContain('Весна Дубравка · @vesna_d · 3 чел.');
@@ -93,12 +103,14 @@ describe('/mydata', () => {
     });
     expect(data.bookings[0].confirmed_at).toEqual(expect.any(String));
     expect(data.history.map((h) => h.action)).toEqual(['created']);
+    expect(data.staff_note).toBe('Любит острое <очень>');
   });
 
   it('tells someone with no bookings that there are none, and still sends the file', async () => {
     const u = tgUser(telegramUser().id);
     await send(textUpdate(u, '/mydata'));
     expect(plain(fake.messages(u.id).at(-1)!.params.text)).toContain('Записей нет.');
+    expect(plain(fake.messages(u.id).at(-1)!.params.text)).not.toContain('Заметка студии');
     expect(JSON.parse((fake.ok('sendDocument', u.id)[0].params.document as UploadedFile).text).bookings).toEqual([]);
   });
 });

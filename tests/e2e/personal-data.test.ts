@@ -157,6 +157,8 @@ describe('consent on /apply', () => {
 
 describe('"Мои данные" on /record', () => {
   it('shows what is stored and erases it after a confirmation', async () => {
+    // A note staff keep about her is shown to her with the rest, and erased with it.
+    await call('PUT', `/customers/${customer.id}/note`, { note: 'Постоянная гостья, любит острое' });
     const { page, errors, close } = await phone();
     await page.goto(`${server.url}/record/${recordId}${launchHash()}`);
     await page.getByRole('heading', { name: 'Мои данные', exact: true }).waitFor();
@@ -165,12 +167,14 @@ describe('"Мои данные" on /record', () => {
     await shown.waitFor();
     expect(await shown.textContent()).toContain('«Сармице»');
     expect(await shown.textContent()).toContain('Драгана Петровић, 1 чел.');
+    expect(await shown.textContent()).toContain('Заметка студии о вас: Постоянная гостья, любит острое');
     await page.getByRole('heading', { name: 'Мои данные', exact: true }).scrollIntoViewIfNeeded();
     await page.screenshot({ path: screenshotPath('personal-data-record-shown') });
 
     await page.getByRole('button', { name: 'Удалить мои данные' }).click();
     const confirm = page.getByRole('region', { name: 'Удалить мои данные' });
     await confirm.waitFor();
+    expect(await confirm.textContent()).toContain('заметка студии о вас');
     await page.screenshot({ path: screenshotPath('personal-data-record-confirm'), fullPage: true });
     expect(await axeProblems(page, '.my-data')).toEqual([]);
     await confirm.getByRole('button', { name: 'Удалить', exact: true }).click();
@@ -181,6 +185,7 @@ describe('"Мои данные" on /record', () => {
       authorization: `tma ${initDataFor(customer)}`,
     });
     expect(data.bookings).toEqual([]);
+    expect(data.staff_note ?? null).toBeNull();
     const view = await call<{ record: { name: string; state: string } }>('GET', `/records/${recordId}`);
     expect(view.record).toMatchObject({ name: 'Удалено', state: 'CANCELLED' });
     expect(errors).toEqual([]);

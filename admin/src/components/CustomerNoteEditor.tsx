@@ -21,7 +21,7 @@ export function CustomerNoteEditor({ telegramId, note }: { telegramId: number; n
     <Stack gap={6}>
       <Textarea
         label="Заметка о клиенте"
-        description="Видна сотрудникам в каждой записи клиента, в списке участников и в /today"
+        description="Видна сотрудникам в каждой записи клиента, в списке участников и в /today; клиент видит её в своих данных (/mydata)"
         autosize
         minRows={2}
         maxLength={NOTE_MAX}

@@ -222,8 +222,9 @@ export const en: WebTexts = {
     allergy: (what: string | null) => `allergy: ${what ?? 'yes'}`,
     comment: (text: string) => `comment: ${text}`,
     subscriptions: (list: string) => `Tell me about new dates: ${list}`,
+    staffNote: (note: string) => `The studio’s note about you: ${note}`,
     forgetText:
-      'Upcoming bookings will be cancelled, and the name, Telegram account, comment and allergy details will be removed from all bookings. This cannot be undone.',
+      'Upcoming bookings will be cancelled, and the name, Telegram account, comment and allergy details will be removed from all bookings, and so will the studio’s note about you. This cannot be undone.',
     delete: 'Delete',
     loadFailed: 'Could not load the data',
     deleted: 'Your data is deleted',

@@ -226,8 +226,9 @@ export const sr: WebTexts = {
     allergy: (what: string | null) => `alergija: ${what ?? 'da'}`,
     comment: (text: string) => `komentar: ${text}`,
     subscriptions: (list: string) => `Obaveštenja o novim terminima: ${list}`,
+    staffNote: (note: string) => `Beleška studija o vama: ${note}`,
     forgetText:
-      'Predstojeće prijave biće otkazane, a iz svih prijava biće obrisani ime, Telegram nalog, komentar i podaci o alergiji. Ovo se ne može poništiti.',
+      'Predstojeće prijave biće otkazane, a iz svih prijava biće obrisani ime, Telegram nalog, komentar i podaci o alergiji, kao i beleška studija o vama. Ovo se ne može poništiti.',
     delete: 'Obriši',
     loadFailed: 'Podaci nisu učitani',
     deleted: 'Vaši podaci su obrisani',

@@ -95,6 +95,7 @@ export function MyDataSection() {
               {M.subscriptions(data.subscriptions.map((s) => `«${s.workshop}»`).join(', '))}
             </p>
           )}
+          {data.staff_note && <p className="my-data__text">{M.staffNote(data.staff_note)}</p>}
         </div>
       )}
       {panel === 'forget' && (
