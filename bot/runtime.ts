@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
-import { Api, BotError, type Bot } from 'grammy';
+import { Api, BotError, GrammyError, type Bot } from 'grammy';
 import type { Update, UserFromGetMe } from 'grammy/types';
 import { nowIso, type Database } from '../db/database';
-import { takeUpdate } from '../db/repositories/telegram-updates';
+import { markUpdateHandled, releaseUpdate, takeUpdate } from '../db/repositories/telegram-updates';
 import { createOutbox, DEFAULT_OUTBOX_OPTIONS, type Outbox, type OutboxDeps, type OutboxOptions } from './outbox';
 import { createBot } from './createBot';
 import { renderContext, type BotConfig, type BotContext, type Log } from './context';
@@ -22,6 +22,10 @@ export const ALLOWED_UPDATES = [
 ] as const;
 const SETUP_RETRY_MS = 30_000;
 const INIT_TIMEOUT_MS = 10_000;
+/** How long an update being handled is this instance's; past it (the process died) a redelivery takes it. */
+const UPDATE_LEASE_MS = 60_000;
+/** Deliveries of one update whose handling fails before it is given up (the error is logged and told). */
+const UPDATE_ATTEMPTS = 5;
 
 export interface TelegramOptions {
   outbox?: Partial<OutboxOptions>;
@@ -29,7 +33,16 @@ export interface TelegramOptions {
   onSend?: OutboxDeps['onSend'];
   /** Known bot info: skips getMe. */
   botInfo?: UserFromGetMe;
+  /** How long a taken update is this instance's (tests shorten it). */
+  updateLeaseMs?: number;
 }
+
+/**
+ * What became of a webhook update: `handled` (now or before: answer 200), `busy` (another instance is
+ * handling it: answer non-2xx, so Telegram sends it again later). A failure throws, after letting the
+ * update go, so Telegram's next delivery handles it again: a payment is never lost to a passing fault.
+ */
+export type UpdateOutcome = 'handled' | 'busy';
 
 /** Everything Telegram: the bot and the outbox worker that delivers notifications. */
 export interface Telegram {
@@ -37,8 +50,8 @@ export interface Telegram {
   outbox: Outbox;
   /** Timing-safe check of the X-Telegram-Bot-Api-Secret-Token header. */
   verifySecret(header: unknown): boolean;
-  /** Handles one update (webhook) once, whatever the instance; the bot's errors are logged, never thrown. */
-  handleUpdate(update: Update): Promise<void>;
+  /** Handles one update (webhook) once it succeeds, whatever the instance; throws when it should come again. */
+  handleUpdate(update: Update): Promise<UpdateOutcome>;
   /** The bot's @username (getMe once). */
   username(): Promise<string>;
   /** A Telegram invoice link for the mini-app's openInvoice. */
@@ -95,6 +108,7 @@ export function createTelegram(deps: {
     onSend: deps.options?.onSend,
   });
   const secret = Buffer.from(config.webhookSecret);
+  const updateLeaseMs = deps.options?.updateLeaseMs ?? UPDATE_LEASE_MS;
   const https = webAppsEnabled(config.publicUrl);
   let initializing: Promise<void> | null = null;
   let setupTimer: NodeJS.Timeout | null = null;
@@ -166,16 +180,30 @@ export function createTelegram(deps: {
     },
     async handleUpdate(update) {
       // Telegram sends an update again when it thinks the first try failed, to whichever instance
-      // answers: the first to take its id handles it. A database that cannot tell throws, and the
-      // webhook's error makes Telegram try again later.
-      if (!(await takeUpdate(database.db, update.update_id, nowIso()))) return;
+      // answers. An update counts as handled only once its handler finished: one that failed (the
+      // database dropped, getMe failed) is let go and thrown, so Telegram's retry handles it; one whose
+      // process died is taken again when its lease has run out. Handlers are idempotent where it counts
+      // (a payment is recorded once by its charge id).
+      const id = update.update_id;
+      const taken = await takeUpdate(database.db, id, new Date(), updateLeaseMs, UPDATE_ATTEMPTS);
+      if (taken.status !== 'take') return taken.status === 'busy' ? 'busy' : 'handled';
       try {
         await init();
         await bot.handleUpdate(update);
       } catch (err) {
+        // Telegram itself refused a call of the handler (the user blocked the bot, a message gone):
+        // sending the update again would meet the same answer.
+        const refusedByTelegram = err instanceof BotError && err.error instanceof GrammyError;
+        if (!refusedByTelegram && taken.attempt < UPDATE_ATTEMPTS) {
+          log.error({ err, update_id: id, attempt: taken.attempt }, 'telegram: update failed, Telegram will retry it');
+          await releaseUpdate(database.db, id, nowIso());
+          throw err;
+        }
         if (err instanceof BotError) await bot.errorHandler(err);
-        else log.error({ err, update_id: update.update_id }, 'telegram: update not handled');
+        else log.error({ err, update_id: id }, 'telegram: update not handled, given up');
       }
+      await markUpdateHandled(database.db, id, nowIso());
+      return 'handled';
     },
     async username() {
       await init();

@@ -21,6 +21,7 @@ import * as m20261123_1059 from './migrations/20261123_1059_certificates';
 import * as m20261123_1106 from './migrations/20261123_1106_promo_codes';
 import * as m20261123_1128 from './migrations/20261123_1128_workshop_translations';
 import * as m20261126_2308 from './migrations/20261126_2308_certificate_places';
+import * as m20261128_0100 from './migrations/20261128_0100_update_handling';
 
 /**
  * Every migration, statically imported so they run the same under tsx, vitest and a bundle.
@@ -49,6 +50,7 @@ export const migrations: Record<string, Migration> = {
   '20261123_1106_promo_codes': m20261123_1106,
   '20261123_1128_workshop_translations': m20261123_1128,
   '20261126_2308_certificate_places': m20261126_2308,
+  '20261128_0100_update_handling': m20261128_0100,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -260,6 +260,10 @@ export interface RateLimitsTable {
 export interface TelegramUpdatesTable {
   update_id: number;
   received_at: Timestamp;
+  /** Set when its handler finished; until then the update may be taken again once its lease ran out. */
+  handled_at: Timestamp | null;
+  lease_until: Timestamp | null;
+  attempts: Generated<number>;
 }
 
 /** Staff's note about a customer: personal data (exported, erased with the person and by retention). */

@@ -29,8 +29,11 @@ export interface Lifecycle {
 export interface TelegramGateway {
   /** Timing-safe check of the X-Telegram-Bot-Api-Secret-Token header. */
   verifySecret(header: unknown): boolean;
-  /** Handles one webhook update once, whichever instance gets it; throws only when the database cannot say (Telegram retries). */
-  handleUpdate(update: Update): Promise<void>;
+  /**
+   * Handles one webhook update once it succeeds, whichever instance gets it: `busy` while another instance
+   * handles it; throws when its handling failed (Telegram sends it again).
+   */
+  handleUpdate(update: Update): Promise<'handled' | 'busy'>;
   /** The bot's @username. */
   username(): Promise<string>;
   /** A Telegram invoice link (createInvoiceLink); absent: payments are not wired. */

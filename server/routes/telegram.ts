@@ -11,6 +11,8 @@ import { route } from '../route';
 
 const NO_BOT = 'Telegram-бот не настроен на сервере';
 const BOT_UNREACHABLE = 'Telegram сейчас недоступен, попробуйте позже';
+const UPDATE_BUSY = 'This update is being handled by another instance: send it again later';
+const UPDATE_FAILED = 'This update was not handled: send it again';
 
 /** Where Telegram posts updates, under the API prefix (the bot registers it with setWebhook). */
 export const WEBHOOK_PATH = '/telegram/webhook';
@@ -46,8 +48,15 @@ export default async function telegramRoutes(
         // retry it and hold back the chat's later updates. What the bot stores is checked where it stores it.
         validatorCompiler: validatorCompiler as FastifySchemaCompiler<unknown>,
       },
-      async (req) => {
-        await telegram.handleUpdate(req.body);
+      // Anything but 200 makes Telegram send the update again later: while another instance handles it,
+      // and when its handling failed (a payment must not be lost to a passing fault).
+      async (req, reply) => {
+        try {
+          if ((await telegram.handleUpdate(req.body)) === 'busy')
+            return reply.status(503).send({ detail: UPDATE_BUSY });
+        } catch {
+          return reply.status(500).send({ detail: UPDATE_FAILED });
+        }
         return { ok: true };
       },
     );

@@ -18,13 +18,17 @@ afterAll(async () => {
 });
 
 describe('the webhook', () => {
-  it('answers 200 to an update sent again, at once or later, and handles it once', async () => {
+  it('handles an update sent again, at once or later, once; a copy arriving while it runs is told to come later', async () => {
     const user = tgUser(890_001);
     const update = textUpdate(user, '/help');
     const secret = t.config.webhookSecret;
     const first = await Promise.all([postUpdate(t.app, secret, update), postUpdate(t.app, secret, update)]);
     const later = await postUpdate(t.app, secret, update);
-    expect([...first, later].map((r) => r.statusCode)).toEqual([200, 200, 200]);
+    // The copy is answered 200 when the first had finished, else 503 (Telegram sends it again, then finds it done).
+    expect(first.map((r) => r.statusCode).sort()).toSatisfy(
+      (s: number[]) => s[0] === 200 && (s[1] === 200 || s[1] === 503),
+    );
+    expect(later.statusCode).toBe(200);
     expect(fake.messages(user.id)).toHaveLength(1);
     // Another update of the same chat is handled as usual.
     await postUpdate(t.app, secret, textUpdate(user, '/help'));

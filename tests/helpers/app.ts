@@ -14,7 +14,7 @@ import { WEBHOOK_PATH } from '../../server/routes/telegram';
 import { freshDatabaseUrl } from './db';
 import { TEST_BOT_TOKEN } from './telegram';
 import { FAKE_BOT } from './fake-telegram';
-import { createTelegram, type Telegram } from '../../bot/runtime';
+import { createTelegram, type Telegram, type TelegramOptions } from '../../bot/runtime';
 import { createMetrics, type Metrics } from '../../server/metrics';
 
 const SILENT_LOG = { info() {}, warn() {}, error() {}, debug() {} };
@@ -48,6 +48,8 @@ export async function buildTestApp(
     lifecycle?: AppDeps['lifecycle'];
     /** Reuse this database (a "restart" on the same data); the caller drops it, close() does not. */
     databaseUrl?: string;
+    /** Telegram runtime options over the tests' own (e.g. `botInfo: undefined` to make the bot call getMe). */
+    telegram?: TelegramOptions;
   } = {},
 ): Promise<TestApp> {
   const fresh = opts.databaseUrl ? { url: opts.databaseUrl, drop: async () => {} } : await freshDatabaseUrl();
@@ -85,6 +87,7 @@ export async function buildTestApp(
           botInfo: FAKE_BOT,
           outbox: { privateChatIntervalMs: 0, groupChatIntervalMs: 0 },
           onSend: metrics?.onSend,
+          ...opts.telegram,
         },
       })
     : null;
