@@ -35,7 +35,8 @@ export type ScheduleUpdate = z.infer<typeof ScheduleUpdate>;
 export const SERIES_MAX_MONTHS = 6;
 /** ISO weekdays: 1 = Monday … 7 = Sunday. */
 export const WEEKDAY_LABELS = ['Пн', 'Вт', 'Ср', 'Чт', 'Пт', 'Сб', 'Вс'] as const;
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Укажите дату в формате ГГГГ-ММ-ДД');
+// A calendar day that exists: 2026-13-01 and 2027-02-30 are refused, never moved to another day.
+const day = z.iso.date({ error: 'Укажите дату в формате ГГГГ-ММ-ДД' });
 
 /**
  * A weekly series: on the chosen weekdays at `time` (the studio's clock), from `start` for `weeks`

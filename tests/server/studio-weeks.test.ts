@@ -388,6 +388,16 @@ describe('recurring sessions', () => {
     expect(noDays.statusCode).toBe(422);
     const past = await series({ ...base, start: '2020-01-06', weeks: 2 });
     expect(past.statusCode).toBe(422);
+    // Dates that do not exist are refused, not moved (2027-02-30 is not 2 March).
+    for (const [field, day] of [
+      ['start', '2026-13-01'],
+      ['start', '2027-02-30'],
+      ['until', '2027-04-31'],
+    ] as const) {
+      const res = await series({ ...base, ...(field === 'start' ? { weeks: 2 } : {}), [field]: day });
+      expect(res.statusCode, `${field} ${day}`).toBe(422);
+      expect(res.json().detail).toBe(`${field}: Укажите дату в формате ГГГГ-ММ-ДД`);
+    }
     expect(await countSchedules()).toBe(before);
   });
 
