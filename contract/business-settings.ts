@@ -130,6 +130,8 @@ export const TelegramBusinessStatus = z.object({
   can_reply: z.boolean(),
   /** When Telegram last told of a change of it; null: never connected. */
   changed_at: z.string().nullable(),
+  /** Whose account it is: the staff member linked to it (name, else email); null: never connected. */
+  account: z.string().nullable(),
 });
 export type TelegramBusinessStatus = z.infer<typeof TelegramBusinessStatus>;
 

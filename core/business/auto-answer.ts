@@ -6,8 +6,11 @@ import {
   markStaffWrote,
   upsertBusinessConnection,
 } from '../../db/repositories/business';
+import { getUserByTelegramId } from '../../db/repositories/users';
 import type { TelegramBusinessStatus } from '../../contract/business-settings';
-import { getBusinessSettings } from '../staff/business-settings';
+import { can } from '../../contract/roles';
+import { staffRole } from '../kernel/actor';
+import { getBusinessSettings } from '../kernel/settings';
 
 /** What the bot keeps of Telegram's BusinessConnection: rights.can_reply (Bot API 9.0+), else the older can_reply. */
 export interface BusinessConnectionInput {
@@ -19,8 +22,22 @@ export interface BusinessConnectionInput {
   rights?: { can_reply?: boolean };
 }
 
-/** A connection made, changed or removed (is_enabled: false) by the studio in Telegram Business. */
-export async function saveBusinessConnection(db: Executor, c: BusinessConnectionInput): Promise<void> {
+/**
+ * The studio's own Telegram account: the account of an active owner or manager linked to the bot. Anyone
+ * can connect a bot to their Business account; the bot must not answer a stranger's customers in the
+ * studio's name.
+ */
+async function studioAccount(db: Executor, telegramId: number) {
+  const user = await getUserByTelegramId(db, telegramId);
+  return user && user.is_active && can(staffRole(user), 'business.read') ? user : null;
+}
+
+/**
+ * A connection made, changed or removed (is_enabled: false) in Telegram Business: kept when it is the
+ * studio's own account; false (and nothing kept) for anyone else's.
+ */
+export async function saveBusinessConnection(db: Executor, c: BusinessConnectionInput): Promise<boolean> {
+  if (!(await studioAccount(db, c.user.id))) return false;
   await upsertBusinessConnection(db, {
     id: c.id,
     user_id: c.user.id,
@@ -28,6 +45,7 @@ export async function saveBusinessConnection(db: Executor, c: BusinessConnection
     can_reply: c.rights?.can_reply ?? c.can_reply ?? false,
     is_enabled: c.is_enabled,
   });
+  return true;
 }
 
 export interface BusinessMessageInput {
@@ -58,6 +76,8 @@ export async function shouldAnswerBusinessMessage(db: Executor, m: BusinessMessa
     return false;
   }
   if (!connection.is_enabled || !connection.can_reply) return false;
+  // The account may have been unlinked from the staff (or its staff member deactivated) since it connected.
+  if (!(await studioAccount(db, connection.user_id))) return false;
   const settings = await getBusinessSettings(db);
   if (!settings.business_auto_reply) return false;
   const ago = (ms: number) => new Date(m.now.getTime() - ms).toISOString();
@@ -71,12 +91,14 @@ export async function shouldAnswerBusinessMessage(db: Executor, m: BusinessMessa
   );
 }
 
-/** What Settings → Бизнес shows: the enabled connection (or the last one) and whether it may reply. */
+/** What Settings → Бизнес shows: the enabled connection (or the last one), whose account it is, and whether it may reply. */
 export async function telegramBusinessStatus(db: Executor): Promise<TelegramBusinessStatus> {
   const c = await latestBusinessConnection(db);
+  const owner = c ? await getUserByTelegramId(db, c.user_id) : undefined;
   return {
     connected: Boolean(c?.is_enabled),
     can_reply: Boolean(c?.is_enabled && c.can_reply),
     changed_at: c ? new Date(c.updated_at).toISOString() : null,
+    account: owner ? owner.full_name || owner.email : null,
   };
 }

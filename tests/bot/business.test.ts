@@ -17,7 +17,8 @@ import { linkStaff, SESSION_DATE, useBotApp } from './setup';
 /* Telegram Business: the bot answers customers in the studio's own account while staff are quiet there. */
 
 const STAFF_CHAT = 700_401;
-const OWNER = tgUser(41_000, 'studio_owner');
+// The studio's Telegram account is the one its owner linked to the bot.
+const OWNER = tgUser(STAFF_CHAT, 'studio_owner');
 const APP_LINK = `https://t.me/${FAKE_BOT.username}?startapp`;
 
 let fake: FakeTelegram;
@@ -55,9 +56,9 @@ const status = async () => {
 
 describe('Telegram Business', () => {
   it('the settings show whether the studio account has the bot connected and may reply', async () => {
-    expect(await status()).toEqual({ connected: false, can_reply: false, changed_at: null });
+    expect(await status()).toEqual({ connected: false, can_reply: false, changed_at: null, account: null });
     const id = await connect({ canReply: false, enabled: true });
-    expect(await status()).toMatchObject({ connected: true, can_reply: false });
+    expect(await status()).toMatchObject({ connected: true, can_reply: false, account: 'admin@example.com' });
     await send(businessConnectionUpdate(id, OWNER, { canReply: true, enabled: true }));
     expect(await status()).toMatchObject({ connected: true, can_reply: true });
     await send(businessConnectionUpdate(id, OWNER, { canReply: true, enabled: false }));
@@ -182,5 +183,31 @@ describe('Telegram Business', () => {
     expect((await settings({ business_auto_reply: true })).statusCode).toBe(200);
     await send(businessMessageUpdate(id, egor, egor, 'Привет'));
     expect(answersTo(egor.id)).toHaveLength(1);
+  });
+
+  it("a stranger connecting the bot to their own Business account is ignored: the settings don't show it, their customers get nothing", async () => {
+    const stranger = tgUser(41_100, 'someone_else');
+    const id = `bc-stranger-${nextConnection++}`;
+    const before = await status();
+    await send(businessConnectionUpdate(id, stranger, { canReply: true, enabled: true }));
+    expect(await status()).toEqual(before);
+    const theirs = customer(41_101);
+    await send(businessMessageUpdate(id, theirs, theirs, 'Здравствуйте, когда вы открыты?'));
+    expect(fake.messages(theirs.id)).toHaveLength(0);
+  });
+
+  it('an account unlinked from the staff stops answering', async () => {
+    const id = await connect();
+    const zoya = customer(41_102);
+    await send(businessMessageUpdate(id, zoya, zoya, 'Привет'));
+    expect(answersTo(zoya.id)).toHaveLength(1);
+    await linkStaff(t, staff, null);
+    try {
+      const yana = customer(41_103);
+      await send(businessMessageUpdate(id, yana, yana, 'Привет'));
+      expect(fake.messages(yana.id)).toHaveLength(0);
+    } finally {
+      await linkStaff(t, staff, STAFF_CHAT);
+    }
   });
 });

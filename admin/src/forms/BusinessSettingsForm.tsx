@@ -74,10 +74,11 @@ const telegramBusinessLine = (s: TelegramBusinessStatus | undefined) =>
   !s
     ? 'Проверяем подключение…'
     : !s.connected
-      ? 'Бот не подключён к аккаунту студии. Подключить: Telegram → Настройки → Telegram Business → Чат-боты.'
-      : s.can_reply
-        ? 'Бот подключён к аккаунту студии и может отвечать клиентам.'
-        : 'Бот подключён к аккаунту студии, но без права отвечать: разрешите ему отвечать в Telegram Business.';
+      ? 'Бот не подключён к аккаунту студии. Подключить: Telegram → Настройки → Telegram Business → Чат-боты, из аккаунта владельца или менеджера, привязанного к боту.'
+      : `Бот подключён к аккаунту студии${s.account ? ` (${s.account})` : ''}` +
+        (s.can_reply
+          ? ' и может отвечать клиентам.'
+          : ', но без права отвечать: разрешите ему отвечать в Telegram Business.');
 
 /** The money choices: how customers pay and where a cancelled booking's money goes. */
 const SELECT_FIELDS = [
