@@ -4,7 +4,7 @@ import type { CertificateNotification, Notification } from '../core/notify/notif
 import { shareUrl } from './keyboards/journey';
 import { inlineKeyboard, urlButton, webAppButton, webAppsEnabled } from './keyboards/webapp';
 import { texts, textsFor } from './texts';
-import type { OutgoingMessage } from './messages';
+import type { OutgoingMessage } from './outgoing-message';
 
 /*
  * The bot's certificate messages: the buyer's certificate (code, card, how to use), the reply to its

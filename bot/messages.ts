@@ -1,4 +1,4 @@
-import type { InlineKeyboardMarkup } from 'grammy/types';
+import type { OutgoingMessage } from './outgoing-message';
 import type { AttendanceValue, PersonalDataExport } from '../contract';
 import { daysBetween } from '../contract/format';
 import type {
@@ -48,10 +48,7 @@ export interface RenderContext {
   language?: Language;
 }
 
-export interface OutgoingMessage {
-  text: string;
-  reply_markup?: InlineKeyboardMarkup;
-}
+export type { OutgoingMessage };
 
 /** Telegram's limit is 4096 characters of text; keep a margin for the markup. */
 const MAX_TEXT = 3900;

@@ -1,17 +1,32 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { ESLint } from 'eslint';
+import { ESLint, Linter } from 'eslint';
+import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
+import { cycles, importGraph, relativeImports, ROOT } from '../helpers/folder-graph';
 
 // The folders form a one-way graph (contract ← db ← core ← {server, bot} ← main), and `npm run lint`
 // is what enforces it: an import against the graph, in a real file of each folder, fails lint.
+// The rule is read from eslint.config.js for each file and run without type information (an import's
+// path needs no types; building the typed program took a minute).
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
+const eslint = new ESLint({ cwd: ROOT });
+const linter = new Linter({ cwd: ROOT, configType: 'flat' });
 
 async function restricted(file: string, code: string): Promise<string[]> {
-  const eslint = new ESLint({ cwd: ROOT });
-  const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, file) });
-  return result.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  const filename = path.join(ROOT, file);
+  const rule = ((await eslint.calculateConfigForFile(filename)) as Linter.Config).rules?.['no-restricted-imports'];
+  const messages = linter.verify(
+    code,
+    [
+      {
+        files: ['**/*.ts', '**/*.tsx'],
+        languageOptions: { parser: tseslint.parser as Linter.Parser },
+        rules: { 'no-restricted-imports': rule ?? 'off' },
+      },
+    ],
+    { filename },
+  );
+  return messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
 }
 
 describe('the folder graph', () => {
@@ -51,7 +66,7 @@ describe('the folder graph', () => {
       ),
     ).toEqual([]);
   });
-}, 60_000);
+});
 
 describe('handlers translate, core decides', () => {
   it('a route or a bot handler that imports a writing repository function fails lint; reads pass', async () => {
@@ -76,54 +91,28 @@ describe('handlers translate, core decides', () => {
       ),
     ).toEqual([]);
   });
-}, 60_000);
+});
 
-/** Every relative import of the TypeScript sources (type-only imports do not run, so they cannot form a cycle). */
-function importGraph(): Map<string, string[]> {
-  const graph = new Map<string, string[]>();
-  const walk = (dir: string) => {
-    for (const e of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
-      const rel = path.join(dir, e.name);
-      if (e.isDirectory()) walk(rel);
-      else if (/\.tsx?$/.test(e.name)) {
-        const src = fs.readFileSync(path.join(ROOT, rel), 'utf8');
-        const targets: string[] = [];
-        for (const m of src.matchAll(/^(?:import|export)\s+(?!type\s)[^;]*?from\s+'(\.[^']+)'/gms)) {
-          const base = path.join(path.dirname(rel), m[1].replace(/\.(ts|tsx|js)$/, ''));
-          const target = [`${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')].find((f) =>
-            fs.existsSync(path.join(ROOT, f)),
-          );
-          if (target) targets.push(target);
-        }
-        graph.set(rel, targets);
-      }
-    }
-  };
-  for (const dir of ['contract', 'db', 'core', 'server', 'bot', 'webapp/src', 'admin/src']) walk(dir);
-  return graph;
-}
-
-/** The cycles of a graph, each as the path that closes it (depth-first, colouring). */
-function cycles(graph: Map<string, string[]>): string[][] {
-  const state = new Map<string, 'open' | 'done'>();
-  const found: string[][] = [];
-  const visit = (node: string, trail: string[]) => {
-    state.set(node, 'open');
-    for (const next of graph.get(node) ?? []) {
-      if (state.get(next) === 'open') found.push([...trail.slice(trail.indexOf(next)), node, next]);
-      else if (!state.has(next)) visit(next, [...trail, node]);
-    }
-    state.set(node, 'done');
-  };
-  for (const node of graph.keys()) if (!state.has(node)) visit(node, []);
-  return found;
-}
+/*
+ * Cycles that wait for the change that removes them (each owner is reshaping these files): none may be
+ * added; drop an entry when its cycle is gone.
+ */
+const WAITING = [
+  // The per-language bot texts check their shape against the Russian catalogue's type (one catalogue per language).
+  'bot/texts/index.ts -> bot/texts/en.ts -> bot/texts/index.ts',
+  'bot/texts/index.ts -> bot/texts/sr.ts -> bot/texts/index.ts',
+  // The mini-app's first-screen texts and the texts loaded later (one catalogue per language).
+  'webapp/src/i18n/ru.ts -> webapp/src/i18n/ru-later.ts -> webapp/src/i18n/ru.ts',
+  // The lazy mobile menu reuses the layout's navigation (the admin's menu from one page table).
+  'admin/src/components/Layout.tsx -> admin/src/components/MobileMenu.tsx -> admin/src/components/Layout.tsx',
+];
 
 describe('the import graph', () => {
-  it('has no cycle', () => {
+  it('has no cycle, counting type-only and lazy imports', () => {
     const graph = importGraph();
     expect(graph.size).toBeGreaterThan(100);
-    expect(cycles(graph)).toEqual([]);
+    const found = cycles(graph).map((c) => c.join(' -> '));
+    expect(found.filter((c) => !WAITING.includes(c))).toEqual([]);
   });
 
   it('the check finds a cycle when there is one', () => {
@@ -134,5 +123,23 @@ describe('the import graph', () => {
       ['d.ts', ['a.ts']],
     ]);
     expect(cycles(graph)).toEqual([['a.ts', 'b.ts', 'c.ts', 'a.ts']]);
+  });
+
+  it('reads every kind of import from the text, and none from comments or strings', () => {
+    const source = [
+      "import { a } from './a';",
+      "import type { B } from '../b/b';",
+      "export { c } from './c.ts';",
+      "export type { D } from './d';",
+      "import './e';",
+      "const F = lazy(() => import('./f'));",
+      'import {',
+      '  g,',
+      "} from './g';",
+      "// import { h } from './h';",
+      "/* import('./i') */",
+      "const url = 'https://example.com/x'; import { j } from 'fastify';",
+    ].join('\n');
+    expect(relativeImports(source).sort()).toEqual(['../b/b', './a', './c.ts', './d', './e', './f', './g']);
   });
 });

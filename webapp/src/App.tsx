@@ -1,7 +1,8 @@
 import { Suspense, lazy, useSyncExternalStore } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { AppRoot } from '@telegram-apps/telegram-ui';
-import ApplyPage, { CenteredSpinner } from './apply/ApplyPage';
+import ApplyPage from './apply/ApplyPage';
+import { CenteredSpinner } from './apply/CenteredSpinner';
 import { isDarkTheme, subscribeDark, uiPlatform } from './tg';
 import { Toaster } from './ui/Toaster';
 

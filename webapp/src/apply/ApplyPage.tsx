@@ -1,6 +1,6 @@
 import { Suspense, lazy, useCallback, useEffect, useState } from 'react';
 import useSWR from 'swr';
-import { Spinner, Steps } from '@telegram-apps/telegram-ui';
+import { Steps } from '@telegram-apps/telegram-ui';
 import type { RecordView, ScheduleOpen } from '../../../contract';
 import type { Reply } from '../../../contract/endpoints/endpoint';
 import type { recordsApi } from '../../../contract/endpoints/records';
@@ -11,6 +11,7 @@ import { useT } from '../i18n';
 import { launchIntent, type LaunchIntent } from './launch-intent';
 import { ScheduleStep } from './ScheduleStep';
 import { Notice } from '../ui/Notice';
+import { CenteredSpinner } from './CenteredSpinner';
 
 const loadForm = () => import('./ContactStep');
 const ContactStep = lazy(loadForm);
@@ -157,14 +158,5 @@ function Wizard({ intent, onBuy }: { intent: LaunchIntent; onBuy: () => void }) 
         </Suspense>
       )}
     </main>
-  );
-}
-
-export function CenteredSpinner() {
-  const T = useT();
-  return (
-    <div className="centered" role="progressbar" aria-label={T.common.loading}>
-      <Spinner size="l" />
-    </div>
   );
 }

@@ -22,7 +22,7 @@ import {
 import { Notice } from '../ui/Notice';
 import { toast } from '../ui/toast';
 import { useMainButton } from '../ui/useMainButton';
-import { CenteredSpinner } from './ApplyPage';
+import { CenteredSpinner } from './CenteredSpinner';
 import '../later.css';
 
 const MINE_KEY = 'me/certificates';

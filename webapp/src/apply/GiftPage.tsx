@@ -14,7 +14,7 @@ import { PrivacySheet } from '../ui/PrivacySheet';
 import { toast } from '../ui/toast';
 import { IconPeople } from '../ui/icons';
 import { ScheduleCells } from '../ui/ScheduleCells';
-import { CenteredSpinner } from './ApplyPage';
+import { CenteredSpinner } from './CenteredSpinner';
 import '../later.css';
 
 /** A seat given by a friend: the session, then the new owner's name and allergy, then "Принять место". */
