@@ -4,7 +4,7 @@ import path from 'node:path';
 /*
  * The source's import graph, read from the text (no TypeScript program: a graph of file names needs no
  * types, and building the typed program took a minute). Every kind of import is an edge: static,
- * `import type` (a type cycle still ties the files' design together) and lazy `import('…')`.
+ * `import type` (a type cycle still ties the files' design together) and lazy (dynamic) imports.
  */
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
