@@ -1,4 +1,5 @@
 import { z } from './zod';
+import { CAPABILITIES, ROLES, type Capability } from './roles';
 import { FULL_NAME_MAX, PASSWORD_MIN, idParam, listOf, requiredText } from './common';
 
 const email = requiredText('Укажите email', 255).toLowerCase().pipe(z.email('Некорректный email адрес'));
@@ -19,8 +20,8 @@ const telegramIdClearOnly = z
 /** Telegram user ids are positive integers below 2^53. */
 export const TelegramId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
-/** Staff roles: owner (everything), manager (all but users and business settings), host (the day's sessions at the door). */
-export const STAFF_ROLES = ['owner', 'manager', 'host'] as const;
+/** Staff roles; what each may do is the table of contract/roles.ts. */
+export const STAFF_ROLES = ROLES;
 export const StaffRoleSchema = z.enum(STAFF_ROLES);
 export const STAFF_ROLE_LABELS = { owner: 'Владелец', manager: 'Менеджер', host: 'Ведущий' } as const;
 
@@ -36,6 +37,12 @@ export const UserPublic = z.object({
   role: StaffRoleSchema.optional(),
 });
 export type UserPublic = z.infer<typeof UserPublic>;
+
+/** The caller's own account, with what their role may do: the admin builds its pages and menu from it. */
+export const UserMe = UserPublic.extend({
+  capabilities: z.array(z.enum(CAPABILITIES as [Capability, ...Capability[]])),
+});
+export type UserMe = z.infer<typeof UserMe>;
 
 export const UsersPublic = listOf(UserPublic);
 export type UsersPublic = z.infer<typeof UsersPublic>;

@@ -41,7 +41,7 @@ export type EndpointHandler<E extends Endpoint> = RouteHandlerMethod<
 
 /**
  * Registers the route of an endpoint described in contract/endpoints: method, path, who may call it
- * (`config.auth`), the schemas that validate its input and serialize its answer, and what the OpenAPI
+ * (`config.auth` and the capability `config.can`), the schemas that validate its input and serialize its answer, and what the OpenAPI
  * document says of it (tag, summary, error statuses). A route file holds only the handlers.
  * `config` adds route options of the server's own (a rate limit).
  */
@@ -49,7 +49,7 @@ export function route<E extends Endpoint>(
   app: FastifyInstance,
   endpoint: E,
   handler: EndpointHandler<E>,
-  config: Omit<FastifyContextConfig, 'auth'> = {},
+  config: Omit<FastifyContextConfig, 'auth' | 'can'> = {},
 ) {
   const schema: FastifySchema = { tags: [endpoint.tag], summary: endpoint.summary };
   if (endpoint.description) schema.description = endpoint.description;
@@ -62,7 +62,7 @@ export function route<E extends Endpoint>(
   app.route({
     method: endpoint.method,
     url: endpoint.path,
-    config: { ...config, auth: endpoint.access, host: endpoint.host === true },
+    config: { ...config, auth: endpoint.access, can: endpoint.can },
     schema,
     // The schema built here is the one RouteSchema<E> describes.
     handler: handler as RouteHandlerMethod,

@@ -6,7 +6,8 @@ export const addressesApi = {
   list: {
     method: 'GET',
     path: '/address/',
-    access: 'user',
+    access: 'staff',
+    can: 'catalog.manage',
     tag,
     summary: 'List addresses',
     query: 'Pagination',
@@ -15,7 +16,8 @@ export const addressesApi = {
   create: {
     method: 'POST',
     path: '/address/',
-    access: 'user',
+    access: 'staff',
+    can: 'catalog.manage',
     tag,
     summary: 'Create an address',
     body: 'AddressCreate',
@@ -25,7 +27,8 @@ export const addressesApi = {
   get: {
     method: 'GET',
     path: '/address/:id',
-    access: 'user',
+    access: 'staff',
+    can: 'catalog.manage',
     tag,
     summary: 'An address by id',
     params: 'IdParam',
@@ -34,7 +37,8 @@ export const addressesApi = {
   update: {
     method: 'PUT',
     path: '/address/:id',
-    access: 'user',
+    access: 'staff',
+    can: 'catalog.manage',
     tag,
     summary: 'Update an address',
     params: 'IdParam',
@@ -44,7 +48,8 @@ export const addressesApi = {
   delete: {
     method: 'DELETE',
     path: '/address/:id',
-    access: 'user',
+    access: 'staff',
+    can: 'catalog.manage',
     tag,
     summary: 'Delete an address no session uses',
     errors: [409],

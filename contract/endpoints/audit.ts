@@ -4,7 +4,8 @@ export const auditApi = {
   list: {
     method: 'GET',
     path: '/audit/',
-    access: 'superuser',
+    access: 'staff',
+    can: 'audit.read',
     tag: 'audit',
     summary: 'The audit log, newest first, by entity and period',
     query: 'AuditQuery',

@@ -7,7 +7,8 @@ export const businessSettingsApi = {
   get: {
     method: 'GET',
     path: '/business-settings/',
-    access: 'user',
+    access: 'staff',
+    can: 'business.read',
     tag,
     summary: "The studio's settings (any staff member)",
     response: 'BusinessSettings',
@@ -15,7 +16,8 @@ export const businessSettingsApi = {
   update: {
     method: 'PUT',
     path: '/business-settings/',
-    access: 'superuser',
+    access: 'staff',
+    can: 'business.settings',
     tag,
     summary: "Change the studio's settings (superuser); fields left out keep their values",
     body: 'BusinessSettingsUpdate',
@@ -24,7 +26,8 @@ export const businessSettingsApi = {
   telegramBusiness: {
     method: 'GET',
     path: '/business-settings/telegram-business',
-    access: 'user',
+    access: 'staff',
+    can: 'business.read',
     tag,
     summary: "Whether the studio's Telegram account has the bot connected (Telegram Business)",
     response: 'TelegramBusinessStatus',

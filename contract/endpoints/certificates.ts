@@ -7,7 +7,8 @@ export const certificatesApi = {
   issue: {
     method: 'POST',
     path: '/certificates/',
-    access: 'user',
+    access: 'staff',
+    can: 'certificates.manage',
     tag,
     summary:
       'Issue a certificate sold at the studio (an amount, or places with what was paid; how it was paid, buyer, recipient, greeting, expiry)',
@@ -19,7 +20,8 @@ export const certificatesApi = {
   list: {
     method: 'GET',
     path: '/certificates/',
-    access: 'user',
+    access: 'staff',
+    can: 'certificates.manage',
     tag,
     summary: 'Certificates, newest first; q searches the code, the recipient and the buyer',
     query: 'CertificateQuery',
@@ -29,6 +31,7 @@ export const certificatesApi = {
     method: 'GET',
     path: '/certificates/options',
     access: 'customer',
+    can: 'certificates.manage',
     tag,
     summary: 'What the mini-app offers to buy: the amounts, and whether Telegram takes the payment',
     response: 'CertificateOptions',
@@ -37,6 +40,7 @@ export const certificatesApi = {
     method: 'POST',
     path: '/certificates/purchase',
     access: 'customer',
+    can: 'certificates.manage',
     tag,
     summary: 'Buy a certificate (a Telegram customer): an invoice link, or a request staff confirm when paid',
     description: 'The code is sent to the buyer in the chat once the certificate is paid.',
@@ -49,6 +53,7 @@ export const certificatesApi = {
     method: 'POST',
     path: '/certificates/check',
     access: 'customer',
+    can: 'certificates.manage',
     tag,
     summary: "A certificate's balance and expiry before booking with it (unknown, expired, used-up codes are refused)",
     description:
@@ -63,6 +68,7 @@ export const certificatesApi = {
     method: 'GET',
     path: '/me/certificates',
     access: 'customer',
+    can: 'certificates.manage',
     tag,
     summary: "The Telegram customer's certificates: bought by them or opened from their link",
     errors: [403],
@@ -71,7 +77,8 @@ export const certificatesApi = {
   view: {
     method: 'GET',
     path: '/certificates/:code',
-    access: 'user',
+    access: 'staff',
+    can: 'certificates.manage',
     tag,
     summary: 'One certificate with its ledger (the code with or without dashes, any case)',
     errors: [400, 404],
@@ -81,7 +88,8 @@ export const certificatesApi = {
   confirm: {
     method: 'POST',
     path: '/certificates/:code/confirm',
-    access: 'user',
+    access: 'staff',
+    can: 'certificates.manage',
     tag,
     summary: 'Confirm a purchase request that was paid (cash, card, transfer): the buyer gets the certificate',
     errors: [400, 404, 409],
@@ -92,7 +100,8 @@ export const certificatesApi = {
   void: {
     method: 'POST',
     path: '/certificates/:code/void',
-    access: 'superuser',
+    access: 'staff',
+    can: 'certificates.void',
     tag,
     summary: 'Void a certificate, with the reason: what is left is written off',
     errors: [400, 404, 409],
@@ -103,8 +112,8 @@ export const certificatesApi = {
   redeem: {
     method: 'POST',
     path: '/records/:id/certificate',
-    access: 'user',
-    host: true,
+    access: 'staff',
+    can: 'desk.pay',
     tag,
     summary: 'Pay a booking from a certificate, up to its balance or a place per person (the rest stays due)',
     errors: [400, 404, 409, 429],

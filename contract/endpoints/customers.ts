@@ -5,7 +5,8 @@ export const customersApi = {
   list: {
     method: 'GET',
     path: '/customers/',
-    access: 'user',
+    access: 'staff',
+    can: 'customers.manage',
     tag: 'customers',
     summary: 'Telegram users who booked, newest first, searchable by name or login',
     query: 'CustomersQuery',
@@ -14,7 +15,8 @@ export const customersApi = {
   get: {
     method: 'GET',
     path: '/customers/:telegram_id',
-    access: 'user',
+    access: 'staff',
+    can: 'customers.manage',
     tag: 'customers',
     summary: 'A customer with every booking, latest session first',
     params: 'TelegramIdParam',
@@ -23,7 +25,8 @@ export const customersApi = {
   note: {
     method: 'PUT',
     path: '/customers/:telegram_id/note',
-    access: 'user',
+    access: 'staff',
+    can: 'customers.manage',
     tag: 'customers',
     summary:
       'Staff’s note about a customer (up to 500 characters; empty removes it), shown wherever their bookings are',
@@ -35,7 +38,8 @@ export const customersApi = {
   data: {
     method: 'GET',
     path: '/customers/:telegram_id/data',
-    access: 'superuser',
+    access: 'staff',
+    can: 'customers.data',
     tag: 'personal data',
     summary: 'Everything stored about a Telegram user, for their access request',
     params: 'TelegramIdParam',
@@ -44,7 +48,8 @@ export const customersApi = {
   erase: {
     method: 'DELETE',
     path: '/customers/:telegram_id/data',
-    access: 'superuser',
+    access: 'staff',
+    can: 'customers.data',
     tag: 'personal data',
     summary: 'Erase a Telegram user’s personal data at their request',
     params: 'TelegramIdParam',

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type * as contract from '../index';
+import type { Capability } from '../roles';
 
 /*
  * What an endpoint description is. The descriptions (one file per OpenAPI tag beside this one) are
@@ -12,11 +13,10 @@ import type * as contract from '../index';
 /**
  * Who may call an endpoint:
  * - public: anyone;
- * - user: an active staff member (Bearer JWT);
- * - superuser: an active staff member with is_superuser;
- * - customer: a Telegram user (verified init data, `Authorization: tma …`) or a staff member.
+ * - staff: an active staff member (Bearer JWT) whose role has the endpoint's capability (`can`);
+ * - customer: a Telegram user (verified init data, `Authorization: tma …`), or a staff member with `can`.
  */
-export type Access = 'public' | 'user' | 'superuser' | 'customer';
+export type Access = 'public' | 'staff' | 'customer';
 
 /** Error statuses an endpoint's own rules answer with (the ones its access and input imply are added for it). */
 export type ErrorStatus = 400 | 403 | 404 | 409 | 429 | 503;
@@ -33,8 +33,8 @@ export interface Endpoint {
   /** Under /api/v1; `:name` is a path parameter (the `params` schema checks it). */
   path: string;
   access: Access;
-  /** A host (the staff role at the door) may call it too; every other staff endpoint refuses a host (403). */
-  host?: true;
+  /** What a staff caller's role must be able to do (contract/roles.ts); every staff and customer endpoint names one. */
+  can?: Capability;
   /** The OpenAPI tag (the group in Swagger UI). */
   tag: string;
   summary: string;

@@ -6,6 +6,7 @@ export const languageApi = {
     method: 'GET',
     path: '/language/',
     access: 'customer',
+    can: 'bookings.manage',
     tag: 'schedule',
     summary: "The customer's language: their /language choice, else their Telegram app's, else Russian",
     response: 'CustomerLanguage',

@@ -18,8 +18,8 @@ export const loginApi = {
   testToken: {
     method: 'POST',
     path: '/login/test-token',
-    access: 'user',
-    host: true,
+    access: 'staff',
+    can: 'account',
     tag,
     summary: 'Check the access token',
     response: 'UserPublic',
@@ -47,7 +47,8 @@ export const loginApi = {
   passwordRecoveryEmail: {
     method: 'POST',
     path: '/password-recovery-html-content/:email',
-    access: 'superuser',
+    access: 'staff',
+    can: 'users.manage',
     tag,
     summary: 'Preview the password reset email (HTML)',
     params: 'EmailParam',

@@ -10,7 +10,8 @@ export const promoCodesApi = {
   list: {
     method: 'GET',
     path: '/promo-codes/',
-    access: 'superuser',
+    access: 'staff',
+    can: 'promo.manage',
     tag,
     summary: 'Promo codes, newest first, with their uses',
     response: 'PromoCodesPublic',
@@ -18,7 +19,8 @@ export const promoCodesApi = {
   create: {
     method: 'POST',
     path: '/promo-codes/',
-    access: 'superuser',
+    access: 'staff',
+    can: 'promo.manage',
     tag,
     summary: 'Create a promo code (codes are unique without regard to case)',
     errors: [409],
@@ -29,7 +31,8 @@ export const promoCodesApi = {
   update: {
     method: 'PATCH',
     path: '/promo-codes/:id',
-    access: 'superuser',
+    access: 'staff',
+    can: 'promo.manage',
     tag,
     summary: 'Change a promo code or switch it off (is_active: false)',
     errors: [404, 409],
@@ -41,6 +44,7 @@ export const promoCodesApi = {
     method: 'POST',
     path: '/records/quote',
     access: 'customer',
+    can: 'bookings.manage',
     tag,
     summary: 'What a booking would cost: price, promo discount, total',
     description:

@@ -7,8 +7,8 @@ export const scheduleApi = {
   list: {
     method: 'GET',
     path: '/schedule/',
-    access: 'user',
-    host: true,
+    access: 'staff',
+    can: 'sessions.read',
     tag,
     summary: 'Upcoming sessions with their bookings, soonest first; a page (count = total)',
     query: 'ScheduleListQuery',
@@ -17,8 +17,8 @@ export const scheduleApi = {
   past: {
     method: 'GET',
     path: '/schedule/past',
-    access: 'user',
-    host: true,
+    access: 'staff',
+    can: 'sessions.read',
     tag,
     summary: 'Past sessions with their bookings, latest first; a page (count = total)',
     query: 'ScheduleListQuery',
@@ -36,7 +36,8 @@ export const scheduleApi = {
   create: {
     method: 'POST',
     path: '/schedule/',
-    access: 'user',
+    access: 'staff',
+    can: 'schedule.manage',
     tag,
     summary: 'Create a session',
     errors: [404],
@@ -47,7 +48,8 @@ export const scheduleApi = {
   series: {
     method: 'POST',
     path: '/schedule/series',
-    access: 'user',
+    access: 'staff',
+    can: 'schedule.manage',
     tag,
     summary: 'Create a weekly series of sessions at once (all or none), at most six months ahead',
     description:
@@ -60,8 +62,8 @@ export const scheduleApi = {
   get: {
     method: 'GET',
     path: '/schedule/:id',
-    access: 'user',
-    host: true,
+    access: 'staff',
+    can: 'sessions.read',
     tag,
     summary: 'A session with its bookings',
     params: 'IdParam',
@@ -70,7 +72,8 @@ export const scheduleApi = {
   update: {
     method: 'PUT',
     path: '/schedule/:id',
-    access: 'user',
+    access: 'staff',
+    can: 'schedule.manage',
     tag,
     summary: 'Update a session; with scope=following, also the later sessions of its series',
     params: 'IdParam',
@@ -81,7 +84,8 @@ export const scheduleApi = {
   notify: {
     method: 'POST',
     path: '/schedule/notify/:id',
-    access: 'user',
+    access: 'staff',
+    can: 'schedule.manage',
     tag,
     summary: 'Remind the participants in Telegram',
     errors: [409],
@@ -91,7 +95,8 @@ export const scheduleApi = {
   cancel: {
     method: 'POST',
     path: '/schedule/:id/cancel',
-    access: 'user',
+    access: 'staff',
+    can: 'schedule.manage',
     tag,
     summary:
       'Cancel an upcoming session: its bookings are cancelled and customers told the reason; it stays in history',
@@ -103,7 +108,8 @@ export const scheduleApi = {
   delete: {
     method: 'DELETE',
     path: '/schedule/:id',
-    access: 'user',
+    access: 'staff',
+    can: 'schedule.manage',
     tag,
     summary: 'Delete a session with its bookings; with scope=following, also the later sessions of its series',
     params: 'IdParam',
@@ -113,7 +119,8 @@ export const scheduleApi = {
   participantsCsv: {
     method: 'GET',
     path: '/schedule/:id/participants.csv',
-    access: 'user',
+    access: 'staff',
+    can: 'bookings.manage',
     tag,
     summary: "The chef's list of a session as CSV (UTF-8 with BOM, ';'): ACTIVE, then the queue",
     params: 'IdParam',

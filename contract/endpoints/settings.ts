@@ -7,8 +7,8 @@ export const settingsApi = {
   get: {
     method: 'GET',
     path: '/settings/',
-    access: 'user',
-    host: true,
+    access: 'staff',
+    can: 'account',
     tag,
     summary: 'Own notification settings',
     response: 'Settings',
@@ -16,8 +16,8 @@ export const settingsApi = {
   save: {
     method: 'POST',
     path: '/settings/',
-    access: 'user',
-    host: true,
+    access: 'staff',
+    can: 'account',
     tag,
     summary: 'Save own notification settings',
     body: 'Settings',

@@ -4,7 +4,8 @@ export const statsApi = {
   dashboard: {
     method: 'GET',
     path: '/stats/',
-    access: 'user',
+    access: 'staff',
+    can: 'stats.read',
     tag: 'stats',
     summary: 'Dashboard figures for sessions in a period (default: the last 30 days) and the next 7 days',
     query: 'StatsQuery',

@@ -6,7 +6,8 @@ export const workshopsApi = {
   list: {
     method: 'GET',
     path: '/workshops/',
-    access: 'user',
+    access: 'staff',
+    can: 'catalog.manage',
     tag,
     summary: 'List workshops',
     query: 'Pagination',
@@ -15,7 +16,8 @@ export const workshopsApi = {
   create: {
     method: 'POST',
     path: '/workshops/',
-    access: 'user',
+    access: 'staff',
+    can: 'catalog.manage',
     tag,
     summary: 'Create a workshop',
     body: 'WorkshopCreate',
@@ -25,7 +27,8 @@ export const workshopsApi = {
   get: {
     method: 'GET',
     path: '/workshops/:id',
-    access: 'user',
+    access: 'staff',
+    can: 'catalog.manage',
     tag,
     summary: 'A workshop by id',
     params: 'IdParam',
@@ -34,7 +37,8 @@ export const workshopsApi = {
   update: {
     method: 'PUT',
     path: '/workshops/:id',
-    access: 'user',
+    access: 'staff',
+    can: 'catalog.manage',
     tag,
     summary: 'Update a workshop',
     params: 'IdParam',
@@ -44,7 +48,8 @@ export const workshopsApi = {
   delete: {
     method: 'DELETE',
     path: '/workshops/:id',
-    access: 'user',
+    access: 'staff',
+    can: 'catalog.manage',
     tag,
     summary: 'Delete a workshop no session uses',
     errors: [409],

@@ -1,4 +1,5 @@
 import { hostWindow, type HostWindow } from '../../contract/host-window';
+import { can, type Capability, type Role } from '../../contract/roles';
 import { Forbidden } from './errors';
 
 /*
@@ -6,11 +7,8 @@ import { Forbidden } from './errors';
  * or a bot update's sender); commands decide from it what is allowed, and the audit log records it.
  */
 
-/**
- * A staff member's role: the owner (a superuser) may do everything, a manager everything but users and
- * business settings, a host the day's sessions at the door (participants, check-in, payments).
- */
-export type StaffRole = 'owner' | 'manager' | 'host';
+/** A staff member's role; what each may do is the table of contract/roles.ts. */
+export type StaffRole = Role;
 
 export type Actor =
   | { kind: 'customer'; telegram_id: number }
@@ -38,10 +36,19 @@ export function staffActor(
 /** Staff and the system act on any booking; a customer only on their own. */
 export const actsForAnyone = (actor: Actor) => actor.kind !== 'customer';
 
-// The spec's text for a role that may not do this.
-const STAFF_ONLY = "The user doesn't have enough privileges";
+/** The spec's refusal of a staff member whose role may not do this. */
+export const PRIVILEGES_REFUSAL = 'privileges' as const;
+/** What a host reads instead: the door's staff work in Russian, and every refusal of a host says this. */
+export const NO_ACCESS = 'noAccess' as const;
 
-/** Refuses anyone but staff (and, with `owner`, anyone but the owner); the HTTP layer checked this already, the domain checks it again. */
-export function assertStaff(actor: Actor, role?: 'owner'): asserts actor is Extract<Actor, { kind: 'staff' }> {
-  if (actor.kind !== 'staff' || (role === 'owner' && actor.role !== 'owner')) throw new Forbidden(STAFF_ONLY);
+/** Whether the actor is staff whose role may do this (the role table; a host's days are checked apart). */
+export const actorCan = (actor: Actor, capability: Capability): boolean =>
+  actor.kind === 'staff' && can(actor.role, capability);
+
+/** Refuses anyone but staff whose role has the capability; the HTTP layer checked this already, the domain checks it again. */
+export function assertCan(actor: Actor, capability: Capability): asserts actor is StaffActor {
+  if (actor.kind === 'staff' && can(actor.role, capability)) return;
+  throw new Forbidden(actor.kind === 'staff' && actor.role === 'host' ? NO_ACCESS : PRIVILEGES_REFUSAL);
 }
+
+export type StaffActor = Extract<Actor, { kind: 'staff' }>;

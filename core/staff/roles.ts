@@ -1,10 +1,10 @@
 import { HOST_DESK_METHODS, inHostDays, type HostWindow } from '../../contract/host-window';
-import type { Actor } from '../kernel/actor';
+import { NO_ACCESS, type Actor } from '../kernel/actor';
 import { Forbidden } from '../kernel/errors';
 
 export const ROLE_MSG = {
-  noAccess: 'Нет доступа',
-  hostMethods: 'Ведущий принимает оплату наличными или картой',
+  noAccess: NO_ACCESS,
+  hostMethods: 'hostMethods',
 } as const;
 
 /** The window a host works in; null for everyone else (no limit). */

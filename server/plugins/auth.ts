@@ -7,8 +7,8 @@ import { HttpError } from '../http-error';
 import { verifyInitData, type TelegramUser } from './telegram-init-data';
 import { noteTelegramLanguage } from '../../core/language/customer-language';
 import type { Access } from '../../contract/endpoints';
-import { staffRole } from '../../core/kernel/actor';
-import { ROLE_MSG } from '../../core/staff/roles';
+import type { Capability } from '../../contract/roles';
+import { assertCan, staffActor } from '../../core/kernel/actor';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -17,8 +17,8 @@ declare module 'fastify' {
      * below runs before the handler, so no route can forget it.
      */
     auth?: Access;
-    /** A host may call it (the endpoint description says); other staff routes refuse a host. */
-    host?: boolean;
+    /** What a staff caller's role must be able to do (contract/roles.ts). */
+    can?: Capability;
   }
   interface FastifyInstance {
     /** The studio's time zone: a host's days are counted on its clock. */
@@ -54,9 +54,10 @@ export async function registerAuth(
   app.decorateRequest('telegramUser', null);
 
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/api/') && !route.config?.auth && route.method !== 'HEAD') {
-      throw new Error(`Route ${String(route.method)} ${route.url} declares no config.auth`);
-    }
+    if (!route.url.startsWith('/api/') || route.method === 'HEAD') return;
+    const { auth, can } = route.config ?? {};
+    if (!auth) throw new Error(`Route ${String(route.method)} ${route.url} declares no config.auth`);
+    if (auth !== 'public' && !can) throw new Error(`Route ${String(route.method)} ${route.url} declares no config.can`);
   });
 
   // onRequest, before the body is parsed and validated: an anonymous caller gets 401, never field messages.
@@ -75,13 +76,12 @@ export async function registerAuth(
     }
     if (scheme !== 'bearer' || !credentials) throw new HttpError(401, 'Not authenticated');
     req.staff = await staffFromToken(app, opts.database, credentials);
-    if (staffRole(req.staff) === 'host' && !req.routeOptions.config.host) throw new HttpError(403, ROLE_MSG.noAccess);
-    if (access === 'superuser' && !bool(req.staff.is_superuser))
-      throw new HttpError(403, "The user doesn't have enough privileges");
+    // The role table decides; a host's days are the commands' own check.
+    assertCan(staffActor(req.staff, opts.businessTimezone), req.routeOptions.config.can!);
   });
 }
 
-/** The staff member behind the request: set by the check above on 'user' and 'superuser' routes (and customer routes called by staff). */
+/** The staff member behind the request: set by the check above on staff routes (and customer routes called by staff). */
 export function requireStaff(req: FastifyRequest): UserRow {
   if (!req.staff) throw new HttpError(401, 'Not authenticated');
   return req.staff;

@@ -4,6 +4,7 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-pro
 import { z } from 'zod';
 import * as contract from '../../contract';
 import type { Access, ErrorStatus } from '../../contract/endpoints';
+import { ROLES, can, type Capability } from '../../contract/roles';
 
 /** Error statuses a route's own rules answer with; the ones its role and input imply are added for it. */
 type RouteError = ErrorStatus;
@@ -40,8 +41,7 @@ const ERROR_TEXT: Record<RouteError | 401 | 422, string> = {
 
 const SECURITY: Record<Access, { [scheme: string]: string[] }[]> = {
   public: [],
-  user: [{ bearer: [] }],
-  superuser: [{ bearer: [] }],
+  staff: [{ bearer: [] }],
   customer: [{ bearer: [] }, { telegramInitData: [] }],
 };
 
@@ -49,7 +49,7 @@ const SECURITY: Record<Access, { [scheme: string]: string[] }[]> = {
 function errorStatuses(access: Access, schema: FastifySchema, method: string): number[] {
   const codes = new Set<number>(schema.errors ?? []);
   if (access !== 'public') codes.add(401);
-  // A host is refused every staff call not declared for it; a superuser's call refuses everyone else.
+  // A staff role without the endpoint's capability is refused.
   if (access !== 'public') codes.add(403);
   // A path id names a thing that may not exist.
   if (access !== 'public' && schema.params) codes.add(404);
@@ -77,15 +77,22 @@ const transform: SwaggerTransform = (document) => {
   if (!Object.keys(response).some((code) => code.startsWith('2'))) response[200] = UNDOCUMENTED;
   for (const code of errorStatuses(access, schema, [route.method].flat()[0] ?? 'GET'))
     response[code] = errorResponse(code);
-  // Whether the staff role at the door may call it, said where the reader of the operation looks.
-  const description = route.config?.host
-    ? [rest.description, 'A host may call it (on today’s and tomorrow’s sessions).'].filter(Boolean).join('\n\n')
+  // Which staff roles may call it, said where the reader of the operation looks.
+  const capability = route.config?.can;
+  const description = capability
+    ? [rest.description, staffNote(capability)].filter(Boolean).join('\n\n')
     : rest.description;
   return jsonSchemaTransform({
     ...document,
     schema: { ...rest, description, ...inlineParameters(rest), security: SECURITY[access], response },
   });
 };
+
+function staffNote(capability: Capability): string {
+  const roles = ROLES.filter((r) => can(r, capability)).join(', ');
+  const host = can('host', capability) ? ' A host may call it (on today’s and tomorrow’s sessions).' : '';
+  return `Staff: needs \`${capability}\` (${roles}).${host}`;
+}
 
 /** @fastify/swagger lists parameters one by one and cannot expand a $ref there: an unnamed copy (no parent, so no
  * inherited id) keeps them inline. */

@@ -8,6 +8,7 @@ import {
   registerOpen,
   removeUser,
   updateOwnProfile,
+  viewMe,
   viewUser,
 } from '../../core/staff/users';
 import { requireStaff } from '../plugins/auth';
@@ -28,7 +29,7 @@ export default async function usersRoutes(app: FastifyInstance, { database, conf
     return reply.status(201).send(await addUser(database, actorOf(req), user));
   });
 
-  route(app, usersApi.me, async (req) => toUserPublic(requireStaff(req)));
+  route(app, usersApi.me, async (req) => viewMe(requireStaff(req)));
 
   route(app, usersApi.updateMe, async (req) => {
     return updateOwnProfile(database, actorOf(req), req.body);
