@@ -1,20 +1,37 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
-// `npm test`: everything that needs no browser. The "server" project is the one
-// rerun on PostgreSQL (TEST_DATABASE_URL) by `npm run test:pg`.
+/*
+ * `npm test` runs the fast projects: "server" (core, db, server through app.inject, bot, on a fresh
+ * SQLite per file) and "web" (components in happy-dom). The files below build the server bundle,
+ * start processes or need PostgreSQL: they form the "slow" project (`npm run test:slow`). The
+ * PostgreSQL rerun (`npm run test:pg`) runs "server" and "slow" with TEST_DATABASE_URL.
+ */
+const SLOW = [
+  // The built server started as an operator starts it; the deploy files run against a real build.
+  'tests/server/startup.test.ts',
+  'tests/server/deploy.test.ts',
+  // Processes: a server stopped by a signal, instances on one PostgreSQL, outbox workers killed mid-send.
+  'tests/server/shutdown.test.ts',
+  'tests/server/instances.test.ts',
+  'tests/bot/outbox-instances.test.ts',
+  'tests/bot/outbox-claims.test.ts',
+];
+const NODE = [
+  'tests/core/**/*.test.ts',
+  'tests/server/**/*.test.ts',
+  'tests/db/**/*.test.ts',
+  'tests/bot/**/*.test.ts',
+];
+const node = { environment: 'node', testTimeout: 30_000, hookTimeout: 30_000 } as const;
+
 export default defineConfig({
   test: {
+    // Most of a test's time is waiting on the database and loopback HTTP: two files at once use both cores.
+    maxWorkers: 2,
     projects: [
-      {
-        test: {
-          name: 'server',
-          include: ['tests/server/**/*.test.ts', 'tests/db/**/*.test.ts', 'tests/bot/**/*.test.ts'],
-          environment: 'node',
-          testTimeout: 30_000,
-          hookTimeout: 30_000,
-        },
-      },
+      { test: { name: 'server', include: NODE, exclude: [...configDefaults.exclude, ...SLOW], ...node } },
+      { test: { name: 'slow', include: SLOW, ...node } },
       {
         plugins: [react()],
         test: {
