@@ -4,11 +4,12 @@ import { cancelRecord } from '../../core/booking/engine';
 import { customerActor } from '../../core/kernel/actor';
 import { DomainError } from '../../core/kernel/errors';
 import { HTML, type BotContext, type BotDeps } from '../context';
-import { loadUpcoming, type UpcomingBooking } from '../data';
+import { myBookings, type MyBooking } from '../../core/views/my-bookings';
 import { confirmCancelKeyboard, pickRecordKeyboard } from '../keyboards/cancel';
 import { decodeCallbackData, encodeCallbackData } from '../callback-data';
 import { CONTROL_CHARACTER, CONTROL_CHARACTER_MESSAGE } from '../../contract/common';
 import { textsFor } from '../texts';
+import { escapeHtml } from '../texts/html';
 import { customerLanguage } from '../../core/language/customer-language';
 
 export const CANCEL_CONVERSATION = 'cancel';
@@ -35,7 +36,8 @@ async function cancelOwnRecord(
 }
 
 /**
- * /cancel: pick one of the upcoming bookings, give a reason, confirm. The conversation's state
+ * /cancel: pick one of the upcoming bookings core allows to cancel (those it refuses are listed with
+ * the reason, e.g. past the change deadline), give a reason, confirm. The conversation's state
  * (every update and API result so far) is kept in the database by the conversations plugin, and
  * every database access runs in `conversation.external`, so a replay after a restart repeats
  * nothing.
@@ -48,14 +50,21 @@ export function createCancelConversation(deps: BotDeps) {
     const T = textsFor(await conversation.external(() => customerLanguage(deps.database.db, telegramId)));
     const { common } = T;
     const say = T.replies.cancel;
-    const items: UpcomingBooking[] = (await conversation.external(() => loadUpcoming(deps, telegramId))).filter(
-      (b) => b.state !== 'CANCELLED',
-    );
+    const bookings = await conversation.external(() => myBookings(deps.database.db, telegramId));
+    const items = bookings.filter((b) => b.allowed.cancel.ok);
+    // Why the others cannot be cancelled (a cancelled one needs no word).
+    const refusals = bookings
+      .filter((b) => !b.allowed.cancel.ok && b.allowed.cancel.reason !== 'cancelled')
+      .map(
+        (b) =>
+          `${escapeHtml(say.pickButton(b.workshop_title, common.shortDateTime(b.date, tz)))}: ${escapeHtml(b.allowed.cancel.detail ?? '')}`,
+      );
+    const withRefusals = (text: string) => [text, ...(refusals.length > 0 ? ['', ...refusals] : [])].join('\n');
     if (items.length === 0) {
-      await ctx.reply(say.none, HTML);
+      await ctx.reply(withRefusals(say.none), HTML);
       return;
     }
-    await ctx.reply(say.pick, {
+    await ctx.reply(withRefusals(say.pick), {
       ...HTML,
       reply_markup: pickRecordKeyboard(
         items.map((b) => ({ id: b.id, label: say.pickButton(b.workshop_title, common.shortDateTime(b.date, tz)) })),
@@ -63,7 +72,7 @@ export function createCancelConversation(deps: BotDeps) {
       ),
     });
 
-    let picked: UpcomingBooking | undefined;
+    let picked: MyBooking | undefined;
     while (!picked) {
       const c = await conversation.waitFor('callback_query:data', {
         otherwise: (o) => o.reply(say.pickAgain, HTML),

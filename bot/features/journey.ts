@@ -15,6 +15,7 @@ import { reminderKeyboard, reminderText, thanksKeyboard } from '../messages';
 import { texts, type BotTexts } from '../texts';
 import type { ScheduleSnapshot } from '../../core/notify/notifications';
 import { scheduleSnapshot } from '../../core/notify/notifications';
+import { allowedFor } from '../../core/views/record-view';
 
 /** The reason a booking cancelled from a reminder's "Не смогу" carries. */
 export const CANT_COME_REASON = texts.staff.cancelReasons.cantCome;
@@ -56,8 +57,10 @@ export function journeyFeature(deps: BotDeps) {
   /** The booking as the presser may see it (null when it is not theirs), with what they may do with it. */
   async function own(recordId: number, telegramId: number) {
     try {
-      const view = await viewRecord(db, customerActor(telegramId), recordId);
-      return { ...view, snapshot: scheduleSnapshot(view.schedule) };
+      const actor = customerActor(telegramId);
+      const view = await viewRecord(db, actor, recordId);
+      // Its refusals in the presser's language, as the alerts show them.
+      return { ...view, allowed: await allowedFor(db, actor, view.allowed), snapshot: scheduleSnapshot(view.schedule) };
     } catch (err) {
       if (err instanceof NotFound) return null;
       throw err;

@@ -1,20 +1,21 @@
 import { Composer } from 'grammy';
 import { HTML, renderContext, type BotContext, type BotDeps } from '../context';
-import { moneySnapshot } from '../../core/money/ledger';
-import { getRecord } from '../../db/repositories/records';
+import { myBookings } from '../../core/views/my-bookings';
 import { moneyLines } from '../messages';
-import { loadUpcoming } from '../data';
 import { queueButton } from '../keyboards/journey';
 import { applyButton, inlineKeyboard, webAppButton } from '../keyboards/webapp';
 
-/** /my: the customer's upcoming bookings (state, date, people), each with a button to its page /record/{id}. */
+/**
+ * /my: the customer's upcoming bookings (state, date, people, money), each with a button to its page
+ * /record/{id}, and "leave the queue" where core allows it.
+ */
 export function myFeature(deps: BotDeps) {
   const composer = new Composer<BotContext>();
   const tz = deps.config.businessTimezone;
   composer.command('my', async (ctx) => {
     const { common } = ctx.t;
     const say = ctx.t.replies.my;
-    const items = await loadUpcoming(deps, ctx.from!.id);
+    const items = await myBookings(deps.database.db, ctx.from!.id);
     if (items.length === 0) {
       await ctx.reply(say.empty, {
         ...HTML,
@@ -23,21 +24,17 @@ export function myFeature(deps: BotDeps) {
       return;
     }
     const rc = { ...renderContext(deps.config), language: ctx.language };
-    const lines = await Promise.all(
-      items.map(async (b, i) => {
-        const record = await getRecord(deps.database.db, b.id);
-        const money = record ? moneyLines(await moneySnapshot(deps.database.db, record), b.state, rc, true) : [];
-        return [
-          say.item(
-            i,
-            b.workshop_title,
-            common.dateTime(b.date, tz),
-            b.state === 'QUEUED' ? say.queuedAt(b.queue_position ?? 0) : common.state[b.state],
-            b.people_count,
-          ),
-          ...money.map((line) => `    ${line}`),
-        ].join('\n');
-      }),
+    const lines = items.map((b, i) =>
+      [
+        say.item(
+          i,
+          b.workshop_title,
+          common.dateTime(b.date, tz),
+          b.state === 'QUEUED' ? say.queuedAt(b.queue_position ?? 0) : common.state[b.state],
+          b.people_count,
+        ),
+        ...moneyLines(b.money, b.state, rc, true).map((line) => `    ${line}`),
+      ].join('\n'),
     );
     const buttons = items.flatMap((b, i) => [
       [
@@ -48,7 +45,7 @@ export function myFeature(deps: BotDeps) {
         ),
       ],
       // A queued customer can leave the queue right here (asked once more before it happens).
-      ...(b.state === 'QUEUED' ? [[queueButton(say.leaveQueueButton(i), 'leave', b.id)]] : []),
+      ...(b.allowed.leave_queue.ok ? [[queueButton(say.leaveQueueButton(i), 'leave', b.id)]] : []),
     ]);
     await ctx.reply([say.head, '', ...lines].join('\n'), { ...HTML, reply_markup: inlineKeyboard(buttons) });
   });

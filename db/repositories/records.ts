@@ -149,17 +149,45 @@ export const listRecordsOfSchedules = (db: Executor, scheduleIds: number[]) =>
     ? Promise.resolve([] as RecordRow[])
     : db.selectFrom('records').selectAll().where('schedule_id', 'in', scheduleIds).orderBy('id').execute();
 
-/** A customer's bookings in schedules that have not started yet, soonest first (the bot's /my and /cancel). */
-export const listUpcomingRecordsOfTelegramUser = (db: Executor, telegramId: number, now: string) =>
+/**
+ * A customer's bookings in sessions that have not started yet, soonest first, each with its session's
+ * date, its workshop's titles and its 1-based place in the queue (null unless QUEUED): one query for
+ * the whole list (the bot's /my and /cancel), on SQLite and PostgreSQL alike.
+ */
+export const listUpcomingBookingsOfTelegramUser = (db: Executor, telegramId: number, now: string) =>
   db
-    .selectFrom('records')
-    .innerJoin('schedules', 'schedules.id', 'records.schedule_id')
-    .selectAll('records')
-    .select('schedules.date as schedule_date')
-    .where('records.telegram_id', '=', telegramId)
-    .where('schedules.date', '>', now)
-    .orderBy('schedules.date')
-    .orderBy('records.id')
+    .selectFrom('records as r')
+    .innerJoin('schedules as s', 's.id', 'r.schedule_id')
+    .innerJoin('workshops as w', 'w.id', 's.workshop_id')
+    .selectAll('r')
+    .select(['s.date as schedule_date', 's.cancelled_at as schedule_cancelled_at'])
+    .select(['w.title as workshop_title', 'w.title_en as workshop_title_en', 'w.title_sr as workshop_title_sr'])
+    .select((eb) =>
+      eb
+        .case()
+        .when('r.state', '=', 'QUEUED')
+        .then(
+          // Those queued before it (and itself): served in queued_at order, ties by id, as listQueue serves them.
+          eb
+            .selectFrom('records as q')
+            .select((qb) => qb.fn.countAll<number | string>().as('n'))
+            .whereRef('q.schedule_id', '=', 'r.schedule_id')
+            .where('q.state', '=', 'QUEUED')
+            .where((qb) =>
+              qb.or([
+                qb('q.queued_at', '<', qb.ref('r.queued_at')),
+                qb.and([qb('q.queued_at', '=', qb.ref('r.queued_at')), qb('q.id', '<=', qb.ref('r.id'))]),
+              ]),
+            ),
+        )
+        .else(null)
+        .end()
+        .as('queue_position'),
+    )
+    .where('r.telegram_id', '=', telegramId)
+    .where('s.date', '>', now)
+    .orderBy('s.date')
+    .orderBy('r.id')
     .execute();
 
 /** The session dates of each customer's no-shows (for "earlier no-shows" on booking rows). */

@@ -15,10 +15,10 @@ import { getRecord, queuePosition } from '../../db/repositories/records';
 import { getRecordSchedule } from '../../db/repositories/schedules';
 import { HttpError } from '../http-error';
 import type { RouteDeps, TelegramGateway } from './deps';
-import { toRecordView } from './records';
+import { recordPage, recordView } from '../../core/views/record-view';
 import { route } from '../route';
 
-const TELEGRAM_ONLY = 'Это действие доступно только из Telegram';
+const TELEGRAM_ONLY = 'telegramOnly';
 
 /** The Telegram user behind the request (these actions belong to a customer, not to staff). */
 function telegramUserOf(req: FastifyRequest) {
@@ -97,7 +97,8 @@ export default async function journeyRoutes(
       allergy_type: b.has_allergy ? (b.allergy_type ?? null) : null,
       consent: b.consent,
     });
-    return toRecordView(await viewRecord(db, customerActor(tg.id), record.id), config.secretKey);
+    const actor = customerActor(tg.id);
+    return recordView(db, actor, await viewRecord(db, actor, record.id), recordPage(config));
   });
 
   // Staff opening the mini-app get the studio's language.

@@ -1,0 +1,64 @@
+import type { RecordAllowed, RecordView } from '../../contract';
+import type { Language } from '../../contract/language';
+import type { Executor } from '../../db/database';
+import { promoCodeName } from '../../db/repositories/promo-codes';
+import { toRecordPublic } from '../../db/repositories/records';
+import type { RecordResult } from '../booking/engine';
+import type { Actor } from '../kernel/actor';
+import { calendarPath } from '../journey/calendar';
+import { localizeAllowed } from '../language/api-texts';
+import { customerLanguage } from '../language/customer-language';
+import { moneyOfRecord } from '../ledger/ledger';
+import { payOptions } from '../payments/pay-options';
+
+/*
+ * The booking page's view, built in this one place for every command that returns it (the API's
+ * records, attendance and a gift's acceptance): the booking, its money, the ways to pay, its promo
+ * code, the signed calendar link and what the caller may do, in the caller's language.
+ */
+
+/** What the page needs from the installation beyond the database. */
+export interface RecordPage {
+  /** Signs the calendar link (left out without it). */
+  secretKey?: string;
+  /** Whether a booking can be paid by a Telegram invoice. */
+  telegramInvoices: boolean;
+}
+
+/** The page of this installation: invoices need both the payment provider's token and the bot. */
+export const recordPage = (c: {
+  secretKey?: string;
+  botToken?: string;
+  paymentProviderToken?: string;
+}): RecordPage => ({ secretKey: c.secretKey, telegramInvoices: Boolean(c.paymentProviderToken && c.botToken) });
+
+/** `allowed` as `actor` reads it: a customer in their language, staff in Russian. */
+export async function allowedFor(db: Executor, actor: Actor, allowed: RecordAllowed): Promise<RecordAllowed> {
+  return actor.kind === 'customer' ? sayAllowed(allowed, await customerLanguage(db, actor.telegram_id)) : allowed;
+}
+
+/** The one seam through which the reasons of what may not be done are said in a language. */
+export const sayAllowed = (allowed: RecordAllowed, language: Language): RecordAllowed =>
+  localizeAllowed(allowed, language);
+
+/**
+ * The view of a command's result for `actor`. Money is read after the command committed: it includes
+ * what followed it (credit spent or returned, the hold).
+ */
+export async function recordView(db: Executor, actor: Actor, r: RecordResult, page: RecordPage): Promise<RecordView> {
+  return {
+    record: {
+      ...toRecordPublic(r.record),
+      promo_code: await promoCodeName(db, r.record.promo_code_id),
+      schedule: r.schedule,
+    },
+    places_available: r.places_available,
+    queue_position: r.queue_position,
+    change_until: r.change_until,
+    contact: r.contact,
+    calendar_url: page.secretKey ? calendarPath(page.secretKey, r.record.id) : null,
+    allowed: await allowedFor(db, actor, r.allowed),
+    money: await moneyOfRecord(db, r.record.id),
+    pay: await payOptions(db, page.telegramInvoices),
+  };
+}
