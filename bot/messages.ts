@@ -9,8 +9,8 @@ import type {
   ScheduleSnapshot,
   StaffNotification,
 } from '../core/notify/notifications';
-import { HOLD_EXPIRED_REASON, invoiceParams } from '../core/money/telegram';
-import { payNow } from '../core/money/price';
+import { HOLD_EXPIRED_REASON, invoiceParams } from '../core/payments/telegram';
+import { payNow } from '../core/ledger/price';
 import { PAYMENT_METHOD_LABELS, type PaymentMethod } from '../contract/money';
 import { applyButton, inlineKeyboard, recordButton, urlButton, webAppButton } from './keyboards/webapp';
 import { ratingButtons, reminderButton } from './keyboards/journey';

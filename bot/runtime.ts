@@ -10,7 +10,7 @@ import { renderNotificationForChat } from './messages';
 import { texts, textsFor } from './texts';
 import { DEFAULT_LANGUAGE, LANGUAGES } from '../contract/language';
 import { webAppsEnabled } from './keyboards/webapp';
-import type { InvoiceParams } from '../core/money/telegram';
+import type { InvoiceParams } from '../core/payments/telegram';
 import { SHARE_CHAT_TYPES, type PreparedInlineMessage, type ShareArticle } from '../core/journey/share-messages';
 
 export const ALLOWED_UPDATES = [

@@ -1,8 +1,8 @@
 import { Composer } from 'grammy';
 import { CERTIFICATE_MSG, CERTIFICATE_START_PREFIX } from '../../contract';
 import { DomainError } from '../../core/kernel/errors';
-import { openCertificate } from '../../core/money/certificates';
-import { countCertificateAttempt } from '../../core/money/certificates-guard';
+import { openCertificate } from '../../core/certificates/customers';
+import { countCertificateAttempt } from '../../core/ledger/certificate-attempts';
 import { openedCertificateMessage } from '../certificate-messages';
 import { HTML, type BotContext, type BotDeps } from '../context';
 

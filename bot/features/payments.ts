@@ -1,5 +1,5 @@
 import { Composer } from 'grammy';
-import { preCheckoutRefusal, recordTelegramPayment } from '../../core/money/telegram';
+import { preCheckoutRefusal, recordTelegramPayment } from '../../core/payments/telegram';
 import { localizeRefusal } from '../../core/language/api-texts';
 import type { BotContext, BotDeps } from '../context';
 

@@ -2,19 +2,18 @@ import { Composer } from 'grammy';
 import type { InlineKeyboardButton } from 'grammy/types';
 import { startOfStudioDay } from '../../contract/format';
 import { ATTENDANCE_MSG, setAttendance } from '../../core/booking/attendance';
-import { staffActor } from '../../core/kernel/actor';
 import { DomainError, NotFound } from '../../core/kernel/errors';
 import { bool } from '../../db/database';
 import { getRecord, listRecordsOfSchedules } from '../../db/repositories/records';
-import { moneyOfRecord } from '../../core/money/ledger';
-import { recordDeskPayment } from '../../core/money/desk';
+import { moneyOfRecord } from '../../core/ledger/ledger';
+import { recordDeskPayment } from '../../core/payments/desk';
 import { notesOf } from '../../db/repositories/customer-notes';
 import { getRecordSchedule, listSchedulesBetween } from '../../db/repositories/schedules';
-import { getUserByTelegramId } from '../../db/repositories/users';
 import { HTML, type BotContext, type BotDeps } from '../context';
 import { todayText, type TodaySession } from '../messages';
 import { texts } from '../texts';
 import { encodeCallbackData, onButton } from '../callback-data';
+import { staffActorOf } from '../staff-actor';
 
 const VALUE = { attended: 'ATTENDED', no_show: 'NO_SHOW' } as const;
 const TODAY = texts.staff.today;
@@ -28,12 +27,6 @@ export function todayFeature(deps: BotDeps) {
   const composer = new Composer<BotContext>();
   const db = deps.database.db;
   const tz = deps.config.businessTimezone;
-
-  /** The active staff member behind this Telegram account, if linked. */
-  async function staffOf(telegramId: number) {
-    const user = await getUserByTelegramId(db, telegramId);
-    return user && bool(user.is_active) ? user : null;
-  }
 
   async function loadSession(scheduleId: number): Promise<TodaySession | null> {
     const schedule = await getRecordSchedule(db, scheduleId);
@@ -101,7 +94,7 @@ export function todayFeature(deps: BotDeps) {
   });
 
   composer.command('today', async (ctx) => {
-    if (!(await staffOf(ctx.from!.id))) return void (await ctx.reply(TODAY.notStaff));
+    if (!(await staffActorOf(deps, ctx.from!.id, 'sessions.read'))) return void (await ctx.reply(TODAY.notStaff));
     // The business day: from midnight to midnight on the studio's clock.
     const [start, end] = [0, 1].map((d) => new Date(Date.parse(startOfStudioDay(new Date(), tz, d)) - 1).toISOString());
     const schedules = await listSchedulesBetween(db, start, end);
@@ -115,11 +108,11 @@ export function todayFeature(deps: BotDeps) {
   });
 
   onButton(composer, { kind: 'attendance', notFound: TODAY.gone }, async (ctx, { mark, recordId }) => {
-    const staff = await staffOf(ctx.from.id);
-    if (!staff) return void (await ctx.answerCallbackQuery({ text: TODAY.notStaff, show_alert: true }));
+    const actor = await staffActorOf(deps, ctx.from.id, 'checkin');
+    if (!actor) return void (await ctx.answerCallbackQuery({ text: TODAY.notStaff, show_alert: true }));
     let record;
     try {
-      record = await setAttendance(deps.database, staffActor(staff, tz), recordId, VALUE[mark], { toggle: true });
+      record = await setAttendance(deps.database, actor, recordId, VALUE[mark], { toggle: true });
     } catch (err) {
       // Every press is answered, also when it fails, so the button stops spinning; a booking that left the
       // list (gone, cancelled, queued) reads as such.
@@ -136,11 +129,11 @@ export function todayFeature(deps: BotDeps) {
   });
 
   onButton(composer, { kind: 'cash', notFound: TODAY.gone }, async (ctx, { recordId }) => {
-    const staff = await staffOf(ctx.from.id);
-    if (!staff) return void (await ctx.answerCallbackQuery({ text: TODAY.notStaff, show_alert: true }));
+    const actor = await staffActorOf(deps, ctx.from.id, 'desk.pay');
+    if (!actor) return void (await ctx.answerCallbackQuery({ text: TODAY.notStaff, show_alert: true }));
     let ledger;
     try {
-      ledger = await recordDeskPayment(deps.database, staffActor(staff, tz), recordId, { method: 'cash' });
+      ledger = await recordDeskPayment(deps.database, actor, recordId, { method: 'cash' });
     } catch (err) {
       // Paid meanwhile (two staff at the door), or gone: said on the button, which stops spinning.
       await ctx.answerCallbackQuery({

@@ -1,8 +1,7 @@
 import type { BusinessSettings } from '../../contract/business-settings';
-import { plural } from '../../contract/format';
 import type { Executor } from '../../db/database';
 import type { Actor } from '../kernel/actor';
-import { getBusinessSettings } from '../staff/business-settings';
+import { getBusinessSettings } from '../kernel/settings';
 import { Conflict } from '../kernel/errors';
 
 /*
@@ -11,26 +10,14 @@ import { Conflict } from '../kernel/errors';
  * 0 means until the start (the past-session rule covers it).
  */
 
-const HOURS = ['час', 'часа', 'часов'] as const;
-
 /** The last moment a customer may change the booking, or null when only the start limits it. */
 export function changeDeadline(scheduleDate: string, hours: number): string | null {
   return hours > 0 ? new Date(Date.parse(scheduleDate) - hours * 3_600_000).toISOString() : null;
 }
 
-/** The refusal a customer reads, naming the rule and how to reach the studio. */
-export function deadlineMessage(s: Pick<BusinessSettings, 'change_deadline_hours' | 'contact'>): string {
-  const h = s.change_deadline_hours;
-  const contact = s.contact.trim();
-  return (
-    `Изменить или отменить запись можно не позднее чем за ${h} ${plural(h, HOURS)} до начала мастер-класса. ` +
-    (contact ? `Свяжитесь со студией: ${contact}` : 'Свяжитесь со студией.')
-  );
-}
-
-/** The deadline refusal, carrying its values so the customer reads it in their language. */
+/** The deadline refusal: it names the rule and how to reach the studio. */
 export const deadlineRefusal = (s: Pick<BusinessSettings, 'change_deadline_hours' | 'contact'>) =>
-  new Conflict(deadlineMessage(s), { key: 'deadline', args: [s.change_deadline_hours, s.contact] });
+  new Conflict('deadline', { hours: s.change_deadline_hours, contact: s.contact });
 
 /** Throws Conflict when a customer's change comes after the deadline. */
 export async function assertCustomerMayChange(trx: Executor, actor: Actor, scheduleDate: string, now = new Date()) {

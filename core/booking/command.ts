@@ -6,9 +6,9 @@ import { getRecordSchedule } from '../../db/repositories/schedules';
 import type { Actor } from '../kernel/actor';
 import { NotFound } from '../kernel/errors';
 import { MSG } from '../kernel/messages';
-import type { Outcome } from '../notify/events';
+import type { Outcome } from '../kernel/events';
 import { publish } from '../notify/publish';
-import { getBusinessSettings } from '../staff/business-settings';
+import { getBusinessSettings } from '../kernel/settings';
 import { assertHostMaySee } from '../staff/roles';
 import { allowedActions } from './allowed';
 

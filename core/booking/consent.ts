@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
-import { CONSENT_REQUIRED, type PrivacyPublic } from '../../contract';
+import type { PrivacyPublic } from '../../contract';
 import { nowIso, type Executor } from '../../db/database';
-import { getBusinessSettings } from '../staff/business-settings';
+import { getBusinessSettings } from '../kernel/settings';
 import { Unprocessable } from '../kernel/errors';
 
 /** The version of a privacy text: a short hash, so it changes whenever the text does and needs no counter. */
@@ -25,7 +25,7 @@ export interface ConsentStamp {
  */
 export async function consentFor(db: Executor, given: boolean | undefined, required: boolean): Promise<ConsentStamp> {
   if (given !== true) {
-    if (required) throw new Unprocessable(CONSENT_REQUIRED);
+    if (required) throw new Unprocessable('consentRequired');
     return { consent_at: null, consent_version: null };
   }
   return { consent_at: nowIso(), consent_version: (await currentPrivacy(db)).version };

@@ -17,22 +17,26 @@ import { closeSeatGifts } from '../../db/repositories/seat-gifts';
 import { SYSTEM, type Actor } from '../kernel/actor';
 import { Conflict, NotFound } from '../kernel/errors';
 import { MSG } from '../kernel/messages';
-import type { DomainEvent, Outcome, RecordEvent } from '../notify/events';
+import type { BusinessSettings } from '../../contract';
+import type { DomainEvent, Outcome } from '../kernel/events';
 import { publish } from '../notify/publish';
-import { getBusinessSettings } from '../staff/business-settings';
+import { getBusinessSettings } from '../kernel/settings';
+import { countCertificateAttempt } from '../ledger/certificate-attempts';
+import { certificateForBooking } from '../ledger/certificate-spend';
+import { promoForBooking, reclaimPromo, repricePromo } from '../ledger/discount';
+import { onBooked, onCancelled, onPartyChanged, onPromoted, onRestored } from '../ledger/policy';
 import { allowedActions, assertAllowed } from './allowed';
 import { changeDeadline } from './change-deadline';
 import { loadForActor, onRecord, type OnRecord } from './command';
 import { consentFor } from './consent';
-import { promoForBooking, reclaimPromo, repricePromo } from '../money/promo-codes';
-import { certificateForBooking } from '../money/certificates-spend';
 
 /*
  * The booking engine: the one place that decides a booking's state.
  * Seats taken = people on ACTIVE records; a booking is ACTIVE when it fits the seats left,
  * else QUEUED. Whatever can free seats ends with fill(), which walks the queue in order and
- * promotes every record that fits. Every command runs under the schedule's lock (command.ts) and
- * returns its events, which the publisher logs and tells in the same transaction.
+ * promotes every record that fits. Every command runs under the schedule's lock (command.ts), lets
+ * the booking's money follow its change (ledger/policy.ts: what is spent, held or given back) and
+ * returns both as its events, which the publisher logs and tells in the same transaction.
  */
 
 /** The reason of a booking that left the queue. */
@@ -92,27 +96,49 @@ async function after(c: OnRecord, record: RecordRow): Promise<RecordResult> {
   return resultOf({ ...c, record, allowed });
 }
 
-/** Promotes queued records, in queue order, while they fit; a party too large keeps its place. */
-export async function fill(trx: Executor, schedule: RecordSchedule, silentFor?: number): Promise<RecordEvent[]> {
+/** Promotes queued records, in queue order, while they fit (each then pays); a party too large keeps its place. */
+export async function fill(
+  trx: Executor,
+  schedule: RecordSchedule,
+  settings: BusinessSettings,
+  now: Date,
+  silentFor?: number,
+): Promise<DomainEvent[]> {
   let free = await freeSeats(trx, schedule);
-  const events: RecordEvent[] = [];
+  const events: DomainEvent[] = [];
   for (const q of await listQueue(trx, schedule.id)) {
     if (free <= 0) break;
     if (q.people_count > free) continue;
-    const record = await updateRecord(trx, q.id, { state: 'ACTIVE', queued_at: null });
+    const promoted = await updateRecord(trx, q.id, { state: 'ACTIVE', queued_at: null });
     free -= q.people_count;
-    events.push({ type: 'record.promoted', actor: SYSTEM, before: q, record, schedule, silent: q.id === silentFor });
+    // The booking whose own change freed the seats pays in that change's step.
+    const money =
+      q.id === silentFor ? { record: promoted, events: [] } : await onPromoted(trx, promoted, schedule, settings, now);
+    events.push(
+      { type: 'record.promoted', actor: SYSTEM, before: q, record: money.record, schedule, silent: q.id === silentFor },
+      ...money.events,
+    );
   }
   return events;
 }
 
-/** Books a session: for the Telegram customer behind `actor`, or for `customer` when staff book on their behalf. */
+/**
+ * Books a session: for the Telegram customer behind `actor`, or for `customer` when staff book on their
+ * behalf. A certificate code typed counts against the guessing limit (`address`: where the request came from).
+ */
 export async function createRecord(
   database: Database,
   actor: Actor,
   input: RecordCreate,
   customer: Customer,
+  address: string | null = null,
 ): Promise<RecordResult> {
+  // Counted before the booking's transaction, so a refused code still counts.
+  if (input.certificate_code)
+    await countCertificateAttempt(database, {
+      telegramId: actor.kind === 'customer' ? actor.telegram_id : null,
+      address,
+    });
   return withLocks(database, { telegramIds: [customer.telegram_id], scheduleIds: [input.schedule_id] }, async (trx) => {
     const schedule = await loadSchedule(trx, input.schedule_id);
     if (isPast(schedule.date)) throw new Conflict(MSG.pastBooking);
@@ -125,7 +151,7 @@ export async function createRecord(
     const promo = await promoForBooking(trx, input.promo_code, { schedule, people, telegramId: customer.telegram_id });
     // A gift certificate is checked (and locked) before anything is written; it pays once the price is fixed.
     const certificateId = input.certificate_code ? await certificateForBooking(trx, input.certificate_code) : null;
-    const record = await insertRecord(trx, {
+    const inserted = await insertRecord(trx, {
       ...consent,
       schedule_id: schedule.id,
       state: people <= (await freeSeats(trx, schedule)) ? 'ACTIVE' : 'QUEUED',
@@ -142,9 +168,10 @@ export async function createRecord(
       ...promo,
       certificate_id: certificateId,
     });
-    await publish(trx, [{ type: 'record.created', actor, before: null, record, schedule }]);
     const settings = await getBusinessSettings(trx);
     const now = new Date();
+    const { record, events: money } = await onBooked(trx, inserted, schedule, settings, now);
+    await publish(trx, [{ type: 'record.created', actor, before: null, record, schedule }, ...money]);
     return resultOf({
       trx,
       actor,
@@ -164,7 +191,7 @@ export function changePeopleCount(
   peopleCount: number,
 ): Promise<RecordResult> {
   return onRecord(database, actor, recordId, async (c) => {
-    const { trx, record: r, schedule } = c;
+    const { trx, record: r, schedule, settings, now } = c;
     assertAllowed(c.allowed, 'change_people');
     if (peopleCount === r.people_count) return { value: await resultOf(c), events: [] };
     const fits = r.state !== 'ACTIVE' || peopleCount - r.people_count <= (await freeSeats(trx, schedule));
@@ -178,26 +205,33 @@ export function changePeopleCount(
     );
     // A smaller party, or seats left behind on the way to the queue, can serve the queue; this record
     // itself may be promoted, and then its one message (the change) says so.
-    const promoted = await fill(trx, schedule, r.id);
-    const updated = (await getRecord(trx, r.id))!;
+    const promoted = await fill(trx, schedule, settings, now, r.id);
+    const money = await onPartyChanged(trx, r, (await getRecord(trx, r.id))!, schedule, settings, now);
     const events: DomainEvent[] = [
-      { type: 'record.people_changed', actor, before: r, record: updated, schedule },
+      { type: 'record.people_changed', actor, before: r, record: money.record, schedule },
+      ...money.events,
       ...promoted,
     ];
-    return { value: await after(c, updated), events };
+    return { value: await after(c, money.record), events };
   });
 }
 
 /** Cancels inside a command that holds the session's lock (a customer's cancel, an erasure, a session cancelled). */
 export async function cancelLocked(c: OnRecord, reason: string): Promise<Outcome<RecordRow>> {
-  const { trx, record: r, schedule, actor } = c;
-  const updated = await updateRecord(trx, r.id, { state: 'CANCELLED', cancel_reason: reason, queued_at: null });
+  const { trx, record: r, schedule, actor, settings, now } = c;
+  const cancelled = await updateRecord(trx, r.id, { state: 'CANCELLED', cancel_reason: reason, queued_at: null });
   // A cancelled booking can no longer be given to a friend, even once restored.
   await closeSeatGifts(trx, r.id, nowIso());
-  const promoted = r.state === 'ACTIVE' ? await fill(trx, schedule) : [];
+  // What it paid goes back (to certificates, credit, or owed) before anyone is told.
+  const money = await onCancelled(trx, cancelled, schedule, settings);
+  const promoted = r.state === 'ACTIVE' ? await fill(trx, schedule, settings, now) : [];
   return {
-    value: updated,
-    events: [{ type: 'record.cancelled', actor, before: r, record: updated, schedule }, ...promoted],
+    value: money.record,
+    events: [
+      { type: 'record.cancelled', actor, before: r, record: money.record, schedule },
+      ...money.events,
+      ...promoted,
+    ],
   };
 }
 
@@ -225,22 +259,23 @@ export function leaveQueue(database: Database, actor: Actor, recordId: number): 
 
 export function restoreRecord(database: Database, actor: Actor, recordId: number): Promise<RecordResult> {
   return onRecord(database, actor, recordId, async (c) => {
-    const { trx, record: r, schedule } = c;
+    const { trx, record: r, schedule, settings, now } = c;
     assertAllowed(c.allowed, 'restore');
     if (r.telegram_id != null && (await findOpenBooking(trx, schedule.id, r.telegram_id, r.id)))
       throw new Conflict(MSG.alreadyBooked);
     const fits = r.people_count <= (await freeSeats(trx, schedule));
     const promo = await reclaimPromo(trx, r, schedule);
-    const updated = await updateRecord(
+    const restored = await updateRecord(
       trx,
       r.id,
       fits
         ? { state: 'ACTIVE', cancel_reason: null, ...promo }
         : { state: 'QUEUED', cancel_reason: null, queued_at: nowIso(), ...promo },
     );
+    const money = await onRestored(trx, restored, schedule, settings, now);
     return {
-      value: await after(c, updated),
-      events: [{ type: 'record.restored', actor, before: r, record: updated, schedule }],
+      value: await after(c, money.record),
+      events: [{ type: 'record.restored', actor, before: r, record: money.record, schedule }, ...money.events],
     };
   });
 }

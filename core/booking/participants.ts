@@ -1,7 +1,7 @@
 import { ATTENDANCE_LABELS, PARTICIPANT_STATE_LABELS, RECORD_SOURCES } from '../../contract';
 import { formatDateTime } from '../../contract/format';
 import { bool } from '../../db/database';
-import { priceOf } from '../money/price';
+import { priceOf } from '../ledger/price';
 import type { ExportRow } from '../../db/repositories/exports';
 
 /** The chef's list: one row per booking, in Russian, as the CSV exports show it. */

@@ -7,8 +7,8 @@ import { enqueueAfterClassThanks } from '../journey/after-class';
 const DEFAULT_TIMEZONE = 'Europe/Belgrade';
 import { runRetention } from '../privacy/personal-data';
 import { pruneSharedState } from './shared-state';
-import { cancelExpiredHolds } from '../money/hold';
-import { remindExpiringCertificates, settleExpiredCertificates } from '../money/certificates';
+import { cancelExpiredHolds } from '../payments/hold';
+import { remindExpiringCertificates, settleExpiredCertificates } from '../certificates/expiry';
 import { runMinPeopleRule } from '../schedules/min-people';
 import type { Log } from '../kernel/log';
 

@@ -5,7 +5,7 @@ import { existingDedupeKeys } from '../../db/repositories/notifications';
 import { listRecordsOfSchedules } from '../../db/repositories/records';
 import { getRecordSchedule, listSchedulesBetween } from '../../db/repositories/schedules';
 import { recordSnapshot, scheduleSnapshot } from '../notify/notifications';
-import type { MessageEvent } from '../notify/events';
+import type { MessageEvent } from '../notify/publish';
 import { publish } from '../notify/publish';
 
 /*

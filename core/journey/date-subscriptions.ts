@@ -13,7 +13,7 @@ import { getWorkshop } from '../../db/repositories/workshops';
 import { MSG } from '../kernel/messages';
 import { Conflict, NotFound } from '../kernel/errors';
 import { scheduleSnapshot } from '../notify/notifications';
-import type { MessageEvent } from '../notify/events';
+import type { MessageEvent } from '../notify/publish';
 
 /*
  * "Сообщить о новых датах": a customer asks to be told when a workshop that has no upcoming

@@ -4,16 +4,16 @@ import { withScheduleLock } from '../../db/lock';
 import { existingDedupeKeys } from '../../db/repositories/notifications';
 import { getRecord, listRecordsOfSchedules } from '../../db/repositories/records';
 import { getRecordSchedule, listSchedulesBetween, setScheduleNotified } from '../../db/repositories/schedules';
-import { getBusinessSettings } from '../staff/business-settings';
+import { getBusinessSettings } from '../kernel/settings';
 import { MSG } from '../kernel/messages';
 import { Conflict, NotFound } from '../kernel/errors';
 import { recordSnapshot, scheduleSnapshot } from '../notify/notifications';
-import type { MessageEvent } from '../notify/events';
+import type { MessageEvent } from '../notify/publish';
 import { publish } from '../notify/publish';
 
 export const REMINDER_MSG = {
   sent: 'Нотификации отправлены',
-  past: 'Мастер-класс уже прошёл: уведомления не отправляются',
+  past: 'reminderPast',
 } as const;
 
 /**

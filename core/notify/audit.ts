@@ -1,10 +1,9 @@
 import { nowIso, type Executor } from '../../db/database';
 import { insertAudit } from '../../db/repositories/audit';
-
 import type { Actor } from '../kernel/actor';
+import type { AuditEntity, AuditValues } from '../kernel/events';
 
-/** What a log entry is about. */
-export type AuditEntity = 'record' | 'schedule' | 'workshop' | 'address' | 'user' | 'settings' | (string & {});
+export type { AuditEntity, AuditValues };
 
 /** What happened; booking actions first, then the generic ones for staff edits. */
 export type AuditAction =
@@ -20,8 +19,6 @@ export type AuditAction =
   | 'updated'
   | 'deleted'
   | (string & {});
-
-export type AuditValues = Record<string, unknown>;
 
 export interface AuditEntryInput {
   actor: Actor;

@@ -5,12 +5,13 @@ import type { Executor } from '../../db/database';
 import { queuePosition, type RecordRow } from '../../db/repositories/records';
 import { getUserById } from '../../db/repositories/users';
 import { SYSTEM } from '../kernel/actor';
-import { moneyFollowing } from '../money/follow';
-import { moneySnapshot } from '../money/ledger';
+import type { DomainEvent, MoneyEvent, RecordEvent } from '../kernel/events';
+import { moneySnapshot } from '../ledger/ledger';
 import { auditUpdate, writeAudit, type AuditValues } from './audit';
-import type { DomainEvent, MoneyEvent, RecordEvent } from './events';
 import { personal } from './personal';
 import {
+  type Notification,
+  type StaffNotification,
   notifyChat,
   notifyCustomer,
   notifyOnce,
@@ -23,9 +24,27 @@ import {
 /*
  * The one publisher: each event's audit row and outbox rows, written in the transaction of the
  * command that produced it (so the change, its log entry and its messages commit together or not at
- * all). Payloads are snapshots taken here, after the whole command: a message tells the booking as
- * it was committed, queue place included.
+ * all). It changes nothing else: the command already let the money follow (ledger/policy.ts) and
+ * returned those rows as events. Payloads are snapshots taken here, after the whole command: a
+ * message tells the booking as it was committed, queue place and money included.
  */
+
+/** A message that belongs to no change of a booking (a reminder, a digest, new dates), at most once per key. */
+export interface MessageEvent {
+  type: 'message';
+  chat_id: number;
+  notification: Notification;
+  dedupe_key?: string;
+}
+
+/** An alert to staff about no booking (a certificate to confirm or written off): each who switched it on. */
+export interface StaffAlertEvent {
+  type: 'staff.alert';
+  notification: StaffNotification;
+}
+
+/** What the publisher takes: the domain's events and the plain messages. */
+export type Published = DomainEvent | MessageEvent | StaffAlertEvent;
 
 /** The fields of a booking its log entries show. */
 export const bookingState = (r: RecordRow): AuditValues => ({
@@ -165,7 +184,7 @@ async function staffName(trx: Executor, userId: number): Promise<string | null> 
   return u ? u.full_name || u.email : null;
 }
 
-async function publishOne(trx: Executor, e: DomainEvent): Promise<void> {
+async function publishOne(trx: Executor, e: Published): Promise<void> {
   switch (e.type) {
     case 'schedule.created':
       await writeAudit(trx, {
@@ -249,9 +268,6 @@ async function publishOne(trx: Executor, e: DomainEvent): Promise<void> {
 }
 
 /** Writes every event's audit row and messages, in order, in the command's transaction. */
-export async function publish(trx: Executor, events: readonly DomainEvent[]): Promise<void> {
-  // The booking's money follows its change first (credit spent or returned, the seat hold), so the
-  // messages below tell where the money went.
-  const money = await moneyFollowing(trx, [...events]);
-  for (const e of [...events, ...money]) await publishOne(trx, e);
+export async function publish(trx: Executor, events: readonly Published[]): Promise<void> {
+  for (const e of events) await publishOne(trx, e);
 }

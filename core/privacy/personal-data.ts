@@ -24,7 +24,7 @@ import {
 import { deleteBotSessionsOfChat } from '../../db/repositories/botSessions';
 import { SYSTEM, type Actor } from '../kernel/actor';
 import { publish } from '../notify/publish';
-import { getBusinessSettings } from '../staff/business-settings';
+import { getBusinessSettings } from '../kernel/settings';
 import { cancelLocked } from '../booking/engine';
 import { loadForActor } from '../booking/command';
 import { bookingsErasure, eraseCopies, givenAwayBookings, personErasure, type Erasure } from './erasure';

@@ -3,18 +3,18 @@ import { nowIso, type Database, type Executor } from '../../db/database';
 import { withScheduleLock } from '../../db/lock';
 import { listRecordsOfSchedules } from '../../db/repositories/records';
 import { getSchedule, setScheduleCancelled } from '../../db/repositories/schedules';
-import { assertStaff, type Actor } from '../kernel/actor';
+import { assertCan, type Actor } from '../kernel/actor';
 import { Conflict, NotFound } from '../kernel/errors';
 import { MSG } from '../kernel/messages';
 import { allowedActions } from '../booking/allowed';
 import { cancelLocked, loadSchedule } from '../booking/engine';
-import type { DomainEvent } from '../notify/events';
+import type { DomainEvent } from '../kernel/events';
 import { publish } from '../notify/publish';
-import { getBusinessSettings } from '../staff/business-settings';
+import { getBusinessSettings } from '../kernel/settings';
 
 export const CANCEL_SESSION_MSG = {
-  already: 'Мастер-класс уже отменён',
-  past: 'Мастер-класс уже прошёл: отменить его нельзя',
+  already: 'sessionAlreadyCancelled',
+  past: 'sessionPast',
 } as const;
 
 /**
@@ -24,7 +24,7 @@ export const CANCEL_SESSION_MSG = {
  * for the session. The queue goes first, so no seat freed by the cancel promotes anyone.
  */
 export async function cancelSession(database: Database, actor: Actor, id: number, reason: string): Promise<void> {
-  assertStaff(actor);
+  assertCan(actor, 'schedule.manage');
   await withScheduleLock(database, id, async (trx) => publish(trx, await cancelSessionLocked(trx, actor, id, reason)));
 }
 

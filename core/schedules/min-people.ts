@@ -15,14 +15,13 @@ import {
 } from '../../db/repositories/min-people';
 import { getSchedule } from '../../db/repositories/schedules';
 import { getUserById } from '../../db/repositories/users';
-import { assertStaff, SYSTEM, type Actor } from '../kernel/actor';
-import { Conflict, Forbidden, NotFound } from '../kernel/errors';
+import { assertCan, SYSTEM, type Actor } from '../kernel/actor';
+import { Conflict, NotFound } from '../kernel/errors';
 import { loadSchedule } from '../booking/engine';
-import type { DomainEvent } from '../notify/events';
+import type { Published } from '../notify/publish';
 import { scheduleSnapshot } from '../notify/notifications';
 import { publish } from '../notify/publish';
-import { getBusinessSettings } from '../staff/business-settings';
-import { ROLE_MSG } from '../staff/roles';
+import { getBusinessSettings } from '../kernel/settings';
 import { cancelSessionLocked } from './cancel-session';
 
 /*
@@ -41,7 +40,7 @@ import { cancelSessionLocked } from './cancel-session';
 export const MIN_PEOPLE_REASON = 'Не набралось минимальное число участников';
 
 export const MIN_PEOPLE_MSG = {
-  notAsked: 'Решение по этому мастер-классу не запрашивалось',
+  notAsked: 'minPeopleNotAsked',
 } as const;
 
 const HOUR_MS = 3_600_000;
@@ -103,7 +102,7 @@ async function cards(
   people: number,
   min: number,
   decideBy: Date,
-): Promise<DomainEvent[]> {
+): Promise<Published[]> {
   const schedule = scheduleSnapshot(await loadSchedule(trx, id));
   return (await listDeciders(trx)).map((d) => ({
     type: 'message',
@@ -159,8 +158,7 @@ export async function decideMinPeople(
   id: number,
   action: 'cancel' | 'run',
 ): Promise<MinPeopleDecision> {
-  assertStaff(actor);
-  if (actor.role === 'host') throw new Forbidden(ROLE_MSG.noAccess);
+  assertCan(actor, 'schedule.manage');
   const user = await getUserById(database.db, actor.user_id);
   return withScheduleLock(database, id, async (trx) => {
     const check = await getMinPeopleCheck(trx, id);
@@ -172,14 +170,14 @@ export async function decideMinPeople(
       await updateMinPeopleCheck(trx, id, { status: 'cancelled', decided_at: nowIso() });
       return { decided: false, check: (await getMinPeopleCheck(trx, id))! };
     }
-    if (action === 'cancel' && isPast(row.date)) throw new Conflict('Мастер-класс уже начался: отменить его нельзя');
+    if (action === 'cancel' && isPast(row.date)) throw new Conflict('minPeopleStarted');
     await updateMinPeopleCheck(trx, id, {
       status: action === 'cancel' ? 'cancelled' : 'kept',
       decided_by_user_id: actor.user_id,
       decided_by_name: user ? user.full_name || user.email : null,
       decided_at: nowIso(),
     });
-    const events: DomainEvent[] =
+    const events: Published[] =
       action === 'cancel'
         ? await cancelSessionLocked(trx, actor, id, MIN_PEOPLE_REASON, true)
         : [

@@ -17,10 +17,11 @@ import type { Actor } from '../kernel/actor';
 import { Conflict, NotFound } from '../kernel/errors';
 import { MSG } from '../kernel/messages';
 import { newDatesMessages } from '../journey/date-subscriptions';
-import type { DomainEvent, ScheduleFields } from '../notify/events';
+import type { DomainEvent, ScheduleFields } from '../kernel/events';
 import { publish } from '../notify/publish';
 import { fill, loadSchedule } from '../booking/engine';
-import { getBusinessSettings } from '../staff/business-settings';
+import { getBusinessSettings } from '../kernel/settings';
+import { onCancelled } from '../ledger/policy';
 
 /* Staff's schedule changes: add (subscribers to new dates are told), edit (a larger capacity serves the queue), delete. */
 
@@ -97,7 +98,10 @@ async function editLocked(trx: Executor, actor: Actor, id: number, patch: Schedu
   const schedule = await loadSchedule(trx, id);
   const upcoming = !isPast(schedule.date);
   const changed = { date: schedule.date !== before.date, address: schedule.address.id !== before.address_id };
-  const promoted = upcoming && schedule.capacity > before.capacity ? await fill(trx, schedule) : [];
+  const promoted =
+    upcoming && schedule.capacity > before.capacity
+      ? await fill(trx, schedule, await getBusinessSettings(trx), new Date())
+      : [];
   const events: DomainEvent[] = [
     {
       type: 'schedule.updated',
@@ -122,12 +126,12 @@ export async function removeSchedule(
 ): Promise<void> {
   const ids = scope === 'following' ? await listSeriesFrom(database.db, id) : [id];
   await withLocks(database, { scheduleIds: ids.length ? ids : [id] }, async (trx) => {
-    const { refund_to: refundTo } = await getBusinessSettings(trx);
+    const settings = await getBusinessSettings(trx);
     for (const sid of ids.length ? ids : [id]) {
       const schedule = await loadSchedule(trx, sid);
       // Money owed back is refunded on its booking, so a session whose bookings were paid for, at a
       // studio that refunds rather than credits, is cancelled (which keeps the bookings), not deleted.
-      if (refundTo === 'refund') {
+      if (settings.refund_to === 'refund') {
         const bookings = await listRecordsOfSchedules(trx, [sid]);
         if (
           (
@@ -141,7 +145,13 @@ export async function removeSchedule(
       }
       const before = (await getSchedule(trx, sid))!;
       const told = isPast(schedule.date) ? [] : await openRecords(trx, sid);
-      await publish(trx, [{ type: 'schedule.deleted', actor, before: scheduleFields(before), schedule, told }]);
+      // Each told booking gives back what it paid, as a cancel does, before they are told.
+      const money: DomainEvent[] = [];
+      for (const r of told) money.push(...(await onCancelled(trx, r, schedule, settings)).events);
+      await publish(trx, [
+        { type: 'schedule.deleted', actor, before: scheduleFields(before), schedule, told },
+        ...money,
+      ]);
       await deleteSchedule(trx, sid);
     }
   });

@@ -3,17 +3,17 @@ import { fromZonedInput } from '../../contract/format';
 import type { Database } from '../../db/database';
 import { withWriteTransaction } from '../../db/lock';
 import { insertSchedule, insertSeries } from '../../db/repositories/schedules';
-import { assertStaff, type Actor } from '../kernel/actor';
+import { assertCan, type Actor } from '../kernel/actor';
 import { Unprocessable } from '../kernel/errors';
 import { newDatesMessages } from '../journey/date-subscriptions';
-import type { DomainEvent } from '../notify/events';
+import type { DomainEvent } from '../kernel/events';
 import { publish } from '../notify/publish';
 import { assertRefsExist } from './schedules';
 
 export const SERIES_MSG = {
-  tooLong: `Серия — не дальше чем на ${SERIES_MAX_MONTHS} месяцев от первой даты`,
-  untilBeforeStart: 'Дата окончания раньше первой даты',
-  empty: 'В выбранные дни нет ни одной будущей даты',
+  tooLong: 'seriesTooLong',
+  untilBeforeStart: 'seriesUntilBeforeStart',
+  empty: 'seriesEmpty',
 } as const;
 
 type SeriesInput = Omit<ScheduleSeriesCreate, 'capacity'> & { capacity: number };
@@ -53,7 +53,7 @@ export async function addSeries(
   input: SeriesInput,
   timeZone: string,
 ): Promise<number[]> {
-  assertStaff(actor);
+  assertCan(actor, 'schedule.manage');
   const dates = seriesDates(input, timeZone);
   return withWriteTransaction(database, async (trx) => {
     await assertRefsExist(trx, input);

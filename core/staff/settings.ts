@@ -2,13 +2,13 @@ import type { Settings } from '../../contract';
 import type { BusinessSettings, BusinessSettingsUpdate } from '../../contract/business-settings';
 import type { Database } from '../../db/database';
 import { getSettings, saveSettings } from '../../db/repositories/settings';
-import { assertStaff, type Actor } from '../kernel/actor';
+import { assertCan, type Actor } from '../kernel/actor';
 import { updateAudited } from '../notify/audited-change';
-import { getBusinessSettings, updateBusinessSettings } from './business-settings';
+import { getBusinessSettings, updateBusinessSettings } from '../kernel/settings';
 
 /** A staff member's own alert switches (which Telegram alerts they get). */
 export async function saveOwnSettings(database: Database, actor: Actor, settings: Settings): Promise<Settings> {
-  assertStaff(actor);
+  assertCan(actor, 'account');
   const id = actor.user_id;
   return (
     (await updateAudited(
@@ -28,7 +28,7 @@ export async function changeBusinessSettings(
   actor: Actor,
   update: BusinessSettingsUpdate,
 ): Promise<BusinessSettings> {
-  assertStaff(actor, 'owner');
+  assertCan(actor, 'business.settings');
   return (
     (await updateAudited(
       database,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { businessSettingsApi } from '../../contract/endpoints/business-settings';
-import { getBusinessSettings } from '../../core/staff/business-settings';
+import { getBusinessSettings } from '../../core/kernel/settings';
 import { telegramBusinessStatus } from '../../core/business/auto-answer';
 import { changeBusinessSettings } from '../../core/staff/settings';
 import type { RouteDeps } from './deps';

@@ -2,29 +2,25 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CERTIFICATE_START_PREFIX, CERTIFICATE_MONTHS, formatCertificateCode } from '../../contract';
 import { certificatesApi } from '../../contract/endpoints/certificates';
 import { isLanguage, languageFromAcceptLanguage } from '../../contract/language';
-import { localizeRefusal } from '../../core/language/api-texts';
+import { sayRefusal } from '../../contract/texts/refusal';
 import { Conflict, DomainError, Forbidden, Invalid, TooManyRequests } from '../../core/kernel/errors';
+import { certificateCard, checkCertificate, myCertificates, redeemOnRecord } from '../../core/certificates/customers';
+import { certificateAmounts, startPurchase } from '../../core/certificates/purchase';
 import {
-  certificateAmounts,
-  certificateCard,
-  checkCertificate,
   confirmPurchase,
   issueCertificate,
   listCertificatesView,
-  myCertificates,
-  redeemOnRecord,
-  startPurchase,
   viewCertificate,
   voidCertificate,
-} from '../../core/money/certificates';
-import { countCertificateAttempt } from '../../core/money/certificates-guard';
-import { certificateInvoiceParams, MONEY_MSG } from '../../core/money/telegram';
+} from '../../core/certificates/sale';
+import { countCertificateAttempt } from '../../core/ledger/certificate-attempts';
+import { certificateInvoiceParams, MONEY_MSG } from '../../core/payments/telegram';
 import { actorOf } from '../plugins/actor';
 import { route } from '../route';
 import { certificatePage, refusalPage } from './certificate-page';
 import type { RouteDeps, TelegramGateway } from './deps';
 
-const TELEGRAM_ONLY = 'Это действие доступно только из Telegram';
+const TELEGRAM_ONLY = 'telegramOnly';
 
 /** Gift certificates: staff issue, find, confirm and void them; customers check, buy and spend them. */
 export default async function certificatesRoutes(
@@ -124,7 +120,7 @@ export async function certificatePageRoutes(
         return reply
           .status(status)
           .type('text/html; charset=utf-8')
-          .send(refusalPage(config.businessName, localizeRefusal(err.message, language), language));
+          .send(refusalPage(config.businessName, sayRefusal(language, err), language));
       }
       const bot = telegram ? await telegram.username().catch(() => null) : null;
       const code = card.code.replaceAll('-', '');

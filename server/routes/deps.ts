@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import type { Database } from '../../db/database';
 import type { Update } from 'grammy/types';
 import type { Mailer } from '../email';
-import type { InvoiceParams } from '../../core/money/telegram';
+import type { InvoiceParams } from '../../core/payments/telegram';
 import type { PreparedInlineMessage, ShareArticle } from '../../core/journey/share-messages';
 
 export type InvoiceLinkParams = InvoiceParams & { provider_token: string };

@@ -3,22 +3,19 @@ import { rangeBounds } from '../../contract';
 import { paymentsApi } from '../../contract/endpoints/payments';
 import { loadForActor } from '../../core/booking/command';
 import { Conflict, Forbidden } from '../../core/kernel/errors';
+import { CASH_DESK_COLUMNS, cashDesk, cashDeskCells } from '../../core/payments/cash-desk';
 import {
-  CASH_DESK_COLUMNS,
-  cashDesk,
-  cashDeskCells,
   adjustCustomerCredit,
   customerCredit,
   overridePrice,
   recordDeskPayment,
   recordRefund,
   viewLedger,
-} from '../../core/money/desk';
-import { ipsEnabled, ipsImage, ipsText } from '../../core/money/ips-qr';
-import { recordMoney } from '../../core/money/ledger';
-import { payNow } from '../../core/money/price';
-import { MONEY_MSG, invoiceFor, invoiceParams } from '../../core/money/telegram';
-import { ROUTE_REFUSALS } from '../../core/language/api-texts/ru';
+} from '../../core/payments/desk';
+import { ipsEnabled, ipsImage, ipsText } from '../../core/payments/ips-qr';
+import { recordMoney } from '../../core/ledger/ledger';
+import { payNow } from '../../core/ledger/price';
+import { MONEY_MSG, invoiceFor, invoiceParams } from '../../core/payments/telegram';
 import { apiTexts } from '../../core/language/api-texts';
 import { titleIn } from '../../contract/language';
 import { customerLanguage } from '../../core/language/customer-language';
@@ -28,8 +25,8 @@ import { route } from '../route';
 import type { RouteDeps, TelegramGateway } from './deps';
 
 const CSV = 'text/csv; charset=utf-8';
-const TELEGRAM_ONLY = 'Это действие доступно только из Telegram';
-const NO_TRANSFERS = ROUTE_REFUSALS.noTransfers;
+const TELEGRAM_ONLY = 'telegramOnly';
+const NO_TRANSFERS = 'noTransfers';
 
 function telegramUserOf(req: FastifyRequest) {
   if (!req.telegramUser) throw new Forbidden(TELEGRAM_ONLY);

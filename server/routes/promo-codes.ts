@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { promoCodesApi } from '../../contract/endpoints/promo-codes';
-import { createPromoCode, listCodes, quotePrice, updateCode } from '../../core/money/promo-codes';
+import { createPromoCode, listCodes, quotePrice, updateCode } from '../../core/promo/promo-codes';
 import type { RouteDeps } from './deps';
 import { actorOf } from '../plugins/actor';
 import { route } from '../route';

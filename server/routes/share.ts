@@ -6,9 +6,8 @@ import { customerActor } from '../../core/kernel/actor';
 import { Conflict, Forbidden } from '../../core/kernel/errors';
 import { ALLOWED_MSG } from '../../core/booking/allowed';
 import { apiTexts } from '../../core/language/api-texts';
-import { ROUTE_REFUSALS } from '../../core/language/api-texts/ru';
 import { customerLanguage } from '../../core/language/customer-language';
-import { myCertificate } from '../../core/money/certificates';
+import { myCertificate } from '../../core/certificates/customers';
 import { createSeatGift, giftUrl, viewSeatGift } from '../../core/journey/seat-gifts';
 import { certificateArticle, seatGiftArticle, type ShareArticle } from '../../core/journey/share-messages';
 import { HttpError } from '../http-error';
@@ -33,7 +32,7 @@ export default async function shareRoutes(
       return await what();
     } catch (err) {
       req.log.error({ err }, 'telegram: preparing a shared message failed');
-      throw new HttpError(503, ROUTE_REFUSALS.telegramUnavailable);
+      throw new HttpError(503, { code: 'telegramUnavailable' });
     }
   }
 
@@ -42,7 +41,7 @@ export default async function shareRoutes(
     const tg = req.telegramUser;
     if (!tg) throw new Forbidden(ALLOWED_MSG.telegramOnly);
     const save = telegram?.savePreparedInlineMessage;
-    if (!telegram || !save) throw new HttpError(503, ROUTE_REFUSALS.botNotConfigured);
+    if (!telegram || !save) throw new HttpError(503, { code: 'botNotConfigured' });
     const language = await customerLanguage(db, tg.id);
     return {
       tg,
@@ -72,7 +71,7 @@ export default async function shareRoutes(
   route(app, shareApi.certificate, async (req) => {
     const { tg, t, username, prepare } = await sharer(req);
     const cert = await myCertificate(db, tg.id, req.params.id);
-    if (cert.status !== 'active' || !cert.code || !cert.url) throw new Conflict(ROUTE_REFUSALS.shareNotActive);
+    if (cert.status !== 'active' || !cert.code || !cert.url) throw new Conflict('shareNotActive');
     const code = cert.code.replaceAll('-', '');
     const url = `https://t.me/${await username()}?start=${CERTIFICATE_START_PREFIX}${code}`;
     const article = certificateArticle(t, {

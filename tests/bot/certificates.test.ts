@@ -15,7 +15,7 @@ import {
 import { tma } from '../helpers/telegram';
 import { certificateMessage, staffCertificateMessage } from '../../bot/certificate-messages';
 import { rsd } from '../../bot/texts/money';
-import { settleExpiredCertificates } from '../../core/money/certificates';
+import { settleExpiredCertificates } from '../../core/certificates/expiry';
 import { botTestApp, createStaff, deliver, linkStaff, PUBLIC_URL } from './setup';
 
 // Buying a certificate with a Telegram invoice against the fake Bot API, the buyer's message, and its link in the bot.

@@ -5,8 +5,8 @@ import { ALLOWED_MSG } from '../../core/booking/allowed';
 import { GIFT_MSG } from '../../core/journey/seat-gifts';
 import { apiTexts, localizeRefusal } from '../../core/language/api-texts';
 import { ru } from '../../core/language/api-texts/ru';
-import { PROMO_MSG } from '../../core/money/promo-codes';
-import { MONEY_MSG } from '../../core/money/telegram';
+import { PROMO_MSG } from '../../core/ledger/discount';
+import { MONEY_MSG } from '../../core/payments/telegram';
 import { textsFor } from '../../bot/texts';
 import { certificateCatalogues } from '../../webapp/src/i18n/certificates';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CERTIFICATE_ALPHABET, type CertificateIssue, type CertificateView } from '../../contract';
-import { remindExpiringCertificates, settleExpiredCertificates } from '../../core/money/certificates';
-import { CERTIFICATE_ATTEMPTS } from '../../core/money/certificates-guard';
+import { remindExpiringCertificates, settleExpiredCertificates } from '../../core/certificates/expiry';
+import { CERTIFICATE_ATTEMPTS } from '../../core/ledger/certificate-attempts';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
 import { startTestServer } from '../helpers/server';
 import { tma } from '../helpers/telegram';

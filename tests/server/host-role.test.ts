@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostWindow } from '../../contract/host-window';
 import { staffActor } from '../../core/kernel/actor';
 import { Forbidden } from '../../core/kernel/errors';
-import { recordDeskPayment } from '../../core/money/desk';
+import { recordDeskPayment } from '../../core/payments/desk';
 import { setAttendance } from '../../core/booking/attendance';
 import { getUserById } from '../../db/repositories/users';
 import { createLinkToken, consumeLinkToken } from '../../core/staff/telegram-link';

@@ -11,7 +11,7 @@ import {
 } from '../helpers/fake-telegram';
 import { TEST_BOT_TOKEN, tma } from '../helpers/telegram';
 import { botTestApp, deliver } from '../bot/setup';
-import { issueCertificate } from '../../core/money/certificates';
+import { issueCertificate } from '../../core/certificates/sale';
 import { staffActor } from '../../core/kernel/actor';
 import { chooseLanguage } from '../../core/language/customer-language';
 

@@ -5,8 +5,8 @@ import { ALLOWED_MSG } from '../../booking/allowed';
 import { deadlineMessage } from '../../booking/change-deadline';
 import { GIFT_MSG } from '../../journey/seat-gifts';
 import { MSG } from '../../kernel/messages';
-import { PROMO_MSG } from '../../money/promo-codes';
-import { INVOICE_TEXTS, MONEY_MSG } from '../../money/telegram';
+import { PROMO_MSG } from '../../ledger/discount';
+import { INVOICE_TEXTS, MONEY_MSG } from '../../payments/telegram';
 
 /*
  * What the API says to a customer, in Russian: the refusals of the customer endpoints (their {"detail"}),

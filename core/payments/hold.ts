@@ -3,7 +3,7 @@ import { listExpiredHolds, setPayBy } from '../../db/repositories/payments';
 import { cancelLocked } from '../booking/engine';
 import { onRecord } from '../booking/command';
 import { SYSTEM } from '../kernel/actor';
-import { recordMoney } from './ledger';
+import { recordMoney } from '../ledger/ledger';
 import { HOLD_EXPIRED_REASON } from './telegram';
 
 /**

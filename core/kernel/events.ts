@@ -1,15 +1,20 @@
 import type { RecordSchedule } from '../../contract';
 import type { PaymentRow } from '../../db/repositories/payments';
 import type { RecordRow } from '../../db/repositories/records';
-import type { Actor } from '../kernel/actor';
-import type { AuditEntity, AuditValues } from './audit';
-import type { Notification, StaffNotification } from './notifications';
+import type { Actor } from './actor';
 
 /*
  * What happened, as commands report it. A command changes rows and returns its events; the publisher
- * (publish.ts) turns each event into its audit row and its outbox rows in the command's transaction,
- * so "what is logged" and "who is told" are decided there, once, and no command writes either by hand.
+ * (notify/publish.ts) turns each event into its audit row and its outbox rows in the command's
+ * transaction, so "what is logged" and "who is told" are decided there, once, and no command writes
+ * either by hand. The plain messages (notify's MessageEvent, StaffAlertEvent) are declared by notify.
  */
+
+/** What an audit row is about (its table). */
+export type AuditEntity = 'record' | 'schedule' | 'workshop' | 'address' | 'user' | 'settings' | (string & {});
+
+/** The values an audit row keeps before and after. */
+export type AuditValues = Record<string, unknown>;
 
 /** A change of one booking: the row before (null when created) and after, with its session. */
 interface RecordChange<T extends string> {
@@ -75,14 +80,6 @@ export interface EntityEvent {
   after?: AuditValues | null;
 }
 
-/** A message that belongs to no change of a booking (a reminder, a digest, new dates), at most once per key. */
-export interface MessageEvent {
-  type: 'message';
-  chat_id: number;
-  notification: Notification;
-  dedupe_key?: string;
-}
-
 /** What a booking's money looked like before and after a ledger row. */
 export interface MoneyState {
   amount_paid: number;
@@ -106,16 +103,10 @@ export interface MoneyEvent {
   tell?: 'paid' | 'late';
 }
 
-/** An alert to staff about no booking (a certificate to confirm or written off): each who switched it on. */
-export interface StaffAlertEvent {
-  type: 'staff.alert';
-  notification: StaffNotification;
-}
+export type DomainEvent = RecordEvent | ScheduleEvent | EntityEvent | MoneyEvent;
 
-export type DomainEvent = RecordEvent | ScheduleEvent | EntityEvent | MessageEvent | MoneyEvent | StaffAlertEvent;
-
-/** What a command gives back: its result and what happened. */
-export interface Outcome<T> {
+/** What a command gives back: its result and what happened (`E`: wider where it also sends plain messages). */
+export interface Outcome<T, E = DomainEvent> {
   value: T;
-  events: DomainEvent[];
+  events: E[];
 }

@@ -3,14 +3,14 @@ import type { Executor } from '../../db/database';
 import { creditBalance, lockCredit, setPayBy, setUnitPrice } from '../../db/repositories/payments';
 import type { RecordRow } from '../../db/repositories/records';
 import { SYSTEM } from '../kernel/actor';
-import type { DomainEvent, MoneyEvent } from '../notify/events';
-import { getBusinessSettings } from '../staff/business-settings';
-import { returnToCertificates, spendCertificate } from './certificates-spend';
+import type { MoneyEvent } from '../kernel/events';
+import { returnToCertificates, spendCertificate } from './certificate-spend';
 import { appendToRecord, recordMoney } from './ledger';
 
 /*
- * What a booking's money does when the booking changes, decided here for every command at once
- * (the publisher runs it before it tells anyone, so the messages say where the money went):
+ * What a booking's money does when the booking changes. Each booking command calls the step of its
+ * change under the session's lock and returns what it gives back with its own events, so the
+ * messages tell where the money went:
  * - a booking that becomes ACTIVE (booked, restored, promoted) first spends its gift certificate
  *   (if it has one), then the customer's studio credit, up to what it costs; with prepayment,
  *   whatever is still required holds its seats until
@@ -20,10 +20,16 @@ import { appendToRecord, recordMoney } from './ledger';
  *   smaller party what it paid beyond its new price: a gift certificate's part goes back to the
  *   certificate first; what came from credit goes back to credit; the
  *   rest to credit with refund_to credit, else it is owed back until staff record the refund.
- * The price itself was fixed when the booking was made: the workshop's price of that moment.
+ * The price itself is fixed when the booking is made: the workshop's price of that moment.
  */
 
 type Settings = BusinessSettings;
+
+/** The booking row after its money followed (pay_by, price), and the ledger rows appended. */
+export interface MoneyStep {
+  record: RecordRow;
+  events: MoneyEvent[];
+}
 
 export function holdUntil(now: Date, start: string, s: Pick<Settings, 'payment_hold_minutes'>): string {
   const until = new Date(now.getTime() + s.payment_hold_minutes * 60_000).toISOString();
@@ -36,7 +42,7 @@ async function becameActive(
   schedule: RecordSchedule,
   s: Settings,
   now: Date,
-): Promise<{ record: RecordRow; events: MoneyEvent[] }> {
+): Promise<MoneyStep> {
   // A gift certificate pays first (it expires; credit does not), then the customer's credit.
   const events: MoneyEvent[] = await spendCertificate(trx, SYSTEM, r, schedule, s);
   if (r.telegram_id !== null) {
@@ -89,20 +95,56 @@ async function giveBack(
   ];
 }
 
-async function afterCancel(trx: Executor, r: RecordRow, schedule: RecordSchedule, s: Settings) {
+/** A new booking: its price is fixed now (a later change of the workshop's price leaves it as it is), then it pays if ACTIVE. */
+export async function onBooked(
+  trx: Executor,
+  r: RecordRow,
+  schedule: RecordSchedule,
+  s: Settings,
+  now: Date,
+): Promise<MoneyStep> {
+  const priced = await setUnitPrice(trx, r.id, schedule.workshop.price);
+  return priced.state === 'ACTIVE' ? becameActive(trx, priced, schedule, s, now) : { record: priced, events: [] };
+}
+
+/** The queue served the booking (or a restore found seats): it pays as a new ACTIVE booking does. */
+export async function onPromoted(
+  trx: Executor,
+  r: RecordRow,
+  schedule: RecordSchedule,
+  s: Settings,
+  now: Date,
+): Promise<MoneyStep> {
+  return r.state === 'ACTIVE' ? becameActive(trx, r, schedule, s, now) : { record: r, events: [] };
+}
+
+/** A restored booking: it pays again when it came back ACTIVE; a queued one waits. */
+export const onRestored = onPromoted;
+
+/** A cancelled booking (or one whose session was deleted): no more hold, and all it paid goes back. */
+export async function onCancelled(
+  trx: Executor,
+  r: RecordRow,
+  schedule: RecordSchedule,
+  s: Settings,
+): Promise<MoneyStep> {
   const record = r.pay_by !== null ? await setPayBy(trx, r.id, null) : r;
   const paid = (await recordMoney(trx, record, s)).amount_paid;
   return { record, events: await giveBack(trx, record, schedule, s, paid) };
 }
 
-async function afterPeopleChange(
+/**
+ * A party changed from `before` to `r`: a smaller one gets back what it paid beyond its price, a booking
+ * sent to the queue holds nothing, one that became ACTIVE pays, a larger ACTIVE one spends its certificate.
+ */
+export async function onPartyChanged(
   trx: Executor,
   before: RecordRow,
   r: RecordRow,
   schedule: RecordSchedule,
   s: Settings,
   now: Date,
-) {
+): Promise<MoneyStep> {
   if (r.state === 'QUEUED') return { record: r.pay_by !== null ? await setPayBy(trx, r.id, null) : r, events: [] };
   const excess = -(await recordMoney(trx, r, s)).balance;
   const events = await giveBack(trx, r, schedule, s, excess);
@@ -113,43 +155,4 @@ async function afterPeopleChange(
   // A larger party of an ACTIVE booking: its certificate pays the difference while it holds something.
   if (excess < 0) events.push(...(await spendCertificate(trx, SYSTEM, r, schedule, s)));
   return { record: r, events };
-}
-
-/** The money rows and holds that follow `events`; refreshes the events' booking rows (pay_by, price). */
-export async function moneyFollowing(trx: Executor, events: DomainEvent[], now = new Date()): Promise<MoneyEvent[]> {
-  if (!events.some((e) => e.type.startsWith('record.') || e.type === 'schedule.deleted')) return [];
-  const s = await getBusinessSettings(trx);
-  const out: MoneyEvent[] = [];
-  for (const e of events) {
-    let step: { record: RecordRow; events: MoneyEvent[] } | null = null;
-    switch (e.type) {
-      case 'record.created': {
-        // The price is fixed now: a later change of the workshop's price leaves this booking as it is.
-        const priced = await setUnitPrice(trx, e.record.id, e.schedule.workshop.price);
-        step =
-          priced.state === 'ACTIVE'
-            ? await becameActive(trx, priced, e.schedule, s, now)
-            : { record: priced, events: [] };
-        break;
-      }
-      case 'record.restored':
-      case 'record.promoted':
-        if (e.record.state === 'ACTIVE') step = await becameActive(trx, e.record, e.schedule, s, now);
-        break;
-      case 'record.cancelled':
-        step = await afterCancel(trx, e.record, e.schedule, s);
-        break;
-      case 'record.people_changed':
-        step = await afterPeopleChange(trx, e.before!, e.record, e.schedule, s, now);
-        break;
-      case 'schedule.deleted':
-        for (const r of e.told) out.push(...(await afterCancel(trx, r, e.schedule, s)).events);
-        break;
-    }
-    if (step && e.type.startsWith('record.')) {
-      (e as { record: RecordRow }).record = step.record;
-      out.push(...step.events);
-    }
-  }
-  return out;
 }

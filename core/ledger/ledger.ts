@@ -6,12 +6,12 @@ import {
   listPaymentsOfRecord,
   lockCredit,
   type PaymentInsert,
+  type PaymentRow,
 } from '../../db/repositories/payments';
 import { getRecord, type RecordRow } from '../../db/repositories/records';
 import type { Actor } from '../kernel/actor';
-import type { MoneyEvent } from '../notify/events';
-import type { MoneySnapshot } from '../notify/notifications';
-import { getBusinessSettings } from '../staff/business-settings';
+import type { MoneyEvent } from '../kernel/events';
+import { getBusinessSettings } from '../kernel/settings';
 import { moneyOf } from './price';
 
 /*
@@ -133,9 +133,13 @@ export async function adjustCredit(
 }
 
 /** The booking's money as a message tells it. */
-export async function moneySnapshot(trx: Executor, r: RecordRow): Promise<MoneySnapshot> {
-  const ledger = await listPaymentsOfRecord(trx, r.id);
-  const m = moneyOf(r, ledger, await getBusinessSettings(trx));
+export async function moneySnapshot(trx: Executor, r: RecordRow) {
+  return snapshotOf(r, await listPaymentsOfRecord(trx, r.id), await getBusinessSettings(trx));
+}
+
+/** The same from a ledger already read (a list of bookings reads all their ledgers at once). */
+export function snapshotOf(r: RecordRow, ledger: PaymentRow[], s: MoneySettings) {
+  const m = moneyOf(r, ledger, s);
   const toCredit = -ledger
     .filter((p) => p.kind === 'refund' && p.method === 'credit')
     .reduce((sum, p) => sum + p.amount, 0);

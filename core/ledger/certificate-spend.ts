@@ -20,7 +20,7 @@ import {
 import type { RecordRow } from '../../db/repositories/records';
 import { SYSTEM, type Actor } from '../kernel/actor';
 import { Conflict, Invalid, NotFound } from '../kernel/errors';
-import type { MoneyEvent } from '../notify/events';
+import type { MoneyEvent } from '../kernel/events';
 import { appendToRecord, recordMoney } from './ledger';
 
 /*

@@ -1,6 +1,6 @@
 import type { PayOptions } from '../../contract';
 import type { Executor } from '../../db/database';
-import { getBusinessSettings } from '../staff/business-settings';
+import { getBusinessSettings } from '../kernel/settings';
 import { ipsEnabled } from './ips-qr';
 
 /** How a customer can pay: by Telegram invoice (when the provider token is set), by IPS QR transfer, else at the studio. */

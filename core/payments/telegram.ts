@@ -6,13 +6,13 @@ import { getRecord, type RecordRow } from '../../db/repositories/records';
 import { getRecordSchedule } from '../../db/repositories/schedules';
 import { customerActor, type Actor } from '../kernel/actor';
 import { Conflict } from '../kernel/errors';
-import type { MoneyEvent } from '../notify/events';
+import type { MoneyEvent } from '../kernel/events';
 import { publish } from '../notify/publish';
-import { getBusinessSettings } from '../staff/business-settings';
+import { getBusinessSettings } from '../kernel/settings';
 import { loadForActor } from '../booking/command';
-import { certificatePurchaseRefusal, recordCertificatePayment } from './certificates';
-import { appendToRecord, recordMoney } from './ledger';
-import { payNow } from './price';
+import { certificatePurchaseRefusal, recordCertificatePayment } from '../certificates/purchase';
+import { appendToRecord, recordMoney } from '../ledger/ledger';
+import { payNow } from '../ledger/price';
 
 /*
  * Telegram payments: the invoice (the same for the mini-app's link and the bot's pay button), the
