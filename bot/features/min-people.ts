@@ -1,16 +1,14 @@
 import { Composer } from 'grammy';
-import { staffActor, staffRole } from '../../core/kernel/actor';
 import { DomainError } from '../../core/kernel/errors';
 import { scheduleSnapshot } from '../../core/notify/notifications';
 import { decideMinPeople } from '../../core/schedules/min-people';
-import { bool } from '../../db/database';
 import type { MinPeopleCheck } from '../../db/repositories/min-people';
 import { getRecordSchedule } from '../../db/repositories/schedules';
-import { getUserByTelegramId } from '../../db/repositories/users';
 import { onButton } from '../callback-data';
 import { HTML, type BotContext, type BotDeps } from '../context';
 import { minPeopleCard } from '../min-people-messages';
 import { texts } from '../texts';
+import { staffActorOf } from '../staff-actor';
 
 const T = texts.staff.minPeople;
 
@@ -24,17 +22,11 @@ export function minPeopleFeature(deps: BotDeps) {
   const db = deps.database.db;
 
   onButton(composer, { kind: 'min_people', notFound: T.notAllowed }, async (ctx, { action, scheduleId }) => {
-    const user = await getUserByTelegramId(db, ctx.from.id);
-    if (!user || !bool(user.is_active) || staffRole(user) === 'host')
-      return void (await ctx.answerCallbackQuery({ text: T.notAllowed, show_alert: true }));
+    const actor = await staffActorOf(deps, ctx.from.id, 'schedule.manage');
+    if (!actor) return void (await ctx.answerCallbackQuery({ text: T.notAllowed, show_alert: true }));
     let outcome;
     try {
-      outcome = await decideMinPeople(
-        deps.database,
-        staffActor(user, deps.config.businessTimezone),
-        scheduleId,
-        action,
-      );
+      outcome = await decideMinPeople(deps.database, actor, scheduleId, action);
     } catch (err) {
       await ctx.answerCallbackQuery({
         text: err instanceof DomainError ? err.message : texts.replies.error,
