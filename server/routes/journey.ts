@@ -10,8 +10,9 @@ import { customerLanguage } from '../../core/language/customer-language';
 import { bookingCalendar, verifyCalendarSignature } from '../../core/journey/calendar';
 import { dateOffers, subscribe, unsubscribe } from '../../core/journey/date-subscriptions';
 import { Forbidden, NotFound } from '../../core/kernel/errors';
-import { acceptSeatGift, createSeatGift, giftUrl, viewSeatGift } from '../../core/journey/seat-gifts';
-import { getRecord, queuePosition } from '../../db/repositories/records';
+import { acceptSeatGift, createSeatGift, giftUrl } from '../../core/journey/seat-gifts';
+import { seatGiftView } from '../../core/views/seat-gift-view';
+import { getRecord } from '../../db/repositories/records';
 import { getRecordSchedule } from '../../db/repositories/schedules';
 import { HttpError } from '../http-error';
 import type { RouteDeps, TelegramGateway } from './deps';
@@ -74,16 +75,7 @@ export default async function journeyRoutes(
     return { url: giftUrl(username, gift.token), expires_at: gift.expires_at };
   });
 
-  route(app, giftsApi.view, async (req) => {
-    const { record, schedule } = await viewSeatGift(database, req.params.token);
-    return {
-      schedule,
-      people_count: record.people_count,
-      state: record.state,
-      queue_position: record.state === 'QUEUED' ? await queuePosition(db, record) : null,
-      giver_name: record.name,
-    };
-  });
+  route(app, giftsApi.view, (req) => seatGiftView(database, req.params.token));
 
   route(app, giftsApi.accept, async (req) => {
     const tg = telegramUserOf(req);
