@@ -1,13 +1,12 @@
 import { Composer } from 'grammy';
 import { CERTIFICATE_MSG, CERTIFICATE_START_PREFIX } from '../../contract';
-import { DomainError } from '../../core/kernel/errors';
+import { DomainError, type RefusalCode } from '../../core/kernel/errors';
 import { openCertificate } from '../../core/certificates/customers';
-import { countCertificateAttempt } from '../../core/ledger/certificate-attempts';
 import { openedCertificateMessage } from '../certificate-messages';
 import { HTML, type BotContext, type BotDeps } from '../context';
 
 /** The refusal of a code in the sender's language. */
-const REFUSALS: [string, keyof BotContext['t']['certificates']['refused']][] = [
+const REFUSALS: [RefusalCode, keyof BotContext['t']['certificates']['refused']][] = [
   [CERTIFICATE_MSG.malformed, 'malformed'],
   [CERTIFICATE_MSG.notFound, 'notFound'],
   [CERTIFICATE_MSG.pending, 'pending'],
@@ -25,7 +24,6 @@ export function certificatesFeature(deps: BotDeps) {
     if (!ctx.match.startsWith(CERTIFICATE_START_PREFIX)) return next();
     const code = ctx.match.slice(CERTIFICATE_START_PREFIX.length).trim();
     try {
-      await countCertificateAttempt(deps.database, { telegramId: ctx.from!.id });
       const c = await openCertificate(deps.database, ctx.from!.id, code);
       const m = openedCertificateMessage(c, {
         publicUrl: deps.config.publicUrl,
@@ -35,7 +33,7 @@ export function certificatesFeature(deps: BotDeps) {
       await ctx.reply(m.text, { ...HTML, reply_markup: m.reply_markup });
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
-      const key = REFUSALS.find(([msg]) => msg === err.message)?.[1] ?? 'notFound';
+      const key = REFUSALS.find(([code]) => code === err.code)?.[1] ?? 'notFound';
       await ctx.reply(ctx.t.certificates.refused[key], HTML);
     }
   });

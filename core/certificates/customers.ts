@@ -31,22 +31,30 @@ import {
   spendCertificate,
   usableCertificate,
 } from '../ledger/certificate-spend';
+import { countCertificateAttempt, typedBy } from '../ledger/certificate-attempts';
 import { recordMoney } from '../ledger/ledger';
 import { moneyOf } from '../ledger/price';
 import { quotePrice } from '../promo/promo-codes';
 import { byCode, certificateAudit, onCertificate, toCertificatePublic } from './certificate-rows';
 
-/* What customers do with a code: check it, see theirs, open its link, and staff paying a booking with it. */
+/*
+ * What customers do with a code: check it, see theirs, open its link, share it, and staff paying a
+ * booking with it. Each command that takes a typed code counts it against the guessing limit first,
+ * outside its transaction, so a refused code still counts (`address`: where the request came from).
+ */
 
 /**
  * What a customer learns of a code before booking with it; with a session (and party, promo code),
  * also what it would pay of that booking, by the rule it is spent with.
  */
 export async function checkCertificate(
-  db: Executor,
+  database: Database,
   actor: Actor,
   input: CertificateCheckRequest,
+  address: string | null,
 ): Promise<CertificateCheck> {
+  await countCertificateAttempt(database, typedBy(actor, address));
+  const db = database.db;
   const c = await usableCertificate(db, input.code);
   let pays: { amount: number; places: number } | null = null;
   if (input.schedule_id !== undefined) {
@@ -99,8 +107,9 @@ export async function myCertificate(db: Executor, telegramId: number, id: number
 }
 
 /** What the card page shows; a purchase not paid yet has no card. */
-export async function certificateCard(db: Executor, code: string) {
-  const c = await byCode(db, code);
+export async function certificateCard(database: Database, code: string, address: string | null) {
+  await countCertificateAttempt(database, { address });
+  const c = await byCode(database.db, code);
   if (c.paid_at === null) throw new NotFound(CERTIFICATE_MSG.notFound);
   return {
     code: c.code,
@@ -124,6 +133,7 @@ export async function openCertificate(
   telegramId: number,
   input: string,
 ): Promise<CertificatePublic> {
+  await countCertificateAttempt(database, { telegramId });
   const ref = await byCode(database.db, input);
   return onCertificate(database, ref.id, async (trx, c) => {
     if (c.paid_at === null) throw new Conflict(CERTIFICATE_MSG.pending);
@@ -144,7 +154,9 @@ export async function redeemOnRecord(
   actor: Actor,
   recordId: number,
   input: string,
+  address: string | null,
 ): Promise<RecordLedger> {
+  await countCertificateAttempt(database, typedBy(actor, address));
   assertCan(actor, 'desk.pay');
   const code = parseCode(input);
   return onRecord(database, actor, recordId, async (c) => {
@@ -169,4 +181,11 @@ export async function redeemOnRecord(
       events,
     };
   });
+}
+
+/** A customer's own certificate to share: only one paid and still usable; with the code its link carries. */
+export async function certificateToShare(db: Executor, telegramId: number, id: number) {
+  const cert = await myCertificate(db, telegramId, id);
+  if (cert.status !== 'active' || !cert.code || !cert.url) throw new Conflict('shareNotActive');
+  return { ...cert, code: cert.code, startCode: cert.code.replaceAll('-', '') };
 }

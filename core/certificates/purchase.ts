@@ -4,7 +4,7 @@ import { withWriteTransaction } from '../../db/lock';
 import { getCertificate, insertCertificate, type CertificateWithBalance } from '../../db/repositories/certificates';
 import { findPaymentByCharge } from '../../db/repositories/payments';
 import { customerActor, type Actor } from '../kernel/actor';
-import { Forbidden, Invalid } from '../kernel/errors';
+import { Forbidden, Invalid, type RefusalCode } from '../kernel/errors';
 import { publish, type Published } from '../notify/publish';
 import { getBusinessSettings } from '../kernel/settings';
 import { CERTIFICATE_TEXTS } from '../ledger/certificate-spend';
@@ -77,12 +77,12 @@ export async function certificatePurchaseRefusal(
   id: number,
   fromId: number,
   amount: number,
-): Promise<string | null> {
+): Promise<RefusalCode | null> {
   const c = await getCertificate(db, id);
   if (!c || c.buyer_telegram_id === null || Number(c.buyer_telegram_id) !== fromId) return CERTIFICATE_MSG.notFound;
   if (c.voided_at !== null) return CERTIFICATE_MSG.voided;
   if (c.paid_at !== null) return CERTIFICATE_TEXTS.notPending;
-  if (amount !== c.amount) return 'Сумма сертификата изменилась. Оформите покупку заново';
+  if (amount !== c.amount) return 'certificateAmountChanged';
   return null;
 }
 

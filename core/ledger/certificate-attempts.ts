@@ -1,6 +1,7 @@
 import { CERTIFICATE_MSG } from '../../contract';
 import type { Database } from '../../db/database';
 import { hitRateLimit } from '../../db/repositories/rate-limits';
+import type { Actor } from '../kernel/actor';
 import { TooManyRequests } from '../kernel/errors';
 
 /*
@@ -10,6 +11,12 @@ import { TooManyRequests } from '../kernel/errors';
  */
 
 export const CERTIFICATE_ATTEMPTS = { window_ms: 60 * 60_000, per_user: 20, per_address: 60 } as const;
+
+/** Who typed a code: the Telegram customer behind the actor (staff and the public count by address only), and where from. */
+export const typedBy = (actor: Actor, address: string | null) => ({
+  telegramId: actor.kind === 'customer' ? actor.telegram_id : null,
+  address,
+});
 
 /** Counts one attempt to use a code; TooManyRequests (429) once a window's attempts run out. */
 export async function countCertificateAttempt(

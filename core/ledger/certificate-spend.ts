@@ -19,7 +19,7 @@ import {
 } from '../../db/repositories/certificates';
 import type { RecordRow } from '../../db/repositories/records';
 import { SYSTEM, type Actor } from '../kernel/actor';
-import { Conflict, Invalid, NotFound } from '../kernel/errors';
+import { Conflict, Invalid, NotFound, type RefusalCode } from '../kernel/errors';
 import type { MoneyEvent } from '../kernel/events';
 import { appendToRecord, recordMoney } from './ledger';
 
@@ -32,15 +32,15 @@ import { appendToRecord, recordMoney } from './ledger';
  */
 
 export const CERTIFICATE_TEXTS = {
-  pastExpiry: 'Срок действия должен быть в будущем',
-  notPending: 'Этот сертификат уже оплачен или аннулирован',
-  voidedAlready: 'Сертификат уже аннулирован',
-  amountNotOffered: 'Выберите сумму из списка',
-  telegramOnly: 'Купить сертификат можно из Telegram',
+  pastExpiry: 'certificatePastExpiry',
+  notPending: 'certificateNotPending',
+  voidedAlready: 'certificateVoidedAlready',
+  amountNotOffered: 'certificateAmountNotOffered',
+  telegramOnly: 'certificateTelegramOnly',
   queued: 'Запись в очереди: сертификат оплатит её, когда место освободится',
-  cancelled: 'Запись отменена: оплачивать нечего',
-  paidAlready: 'Запись уже оплачена полностью',
-  otherCertificate: 'Эту запись уже оплачивает другой сертификат',
+  cancelled: 'certificateBookingCancelled',
+  paidAlready: 'certificatePaidAlready',
+  otherCertificate: 'certificateOtherCertificate',
   saleNote: (code: string) => `Продажа сертификата ${formatCertificateCode(code)}`,
   spendNote: (code: string) => `Сертификат ${formatCertificateCode(code)}`,
   returnNote: (code: string) => `Возвращено на сертификат ${formatCertificateCode(code)}`,
@@ -59,7 +59,7 @@ export const recordedBy = (actor: Actor) => ({
 });
 
 /** Why a certificate cannot pay now, or null when it can. */
-export function refusalOf(c: CertificateWithBalance | undefined, now = nowIso()): string | null {
+export function refusalOf(c: CertificateWithBalance | undefined, now = nowIso()): RefusalCode | null {
   if (!c) return CERTIFICATE_MSG.notFound;
   switch (certificateStatus(c, now)) {
     case 'voided':

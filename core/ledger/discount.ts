@@ -1,38 +1,16 @@
-import {
-  discountOf,
-  normalizePromoCode,
-  type PriceQuote,
-  type PriceQuoteRequest,
-  type PromoCodeCreate,
-  type PromoCodePublic,
-  type PromoCodeUpdate,
-  type RecordSchedule,
-} from '../../contract';
-import { startOfStudioDay } from '../../contract/format';
-import { integrityViolation, type Database, type Executor } from '../../db/database';
-import { withWriteTransaction } from '../../db/lock';
+import { discountOf, normalizePromoCode, type RecordSchedule } from '../../contract';
+import { type Executor } from '../../db/database';
 import {
   countUses,
-  existingWorkshops,
   findPromoCode,
-  getPromoCode,
   getPromoCodeRow,
   hasBooked,
-  insertPromoCode,
-  listPromoCodes,
-  setPromoWorkshops,
-  updatePromoCode,
   workshopIdsOf,
-  type PromoCodeFields,
   type PromoCodeRow,
 } from '../../db/repositories/promo-codes';
 import type { RecordRow } from '../../db/repositories/records';
 import { bool } from '../../db/database';
-import { assertCan, type Actor } from '../kernel/actor';
-import { Conflict, Invalid, NotFound } from '../kernel/errors';
-import { MSG } from '../kernel/messages';
-import { getRecordSchedule } from '../../db/repositories/schedules';
-import { publish } from '../notify/publish';
+import { Conflict, type RefusalCode } from '../kernel/errors';
 
 /*
  * Promo codes: a percent or a fixed sum off a booking's price, a part of the price (never a payment).
@@ -45,15 +23,15 @@ import { publish } from '../notify/publish';
  */
 
 export const PROMO_MSG = {
-  unknown: 'Промокод не найден',
-  notYet: 'Промокод ещё не действует',
-  expired: 'Срок действия промокода истёк',
-  workshop: 'Промокод не действует для этого мастер-класса',
-  usedUp: 'Промокод закончился: все использования уже разобрали',
-  usedByYou: 'Вы уже использовали этот промокод',
-  firstTimeOnly: 'Промокод только для тех, кто записывается к нам впервые',
-  duplicate: 'Промокод с таким кодом уже есть',
-  noWorkshop: 'Такого мастер-класса нет',
+  unknown: 'promoUnknown',
+  notYet: 'promoNotYet',
+  expired: 'promoExpired',
+  workshop: 'promoWorkshop',
+  usedUp: 'promoUsedUp',
+  usedByYou: 'promoUsedByYou',
+  firstTimeOnly: 'promoFirstTimeOnly',
+  duplicate: 'promoDuplicate',
+  noWorkshop: 'promoNoWorkshop',
 } as const;
 
 /** Who and what a code is checked for. */
@@ -69,7 +47,7 @@ export interface PromoUse {
 }
 
 /** The refusal of a code for this use, or null when it may be used. */
-async function refusal(trx: Executor, row: PromoCodeRow, u: PromoUse): Promise<string | null> {
+async function refusal(trx: Executor, row: PromoCodeRow, u: PromoUse): Promise<RefusalCode | null> {
   const now = (u.now ?? new Date()).toISOString();
   if (!bool(row.is_active)) return PROMO_MSG.unknown;
   if (row.starts_at && now < new Date(row.starts_at).toISOString()) return PROMO_MSG.notYet;

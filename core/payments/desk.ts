@@ -1,33 +1,10 @@
-import type {
-  CashDesk,
-  CashDeskRow,
-  CreditAdjustment,
-  PaymentCreate,
-  PaymentMethod,
-  PaymentPublic,
-  PriceOverride,
-  RecordLedger,
-  RefundCreate,
-} from '../../contract';
-import { PAYMENT_KIND_LABELS, PAYMENT_METHOD_LABELS } from '../../contract/money';
-import { formatDateTime } from '../../contract/format';
+import type { CreditAdjustment, PaymentCreate, PriceOverride, RecordLedger, RefundCreate } from '../../contract';
 import type { Database, Executor } from '../../db/database';
-import {
-  creditBalance,
-  creditOutstanding,
-  ledgerSumsByRecord,
-  listPaymentsBetween,
-  listPaymentsOfRecord,
-  listRecordsByIds,
-  setPayBy,
-  setPriceOverride,
-  type PaymentRow,
-} from '../../db/repositories/payments';
+import { creditBalance, listPaymentsOfRecord, setPayBy, setPriceOverride } from '../../db/repositories/payments';
 import { type RecordRow } from '../../db/repositories/records';
-import { certificateSumsBetween, certificatesOutstanding } from '../../db/repositories/certificates';
 import { promoCodeName } from '../../db/repositories/promo-codes';
 import { assertCan, type Actor } from '../kernel/actor';
-import { Conflict } from '../kernel/errors';
+import { Conflict, type RefusalRef } from '../kernel/errors';
 import { assertHostMayTake } from '../staff/roles';
 import { loadForActor, onRecord, type OnRecord } from '../booking/command';
 import { adjustCredit, appendToRecord, recordMoney } from '../ledger/ledger';
@@ -44,12 +21,12 @@ import { moneyOf, priceOf } from '../ledger/price';
  */
 
 export const DESK_MSG = {
-  paidAlready: 'Запись уже оплачена полностью',
-  aboveBalance: (balance: number) => `Сумма больше остатка к оплате (${balance} дин.): проверьте, не внесена ли оплата`,
-  nothingToRefund: 'Возвращать нечего',
-  aboveRefundable: (paid: number) => `Вернуть можно не больше оплаченного (${paid} дин.)`,
-  noCustomer: 'Запись сделана не из Telegram: вернуть на депозит клиента нельзя',
-  creditShort: (balance: number) => `На депозите клиента только ${balance} дин.`,
+  paidAlready: 'deskPaidAlready',
+  aboveBalance: (balance: number): RefusalRef => ({ code: 'deskAboveBalance', args: { balance } }),
+  nothingToRefund: 'deskNothingToRefund',
+  aboveRefundable: (paid: number): RefusalRef => ({ code: 'deskAboveRefundable', args: { paid } }),
+  noCustomer: 'deskNoCustomer',
+  creditShort: (balance: number): RefusalRef => ({ code: 'deskCreditShort', args: { balance } }),
 } as const;
 
 async function ledgerOf(trx: Executor, c: Pick<OnRecord, 'record' | 'settings'>): Promise<RecordLedger> {

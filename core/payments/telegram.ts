@@ -5,7 +5,7 @@ import { findPaymentByCharge, setPayBy } from '../../db/repositories/payments';
 import { getRecord, type RecordRow } from '../../db/repositories/records';
 import { getRecordSchedule } from '../../db/repositories/schedules';
 import { customerActor, type Actor } from '../kernel/actor';
-import { Conflict } from '../kernel/errors';
+import { Conflict, type RefusalCode } from '../kernel/errors';
 import type { MoneyEvent } from '../kernel/events';
 import { publish } from '../notify/publish';
 import { getBusinessSettings } from '../kernel/settings';
@@ -13,6 +13,7 @@ import { loadForActor } from '../booking/command';
 import { certificatePurchaseRefusal, recordCertificatePayment } from '../certificates/purchase';
 import { appendToRecord, recordMoney } from '../ledger/ledger';
 import { payNow } from '../ledger/price';
+import { api as ruApi } from '../../contract/texts/ru/api';
 
 /*
  * Telegram payments: the invoice (the same for the mini-app's link and the bot's pay button), the
@@ -25,13 +26,13 @@ export const CURRENCY = 'RSD';
 const MINOR = 100;
 
 export const MONEY_MSG = {
-  noInvoices: 'Оплата через Telegram не подключена',
-  nothingToPay: 'По этой записи платить нечего',
-  cancelled: 'Запись отменена: оплата не нужна',
-  expired: 'Время на оплату истекло, запись отменена. Запишитесь снова',
-  amountChanged: 'Сумма к оплате изменилась. Откройте запись и оплатите заново',
-  notFound: 'Запись не найдена',
-  currency: 'Оплата принимается только в динарах',
+  noInvoices: 'noInvoices',
+  nothingToPay: 'nothingToPay',
+  cancelled: 'paymentCancelled',
+  expired: 'paymentExpired',
+  amountChanged: 'amountChanged',
+  notFound: 'recordNotFound',
+  currency: 'currency',
 } as const;
 
 /** The invoice's payload: names the booking (≤ 128 bytes). */
@@ -75,12 +76,8 @@ export interface InvoiceTexts {
   label(id: number): string;
 }
 
-/** The invoice's texts in Russian (the other languages: core/language/api-texts). */
-export const INVOICE_TEXTS: InvoiceTexts = {
-  title: (workshop) => cut(`Мастер-класс ${workshop}`, 32),
-  description: (workshop, date, people, id) => cut(`«${workshop}», ${date}, человек: ${people}. Запись №${id}.`, 255),
-  label: (id) => cut(`Запись №${id}`, 32),
-};
+/** The invoice's texts in Russian (every language's: the catalogue's api section). */
+export const INVOICE_TEXTS: InvoiceTexts = ruApi.invoice;
 
 /** The invoice for `amount` dinars of a booking, in the customer's language (`texts`, `dateText`). */
 export function invoiceParams(
@@ -120,7 +117,11 @@ export interface PreCheckout {
 }
 
 /** Telegram's last check before charging: null to accept, else the Russian reason shown to the customer. */
-export async function preCheckoutRefusal(database: Database, q: PreCheckout, now = new Date()): Promise<string | null> {
+export async function preCheckoutRefusal(
+  database: Database,
+  q: PreCheckout,
+  now = new Date(),
+): Promise<RefusalCode | null> {
   const certificateId = certificateIdOfPayload(q.invoice_payload);
   if (certificateId !== null)
     return q.currency !== CURRENCY

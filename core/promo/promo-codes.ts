@@ -119,9 +119,9 @@ export function updateCode(
       const before = await getPromoCode(trx, id, timeZone);
       if (!before) throw new NotFound(PROMO_MSG.unknown);
       const merged = { ...before, ...input };
-      if (merged.kind === 'percent' && merged.value > 100) throw new Invalid('Скидка в процентах: от 1 до 100');
+      if (merged.kind === 'percent' && merged.value > 100) throw new Invalid('promoPercentRange');
       if (merged.valid_from && merged.valid_to && merged.valid_from > merged.valid_to)
-        throw new Invalid('Дата окончания раньше даты начала');
+        throw new Invalid('promoEndsBeforeStart');
       if (input.code !== undefined && input.code !== before.code && (await findPromoCode(trx, input.code)))
         throw new Conflict(PROMO_MSG.duplicate);
       await updatePromoCode(trx, id, fieldsOf(input, timeZone));

@@ -1,11 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CERTIFICATE_START_PREFIX, CERTIFICATE_MONTHS, formatCertificateCode } from '../../contract';
+import type { FastifyInstance } from 'fastify';
+import { CERTIFICATE_START_PREFIX, formatCertificateCode } from '../../contract';
 import { certificatesApi } from '../../contract/endpoints/certificates';
 import { isLanguage, languageFromAcceptLanguage } from '../../contract/language';
 import { sayRefusal } from '../../contract/texts/refusal';
-import { Conflict, DomainError, Forbidden, Invalid, TooManyRequests } from '../../core/kernel/errors';
+import { DomainError, Forbidden, Invalid, TooManyRequests } from '../../core/kernel/errors';
 import { certificateCard, checkCertificate, myCertificates, redeemOnRecord } from '../../core/certificates/customers';
-import { certificateAmounts, startPurchase } from '../../core/certificates/purchase';
 import {
   confirmPurchase,
   issueCertificate,
@@ -13,12 +12,11 @@ import {
   viewCertificate,
   voidCertificate,
 } from '../../core/certificates/sale';
-import { countCertificateAttempt } from '../../core/ledger/certificate-attempts';
-import { certificateInvoiceParams, MONEY_MSG } from '../../core/payments/telegram';
+import { buyCertificate, certificateOptions } from '../../core/payments/invoices';
 import { actorOf } from '../plugins/actor';
 import { route } from '../route';
 import { certificatePage, refusalPage } from './certificate-page';
-import type { RouteDeps, TelegramGateway } from './deps';
+import { invoicingOf, type RouteDeps, type TelegramGateway } from './deps';
 
 const TELEGRAM_ONLY = 'telegramOnly';
 
@@ -29,10 +27,7 @@ export default async function certificatesRoutes(
   telegram: TelegramGateway | null,
 ) {
   const db = database.db;
-  const invoices = () => Boolean(config.paymentProviderToken && telegram?.createInvoiceLink);
-  /** Whoever types a code: their Telegram id (when from the mini-app) and address. */
-  const attempt = (req: FastifyRequest) =>
-    countCertificateAttempt(database, { telegramId: req.telegramUser?.id, address: req.ip });
+  const invoicing = () => invoicingOf(config, telegram);
 
   route(app, certificatesApi.issue, async (req, reply) =>
     reply.status(201).send(await issueCertificate(database, actorOf(req), req.body)),
@@ -50,46 +45,25 @@ export default async function certificatesRoutes(
     voidCertificate(database, actorOf(req), req.params.code, req.body.reason),
   );
 
-  route(app, certificatesApi.options, async () => ({
-    amounts: await certificateAmounts(db),
-    telegram: invoices(),
-    months: CERTIFICATE_MONTHS,
-  }));
+  route(app, certificatesApi.options, async () => certificateOptions(db, invoicing()));
 
   route(app, certificatesApi.purchase, async (req, reply) => {
     const tg = req.telegramUser;
     if (!tg) throw new Forbidden(TELEGRAM_ONLY);
-    const withInvoice = invoices();
-    const c = await startPurchase(database, actorOf(req), req.body, {
-      name: [tg.first_name, tg.last_name].filter(Boolean).join(' ') || null,
-      telegramInvoices: withInvoice,
-      amounts: await certificateAmounts(db),
-    });
-    let invoiceUrl: string | null = null;
-    if (withInvoice) {
-      if (!telegram?.createInvoiceLink) throw new Conflict(MONEY_MSG.noInvoices);
-      invoiceUrl = await telegram.createInvoiceLink({
-        ...certificateInvoiceParams(c),
-        provider_token: config.paymentProviderToken!,
-      });
-    }
-    return reply.status(201).send({ id: c.id, amount: c.amount, status: 'pending' as const, invoice_url: invoiceUrl });
+    const name = [tg.first_name, tg.last_name].filter(Boolean).join(' ') || null;
+    return reply.status(201).send(await buyCertificate(database, actorOf(req), req.body, name, invoicing()));
   });
 
-  route(app, certificatesApi.check, async (req) => {
-    await attempt(req);
-    return checkCertificate(db, actorOf(req), req.body);
-  });
+  route(app, certificatesApi.check, async (req) => checkCertificate(database, actorOf(req), req.body, req.ip));
 
   route(app, certificatesApi.mine, async (req) => {
     if (!req.telegramUser) throw new Forbidden(TELEGRAM_ONLY);
     return myCertificates(db, req.telegramUser.id);
   });
 
-  route(app, certificatesApi.redeem, async (req, reply) => {
-    await attempt(req);
-    return reply.status(201).send(await redeemOnRecord(database, actorOf(req), req.params.id, req.body.code));
-  });
+  route(app, certificatesApi.redeem, async (req, reply) =>
+    reply.status(201).send(await redeemOnRecord(database, actorOf(req), req.params.id, req.body.code, req.ip)),
+  );
 }
 
 /**
@@ -111,8 +85,7 @@ export async function certificatePageRoutes(
         : languageFromAcceptLanguage(req.headers['accept-language']);
       let card: Awaited<ReturnType<typeof certificateCard>>;
       try {
-        await countCertificateAttempt(database, { address: req.ip });
-        card = await certificateCard(database.db, req.params.code);
+        card = await certificateCard(database, req.params.code, req.ip);
       } catch (err) {
         // A person opened a link: the refusal as a page, with the status an API answer would have.
         if (!(err instanceof DomainError)) throw err;

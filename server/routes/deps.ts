@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { Database } from '../../db/database';
 import type { Update } from 'grammy/types';
 import type { Mailer } from '../email';
+import type { Invoicing } from '../../core/payments/invoices';
 import type { InvoiceParams } from '../../core/payments/telegram';
 import type { PreparedInlineMessage, ShareArticle } from '../../core/journey/share-messages';
 
@@ -40,4 +41,16 @@ export interface TelegramGateway {
   createInvoiceLink?(params: InvoiceLinkParams): Promise<string>;
   /** A message the customer shares from the mini-app (savePreparedInlineMessage); absent: sharing is not wired. */
   savePreparedInlineMessage?(userId: number, result: ShareArticle): Promise<PreparedInlineMessage>;
+}
+
+/** Telegram payments when the provider token is set and the bot can make invoice links, else null. */
+export function invoicingOf(
+  config: Pick<Config, 'paymentProviderToken'>,
+  telegram: TelegramGateway | null,
+): Invoicing | null {
+  const token = config.paymentProviderToken;
+  const create = telegram?.createInvoiceLink;
+  return token && telegram && create
+    ? { providerToken: token, createInvoiceLink: (p) => create.call(telegram, p) }
+    : null;
 }

@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { rangeBounds } from '../../contract';
 import { paymentsApi } from '../../contract/endpoints/payments';
-import { loadForActor } from '../../core/booking/command';
-import { Conflict, Forbidden } from '../../core/kernel/errors';
+import { Forbidden } from '../../core/kernel/errors';
 import { CASH_DESK_COLUMNS, cashDesk, cashDeskCells } from '../../core/payments/cash-desk';
 import {
   adjustCustomerCredit,
@@ -12,21 +11,18 @@ import {
   recordRefund,
   viewLedger,
 } from '../../core/payments/desk';
-import { ipsEnabled, ipsImage, ipsText } from '../../core/payments/ips-qr';
-import { recordMoney } from '../../core/ledger/ledger';
-import { payNow } from '../../core/ledger/price';
-import { MONEY_MSG, invoiceFor, invoiceParams } from '../../core/payments/telegram';
+import { bookingInvoice } from '../../core/payments/invoices';
+import { ipsQr } from '../../core/payments/ips-qr';
 import { apiTexts } from '../../core/language/api-texts';
 import { titleIn } from '../../contract/language';
 import { customerLanguage } from '../../core/language/customer-language';
 import { toCsv } from '../csv';
 import { actorOf } from '../plugins/actor';
 import { route } from '../route';
-import type { RouteDeps, TelegramGateway } from './deps';
+import { invoicingOf, type RouteDeps, type TelegramGateway } from './deps';
 
 const CSV = 'text/csv; charset=utf-8';
 const TELEGRAM_ONLY = 'telegramOnly';
-const NO_TRANSFERS = 'noTransfers';
 
 function telegramUserOf(req: FastifyRequest) {
   if (!req.telegramUser) throw new Forbidden(TELEGRAM_ONLY);
@@ -82,31 +78,15 @@ export default async function paymentsRoutes(
   route(app, paymentsApi.credit, async (req) => customerCredit(db, telegramUserOf(req).id));
 
   route(app, paymentsApi.invoice, async (req) => {
-    const actor = actorOf(req);
-    const tg = telegramUserOf(req);
-    const token = appConfig.paymentProviderToken;
-    if (!token || !telegram?.createInvoiceLink) throw new Conflict(MONEY_MSG.noInvoices);
-    const { record, schedule, amount } = await invoiceFor(database, actor, req.params.id);
-    // The invoice in the customer's language.
-    const language = await customerLanguage(db, tg.id);
+    // The invoice reads in the customer's language.
+    const language = await customerLanguage(db, telegramUserOf(req).id);
     const t = apiTexts(language);
-    const params = invoiceParams(
-      record,
-      { workshop_title: titleIn(schedule.workshop, language), date: schedule.date },
-      amount,
-      t.format.dateTime(schedule.date, tz),
-      t.invoice,
-    );
-    return { url: await telegram.createInvoiceLink({ ...params, provider_token: token }), amount };
+    return bookingInvoice(database, actorOf(req), req.params.id, invoicingOf(appConfig, telegram), {
+      texts: t.invoice,
+      workshopTitle: (w) => titleIn(w, language),
+      dateTime: (iso) => t.format.dateTime(iso, tz),
+    });
   });
 
-  route(app, paymentsApi.ipsQr, async (req) => {
-    const c = await loadForActor(db, actorOf(req), req.params.id);
-    if (!ipsEnabled(c.settings)) throw new Conflict(NO_TRANSFERS);
-    if (c.record.state === 'CANCELLED') throw new Conflict(MONEY_MSG.cancelled);
-    const amount = payNow(await recordMoney(db, c.record, c.settings));
-    if (amount <= 0) throw new Conflict(MONEY_MSG.nothingToPay);
-    const text = ipsText(c.settings, c.record, c.schedule.workshop.title, amount);
-    return { text, image: await ipsImage(text) };
-  });
+  route(app, paymentsApi.ipsQr, async (req) => ipsQr(db, actorOf(req), req.params.id));
 }

@@ -3,11 +3,11 @@ import { CERTIFICATE_START_PREFIX } from '../../contract/certificates';
 import { titleIn } from '../../contract/language';
 import { shareApi } from '../../contract/endpoints/share';
 import { customerActor } from '../../core/kernel/actor';
-import { Conflict, Forbidden } from '../../core/kernel/errors';
+import { Forbidden } from '../../core/kernel/errors';
 import { ALLOWED_MSG } from '../../core/booking/allowed';
 import { apiTexts } from '../../core/language/api-texts';
 import { customerLanguage } from '../../core/language/customer-language';
-import { myCertificate } from '../../core/certificates/customers';
+import { certificateToShare } from '../../core/certificates/customers';
 import { createSeatGift, giftUrl, viewSeatGift } from '../../core/journey/seat-gifts';
 import { certificateArticle, seatGiftArticle, type ShareArticle } from '../../core/journey/share-messages';
 import { HttpError } from '../http-error';
@@ -70,10 +70,8 @@ export default async function shareRoutes(
 
   route(app, shareApi.certificate, async (req) => {
     const { tg, t, username, prepare } = await sharer(req);
-    const cert = await myCertificate(db, tg.id, req.params.id);
-    if (cert.status !== 'active' || !cert.code || !cert.url) throw new Conflict('shareNotActive');
-    const code = cert.code.replaceAll('-', '');
-    const url = `https://t.me/${await username()}?start=${CERTIFICATE_START_PREFIX}${code}`;
+    const cert = await certificateToShare(db, tg.id, req.params.id);
+    const url = `https://t.me/${await username()}?start=${CERTIFICATE_START_PREFIX}${cert.startCode}`;
     const article = certificateArticle(t, {
       id: cert.id,
       code: cert.code,

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { ESLint, Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
-import { cycles, importGraph, relativeImports, ROOT } from '../helpers/folder-graph';
+import { coreFolder, cycles, folderGraph, importGraph, relativeImports, ROOT } from '../helpers/folder-graph';
 
 // The folders form a one-way graph (contract ← db ← core ← {server, bot} ← main), and `npm run lint`
 // is what enforces it: an import against the graph, in a real file of each folder, fails lint.
@@ -106,6 +106,31 @@ const WAITING = [
   // The lazy mobile menu reuses the layout's navigation (the admin's menu from one page table).
   'admin/src/components/Layout.tsx -> admin/src/components/MobileMenu.tsx -> admin/src/components/Layout.tsx',
 ];
+
+describe("core's layers", () => {
+  // kernel ← ledger ← booking ← {payments, certificates, promo, journey, schedules, …} ← jobs: a folder
+  // imports only folders below it, so no two of them import each other, even through others.
+  const layers = folderGraph(importGraph(['core']), coreFolder);
+
+  it('no cycle among core/* folders', () => {
+    expect(layers.size).toBeGreaterThan(10);
+    expect(cycles(layers).map((c) => c.join(' -> '))).toEqual([]);
+  });
+
+  it('the kernel imports no other folder of core; the ledger only the kernel; notify no capability above booking', () => {
+    expect(layers.get('core/kernel')).toEqual([]);
+    expect(layers.get('core/ledger')).toEqual(['core/kernel']);
+    const notify = layers.get('core/notify') ?? [];
+    for (const above of ['core/booking', 'core/payments', 'core/certificates', 'core/promo'])
+      expect(notify).not.toContain(above);
+  });
+
+  it('the check finds a cycle between folders planted through a third', () => {
+    const planted = new Map(importGraph(['core']));
+    planted.set('core/kernel/planted.ts', ['core/payments/hold.ts']);
+    expect(cycles(folderGraph(planted, coreFolder))).not.toEqual([]);
+  });
+});
 
 describe('the import graph', () => {
   it('has no cycle, counting type-only and lazy imports', () => {
