@@ -86,14 +86,17 @@ const NewDatesPayload = z.object({
 });
 export type NewDatesPayload = z.infer<typeof NewDatesPayload>;
 
-type GiftJson = { record: { record_id: number; telegram_id?: number | null }; giver_telegram_id?: number | null };
+const GiftOwners = z.object({
+  record: z.object({ record_id: z.number(), telegram_id: z.number().nullish() }),
+  giver_telegram_id: z.number().nullish(),
+});
 /** The giver: the booking's owner before the friend (their Telegram id is absent in rows of older versions). */
 const giver = (_: unknown, p: Record<string, unknown>) => {
-  const g = p as unknown as GiftJson;
+  const g = GiftOwners.parse(p);
   return { record_id: g.record.record_id, telegram_id: g.giver_telegram_id };
 };
 /** The friend: the booking's owner now. */
-const receiver = (_: unknown, p: Record<string, unknown>) => bookingOwner((p as unknown as GiftJson).record);
+const receiver = (_: unknown, p: Record<string, unknown>) => bookingOwner(GiftOwners.parse(p).record);
 
 /** A booking handed to a friend: the giver's and the staff's message. */
 const GiftPayload = RecordPayload.extend({

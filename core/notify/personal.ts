@@ -51,7 +51,7 @@ export const bookingOwner = (o: Json): Owner | undefined =>
     : undefined;
 
 type Def = { type: string; innerType?: z.ZodType; shape?: Record<string, z.ZodType> } & Json;
-const defOf = (s: z.ZodType) => (s as unknown as { def: Def }).def;
+const defOf = (s: z.ZodType) => s.def as Def;
 const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional']);
 
 /** The personal mark of a field, looking through optional, nullable and the like. */

@@ -1,4 +1,4 @@
-import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import type { FastifyRateLimitOptions, FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { Database } from '../../db/database';
 import { hitRateLimit } from '../../db/repositories/rate-limits';
 
@@ -10,7 +10,11 @@ import { hitRateLimit } from '../../db/repositories/rate-limits';
  */
 export function databaseRateLimitStore(database: Database): FastifyRateLimitStoreCtor {
   class DatabaseStore implements FastifyRateLimitStore {
-    constructor(private readonly prefix = '') {}
+    // The plugin constructs the store with its options (unused here); each route's store is a child.
+    constructor(
+      _options?: FastifyRateLimitOptions,
+      private readonly prefix = '',
+    ) {}
 
     incr(
       key: string,
@@ -27,8 +31,8 @@ export function databaseRateLimitStore(database: Database): FastifyRateLimitStor
     child(routeOptions: object) {
       // The plugin passes the route's merged limit options; `routeInfo` is the route (empty for createRateLimit).
       const route = (routeOptions as { routeInfo?: { method?: string | string[]; url?: string } }).routeInfo;
-      return new DatabaseStore(route?.url ? `${String(route.method)} ${route.url}|` : '');
+      return new DatabaseStore(undefined, route?.url ? `${String(route.method)} ${route.url}|` : '');
     }
   }
-  return DatabaseStore as unknown as FastifyRateLimitStoreCtor;
+  return DatabaseStore;
 }

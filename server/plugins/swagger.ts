@@ -140,10 +140,8 @@ export const DOCS_PATHS = [
   '/docs/static/*',
 ];
 
-/** Marks on a request the documentation instance could not answer, for the app to answer as its own. */
-const NOT_FOUND = Symbol('docs: not found');
-const FAILED = Symbol('docs: failed');
-type Marked = { [NOT_FOUND]?: true; [FAILED]?: unknown };
+/** The requests the documentation instance could not answer (no such page, an error), for the app to answer as its own. */
+const unanswered = new WeakMap<object, { notFound: true } | { failed: unknown }>();
 
 /** Answers of the documentation instance's own making, not to be copied onto the app's reply. */
 const PER_CONNECTION = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
@@ -172,9 +170,9 @@ export function registerSwagger(
     app.get(url, { schema: { hide: true } }, async (req, reply) => {
       // A HEAD is forwarded as a GET: Fastify then answers it from the whole page, as it does every HEAD.
       const res = await (await load()).inject({ method: 'GET', url: req.url, headers: req.headers });
-      const marked = res.raw.req as unknown as Marked;
-      if (marked[FAILED]) throw marked[FAILED];
-      if (marked[NOT_FOUND]) return reply.callNotFound();
+      const mark = unanswered.get(res.raw.req);
+      if (mark && 'failed' in mark) throw mark.failed;
+      if (mark) return reply.callNotFound();
       for (const [name, value] of Object.entries(res.headers))
         if (value !== undefined && !PER_CONNECTION.has(name)) void reply.header(name, value);
       // An empty answer (a redirect) stays without a body, so Fastify gives it no content type of its own.
@@ -207,11 +205,11 @@ async function docsInstance(
     },
   });
   docs.setNotFoundHandler((req, reply) => {
-    (req.raw as Marked)[NOT_FOUND] = true;
+    unanswered.set(req.raw, { notFound: true });
     return reply.code(404).send();
   });
   docs.setErrorHandler((err, req, reply) => {
-    (req.raw as Marked)[FAILED] = err;
+    unanswered.set(req.raw, { failed: err });
     return reply.code(500).send();
   });
   await docs.register(swagger, {

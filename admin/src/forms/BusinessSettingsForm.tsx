@@ -1,7 +1,6 @@
 import { Button, NumberInput, Select, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
-import { z } from 'zod';
 import { BusinessSettings, type TelegramBusinessStatus } from '../../../contract/business-settings';
 import { businessSettingsApi } from '../../../contract/endpoints/business-settings';
 import { PREPAYMENT_LABELS, PREPAYMENTS, REFUND_TO, REFUND_TO_LABELS } from '../../../contract/money';
@@ -10,30 +9,7 @@ import { MESSAGES } from '../notify';
 import { runChange } from '../mutations';
 import { numberValue, onNumberChange } from './numberField';
 import { MinPeopleSettingsFields } from './MinPeopleSettingsFields';
-
-/** The reminder hours are typed as "24, 3"; the contract's list rules then apply to the numbers. */
-const HoursText = z
-  .string()
-  .transform((text) =>
-    text
-      .split(/[,;\s]+/)
-      .filter(Boolean)
-      .map((part) => (/^\d+$/.test(part) ? Number(part) : Number.NaN)),
-  )
-  .pipe(BusinessSettings.shape.reminder_hours);
-/** The certificate amounts on sale are typed as "3 500, 5 000" (spaces inside a number are its thousands). */
-const AmountsText = z
-  .string()
-  .transform((text) =>
-    text
-      .split(/[,;]+/)
-      .map((part) => part.replace(/\s/g, ''))
-      .filter(Boolean)
-      .map((part) => (/^\d+$/.test(part) ? Number(part) : Number.NaN)),
-  )
-  .pipe(BusinessSettings.shape.certificate_amounts);
-const FormSchema = BusinessSettings.extend({ reminder_hours: HoursText, certificate_amounts: AmountsText });
-type FormInput = z.input<typeof FormSchema>;
+import { FormSchema, type FormInput } from './businessSettingsSchema';
 
 const NUMBER_FIELDS = [
   {
@@ -232,7 +208,7 @@ export function BusinessSettingsForm({
           error={errors.privacy_text?.message}
           {...register('privacy_text')}
         />
-        <MinPeopleSettingsFields control={control as never} editable={editable} />
+        <MinPeopleSettingsFields control={control} editable={editable} />
         <Title order={3} size="h5">
           Аккаунт студии в Telegram
         </Title>

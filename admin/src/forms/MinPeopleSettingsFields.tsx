@@ -2,6 +2,7 @@ import { NumberInput, Select, Text, Title } from '@mantine/core';
 import { Controller, useWatch, type Control } from 'react-hook-form';
 import type { BusinessSettings } from '../../../contract/business-settings';
 import { numberValue, onNumberChange } from './numberField';
+import type { FormInput } from './businessSettingsSchema';
 
 const ACTIONS = [
   { value: 'ask', label: 'Спрашивать персонал' },
@@ -12,14 +13,14 @@ const DEFAULTS = [
   { value: 'run', label: 'Провести мастер-класс' },
 ];
 
-type Fields = Pick<
-  BusinessSettings,
-  'min_people_decision_hours' | 'min_people_action' | 'min_people_grace_hours' | 'min_people_default'
->;
-
 /** Business settings of the minimum of participants (the minimum itself is set on each workshop or session). */
-export function MinPeopleSettingsFields({ control, editable }: { control: Control<never>; editable: boolean }) {
-  const c = control as unknown as Control<Fields>;
+export function MinPeopleSettingsFields({
+  control: c,
+  editable,
+}: {
+  control: Control<FormInput, unknown, BusinessSettings>;
+  editable: boolean;
+}) {
   const action = useWatch({ control: c, name: 'min_people_action' });
   const hours = (name: 'min_people_decision_hours' | 'min_people_grace_hours', label: string, description: string) => (
     <Controller
