@@ -88,9 +88,10 @@ describe('a successful_payment whose handling fails', () => {
   it('right after a start, when getMe fails: answered 500, and recorded once when Telegram sends it again', async () => {
     await start({ botInfo: undefined });
     const { tg, id } = await booked(3500);
-    fake.failNext('getMe', { error_code: 502, description: 'Bad Gateway' });
+    fake.failNext('getMe', 'unreachable');
     const update = successfulPaymentUpdate(tg, `record:${id}`, 350_000, 'charge-getme');
     expect(await post(update)).toBe(500);
+    expect(fake.calls.filter((c) => c.method === 'getMe')).toHaveLength(1);
     expect((await payments(id)).payments).toHaveLength(0);
     expect(await post(update)).toBe(200);
     expect(await post(update)).toBe(200);

@@ -40,11 +40,14 @@ export interface FakeCall {
   error?: ApiError;
 }
 
+/** `unreachable`: the connection is dropped without an answer, as when Telegram cannot be reached. */
+type Failure = ApiError | 'unreachable';
+
 interface Rule {
   method: string;
   chatId?: number;
   times: number;
-  error: ApiError;
+  error: Failure;
 }
 
 /** Who the fake bot is (getMe); buildTestApp gives the bot this identity up front. */
@@ -84,8 +87,8 @@ export interface FakeTelegram {
   ok(method: string, chatId?: number): FakeCall[];
   /** Successful sendMessage calls (optionally to one chat). */
   messages(chatId?: number): FakeCall[];
-  /** The next `times` calls of `method` (to `chatId`, if given) answer this error. */
-  failNext(method: string, error: ApiError, opts?: { chatId?: number; times?: number }): void;
+  /** The next `times` calls of `method` (to `chatId`, if given) answer this error, or get no answer at all. */
+  failNext(method: string, error: Failure, opts?: { chatId?: number; times?: number }): void;
   /** Every sendMessage to this chat answers 403, as when the user blocked the bot. */
   block(chatId: number): void;
   /** Delay every answer (widens race windows). */
@@ -346,6 +349,12 @@ export async function startFakeTelegram(
       const rule = rules.find(
         (r) => r.method === method && r.times > 0 && (r.chatId === undefined || r.chatId === chatId),
       );
+      if (rule?.error === 'unreachable') {
+        rule.times--;
+        calls.push({ method, token, params, at: receivedAt, ok: false });
+        res.socket?.destroy();
+        return;
+      }
       if (rule) {
         rule.times--;
         error = rule.error;
