@@ -4,26 +4,21 @@ import { useSWRConfig } from 'swr';
 import { isLoggedIn, setLogoutHandler } from './api';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { PageLoader } from './components/PageLoader';
+import { HOME, PAGES } from './access';
 
 // The staff shell (navigation, app bar) is not part of the first load: the login page needs none of it.
 const Layout = lazy(() => import('./components/Layout').then((m) => ({ default: m.Layout })));
 const Login = lazy(() => import('./pages/Login'));
 const RecoverPassword = lazy(() => import('./pages/RecoverPassword'));
 const ResetPassword = lazy(() => import('./pages/ResetPassword'));
-const Dashboard = lazy(() => import('./pages/Dashboard'));
-const Workshops = lazy(() => import('./pages/Workshops'));
-const SchedulePage = lazy(() => import('./pages/Schedule'));
-const PastPage = lazy(() => import('./pages/Past'));
-const Settings = lazy(() => import('./pages/Settings'));
-const Users = lazy(() => import('./pages/Users'));
-const Customers = lazy(() => import('./pages/Customers'));
-const Audit = lazy(() => import('./pages/Audit'));
-const CashDesk = lazy(() => import('./pages/CashDesk'));
-const Certificates = lazy(() => import('./pages/Certificates'));
-const PromoCodes = lazy(() => import('./pages/PromoCodes'));
 const NotFound = lazy(() => import('./pages/NotFound'));
 
-const STAFF_PATHS = /^\/(?:workshops|schedule|past|customers|cash|certificates|promo-codes|audit|settings|admin)?\/?$/;
+/** The staff pages' paths, a trailing slash allowed; any other path is «Not found». */
+const STAFF_PATHS = new RegExp(
+  `^(?:${PAGES.filter((p) => p.href !== HOME)
+    .map((p) => p.href)
+    .join('|')})?/?$`,
+);
 
 function PublicOnly({ children }: { children: ReactNode }) {
   return isLoggedIn() ? (
@@ -40,17 +35,10 @@ function StaffArea() {
       <Layout>
         <Suspense fallback={<PageLoader />}>
           <Switch>
-            <Route path="/workshops" component={Workshops} />
-            <Route path="/schedule" component={SchedulePage} />
-            <Route path="/past" component={PastPage} />
-            <Route path="/settings" component={Settings} />
-            <Route path="/customers" component={Customers} />
-            <Route path="/cash" component={CashDesk} />
-            <Route path="/certificates" component={Certificates} />
-            <Route path="/promo-codes" component={PromoCodes} />
-            <Route path="/audit" component={Audit} />
-            <Route path="/admin" component={Users} />
-            <Route component={Dashboard} />
+            {PAGES.filter((p) => p.href !== HOME).map((p) => (
+              <Route key={p.href} path={p.href} component={p.component} />
+            ))}
+            <Route component={PAGES.find((p) => p.href === HOME)!.component} />
           </Switch>
         </Suspense>
       </Layout>

@@ -1,19 +1,19 @@
 import useSWR from 'swr';
-import type { UserPublic } from '../../contract/users';
+import type { UserMe } from '../../contract/users';
 import { usersApi } from '../../contract/endpoints/users';
 import { CURRENT_USER_KEY, CURRENT_USER_STORE, call, isLoggedIn } from './api';
 
-function storedUser(): UserPublic | undefined {
+function storedUser(): UserMe | undefined {
   try {
     const text = localStorage.getItem(CURRENT_USER_STORE);
-    return text ? (JSON.parse(text) as UserPublic) : undefined;
+    return text ? (JSON.parse(text) as UserMe) : undefined;
   } catch {
     return undefined;
   }
 }
 
 /**
- * The current user, fetched only when a token is stored, cached as 'currentUser'. The copy kept from the
+ * The current user and what their role may do (`capabilities`), fetched only when a token is stored, cached as 'currentUser'. The copy kept from the
  * last read is shown at once and replaced when the server answers, so the pages start their own requests
  * without waiting a round trip for the account.
  */

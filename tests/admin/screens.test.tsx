@@ -15,6 +15,7 @@ import { App } from '../../admin/src/App';
 import { readConfig, DEFAULT_CONFIG } from '../../admin/src/config';
 import { errorMessage } from '../../admin/src/api';
 import { formatDateTime as formatSessionDate, fromZonedInput } from '../../contract/format';
+import { capabilitiesOf } from '../../contract/roles';
 
 const workshop = { id: 1, title: 'Паста', description: 'Тесто и соус', price: 3500 };
 const address = { id: 1, title: 'Улица 1', map_link: 'https://m/1', description: 'Этаж 2' };
@@ -319,7 +320,14 @@ describe('schedule form', () => {
     localStorage.setItem('access_token', 'tok');
     const { calls } = mockApi({
       'GET /users/me': {
-        body: { id: 1, email: 'me@example.com', is_active: true, is_superuser: false, role: 'manager' },
+        body: {
+          id: 1,
+          email: 'me@example.com',
+          is_active: true,
+          is_superuser: false,
+          role: 'manager',
+          capabilities: capabilitiesOf('manager'),
+        },
       },
       'GET /schedule/?skip=0&limit=20': { body: { data: [session([], { series_id: 3 })], count: 1 } },
       'DELETE /schedule/9?scope=following': { body: { message: 'Schedule deleted successfully' } },
@@ -345,6 +353,7 @@ describe('users table', () => {
         full_name: null,
         is_active: true,
         is_superuser: true,
+        role: 'owner' as const,
         telegram_id: null,
         telegram_login: null,
       },
@@ -354,6 +363,7 @@ describe('users table', () => {
         full_name: 'Мария',
         is_active: false,
         is_superuser: false,
+        role: 'manager' as const,
         telegram_id: null,
         telegram_login: null,
       },
@@ -413,6 +423,7 @@ describe('other screens', () => {
           is_superuser: false,
           telegram_id: null,
           telegram_login: null,
+          capabilities: capabilitiesOf('manager'),
         },
       },
     });
@@ -437,6 +448,7 @@ describe('other screens', () => {
       role,
       telegram_id: null,
       telegram_login: null,
+      capabilities: capabilitiesOf(role),
     });
     // Журнал, Пользователи and Промокоды alike.
     for (const [url, link, api] of [

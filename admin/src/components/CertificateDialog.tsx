@@ -31,8 +31,8 @@ import { config } from '../config';
 import { runChange } from '../mutations';
 import { TITLES, toastError } from '../notify';
 import { useApi } from '../query';
-import { useCurrentUser } from '../session';
 import { ConfirmDialog } from './ConfirmDialog';
+import { useCan } from '../access';
 
 /** A status's badge colour: usable green, waiting yellow, spent grey, expired orange, voided red. */
 export const CERTIFICATE_COLORS: Record<CertificateStatus, string> = {
@@ -164,7 +164,7 @@ function ConfirmPayment({ certificate, onDone }: { certificate: CertificateView;
 
 /** One certificate: its facts, the card link, its ledger; confirming a paid request; voiding (the owner). */
 export function CertificateDialog({ code, onClose }: { code: string; onClose: () => void }) {
-  const { data: me } = useCurrentUser();
+  const { can } = useCan();
   const { data, error, mutate } = useApi(
     certificatesApi.view,
     { params: { code } },
@@ -282,7 +282,7 @@ export function CertificateDialog({ code, onClose }: { code: string; onClose: ()
           </ScrollArea>
           {c.status === 'pending' && <ConfirmPayment certificate={c} onDone={() => void mutate()} />}
           {open &&
-            me?.is_superuser &&
+            can('certificates.void') &&
             (voiding ? (
               <VoidForm
                 certificate={c}

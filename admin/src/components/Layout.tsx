@@ -6,43 +6,11 @@ import { logout } from '../api';
 import { config } from '../config';
 import { NoAccess } from './NoAccess';
 import { useCurrentUser } from '../session';
-import {
-  IconCalendar,
-  IconCash,
-  IconChefHat,
-  IconDiscount,
-  IconGift,
-  IconHistory,
-  IconHome,
-  IconListDetails,
-  IconLogout,
-  IconSettings,
-  IconUserHeart,
-  IconUsers,
-} from './icons';
+import { IconChefHat, IconLogout } from './icons';
+import { DAY_PAGE, HOME, PAGES, pageAt, useCan } from '../access';
 
-const ITEMS = [
-  { href: '/', label: 'Главная', icon: IconHome },
-  { href: '/schedule', label: 'Расписание', icon: IconCalendar },
-  { href: '/past', label: 'История', icon: IconHistory },
-  { href: '/workshops', label: 'Мастер-классы', icon: IconChefHat },
-  { href: '/customers', label: 'Клиенты', icon: IconUserHeart },
-  { href: '/cash', label: 'Касса', icon: IconCash },
-  { href: '/certificates', label: 'Сертификаты', icon: IconGift },
-  { href: '/settings', label: 'Настройки', icon: IconSettings },
-];
-/** The pages a host (the staff role at the door) may use: the day's sessions, a week of History, own settings. */
-const HOST_PAGES = new Set(['/schedule', '/past', '/settings']);
-/** The owner's pages (Пользователи, Промокоды, Журнал): «Нет доступа» to anyone else by a direct URL. */
-const OWNER_PAGES = new Set(['/admin', '/promo-codes', '/audit']);
 // The drawer (and the modal machinery it needs) loads only when a phone user opens the menu.
 const MobileMenu = lazy(() => import('./MobileMenu'));
-
-const ADMIN_ITEMS = [
-  { href: '/admin', label: 'Пользователи', icon: IconUsers },
-  { href: '/promo-codes', label: 'Промокоды', icon: IconDiscount },
-  { href: '/audit', label: 'Журнал', icon: IconListDetails },
-];
 
 export function Brand() {
   return (
@@ -58,11 +26,8 @@ export function Brand() {
 export function Navigation({ onNavigate }: { onNavigate?: () => void }) {
   const [location] = useLocation();
   const { data: user } = useCurrentUser();
-  const items = user?.is_superuser
-    ? [...ITEMS, ...ADMIN_ITEMS]
-    : user?.role === 'host'
-      ? ITEMS.filter((i) => HOST_PAGES.has(i.href))
-      : ITEMS;
+  const { can } = useCan();
+  const items = PAGES.filter((p) => can(p.can));
   return (
     <Stack gap={0} h="100%">
       <div style={{ flex: 1, overflowY: 'auto' }}>
@@ -116,14 +81,13 @@ export function Layout({ children }: { children: ReactNode }) {
   const [opened, { toggle, close }] = useDisclosure(false);
   const mobile = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
   const [location] = useLocation();
-  const { data: user } = useCurrentUser();
+  const { known, can } = useCan();
   // A direct URL of a page the role may not use says so, instead of a page of refused requests. The
   // account kept from the last visit is known at once, so pages wait for it only on the first one.
-  const page = location.replace(/\/$/, '') || '/';
-  const host = user?.role === 'host';
-  // A host's start page is the day's sessions (the dashboard shows revenue).
-  if (host && page === '/') return <Redirect to="/schedule" replace />;
-  const denied = host ? !HOST_PAGES.has(page) : !!user && !user.is_superuser && OWNER_PAGES.has(page);
+  const page = pageAt(location);
+  // Without the dashboard (a host) the start page is the day's sessions.
+  if (known && page?.href === HOME && !can(page.can)) return <Redirect to={DAY_PAGE} replace />;
+  const denied = !!page && !can(page.can);
   return (
     <AppShell
       header={{ height: 56, collapsed: !mobile }}
@@ -151,7 +115,7 @@ export function Layout({ children }: { children: ReactNode }) {
       )}
       <AppShell.Main bg="gray.0">
         <div style={{ maxWidth: 1100, margin: '0 auto' }}>
-          {!user ? null : denied ? <NoAccess host={host} /> : children}
+          {!known ? null : denied ? <NoAccess page={page} /> : children}
         </div>
       </AppShell.Main>
     </AppShell>

@@ -16,12 +16,12 @@ import { ConfirmDelete, ConfirmDialog, DELETE_QUESTION } from './ConfirmDialog';
 import { EmptyState } from './EmptyState';
 import { IconPlus } from './icons';
 import { PageHeader } from './PageHeader';
-import { useCurrentUser } from '../session';
 import { useApi } from '../query';
 import { Pager } from './Pager';
 import { CsvButton } from './CsvButton';
 import { ScheduleCard } from './ScheduleCard';
 import { CancelSessionDialog } from './CancelSessionDialog';
+import { useCan } from '../access';
 
 export const NOTIFIED_BEFORE = 'Уведомления уже были отправлены ранее';
 
@@ -111,8 +111,11 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
       keepPreviousData: true,
     },
   );
-  // A host works the day's sessions: no adding, editing, reminding, cancelling or deleting.
-  const host = useCurrentUser().data?.role === 'host';
+  const { can } = useCan();
+  // Without schedule.manage (a host): no adding, editing, reminding, cancelling or deleting.
+  const manage = can('schedule.manage');
+  // Without bookings.manage (a host) the door's view: the day's sessions, a week of History, no exports.
+  const host = !can('bookings.manage');
   // Once for the page, not per card: History draws twenty cards with all their bookings.
   const phone = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
   const [adding, setAdding] = useState(false);
@@ -138,7 +141,7 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
   return (
     <>
       <PageHeader title={upcoming ? 'Расписание' : 'История'}>
-        {upcoming && !host && (
+        {upcoming && manage && (
           <Button leftSection={<IconPlus />} onClick={() => setAdding(true)}>
             Добавить
           </Button>
@@ -173,10 +176,10 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
             <ScheduleCard
               key={s.id}
               schedule={s}
-              onNotify={upcoming && !host ? () => setNotifying(s) : undefined}
-              onEdit={host ? undefined : () => setEditing(s)}
-              onDelete={host ? undefined : () => setDeleting(s)}
-              onCancel={upcoming && !host ? () => setCancelling(s) : undefined}
+              onNotify={upcoming && manage ? () => setNotifying(s) : undefined}
+              onEdit={manage ? () => setEditing(s) : undefined}
+              onDelete={manage ? () => setDeleting(s) : undefined}
+              onCancel={upcoming && manage ? () => setCancelling(s) : undefined}
               canExport={!host}
               host={host}
               phone={phone}

@@ -14,6 +14,7 @@ import { TITLES, toastError } from '../notify';
 import { useApi } from '../query';
 import { useCurrentUser } from '../session';
 import '../pageStyles';
+import { useCan } from '../access';
 
 const dayLabel = (day: string) => day.split('-').reverse().join('.');
 
@@ -107,8 +108,8 @@ function PromoCard({
 
 /** Промокоды (the owner): every code with its discount, days, workshops and uses; add, edit, switch off. */
 export default function PromoCodes() {
-  const { data: me, isLoading: meLoading } = useCurrentUser();
-  const allowed = Boolean(me?.is_superuser);
+  const { isLoading: meLoading } = useCurrentUser();
+  const allowed = useCan().can('promo.manage');
   const { data, isLoading } = useApi(promoCodesApi.list, allowed ? {} : null, {
     onError: (err) => toastError(TITLES.general, err),
   });

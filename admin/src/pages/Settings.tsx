@@ -13,9 +13,12 @@ import { TITLES, toastError } from '../notify';
 import { useApi } from '../query';
 import '../pageStyles';
 import { useCurrentUser } from '../session';
+import { useCan } from '../access';
 
 function Profile() {
   const { data: user } = useCurrentUser();
+  // Who manages bookings hears of them; the door (a host) marks people in /today and gets the next day's list.
+  const bookingAlerts = useCan().can('bookings.manage');
   return (
     <Stack gap="xl">
       <section aria-labelledby="profile-title">
@@ -28,9 +31,9 @@ function Profile() {
             <Text fw={600}>Telegram</Text>
             <Text size="sm" c="dimmed" maw={480}>
               {user.telegram_id === null
-                ? user.role === 'host'
-                  ? 'Подключите Telegram, чтобы отмечать участников в /today и получать сводку на завтра.'
-                  : 'Подключите Telegram, чтобы получать уведомления о записях и отменах.'
+                ? bookingAlerts
+                  ? 'Подключите Telegram, чтобы получать уведомления о записях и отменах.'
+                  : 'Подключите Telegram, чтобы отмечать участников в /today и получать сводку на завтра.'
                 : 'Telegram подключён. Чтобы подключить другой аккаунт, получите новую ссылку.'}
             </Text>
             <TelegramLink linked={user.telegram_id !== null} />
@@ -53,7 +56,7 @@ const HOST_ALERTS = ['scheduled1d'] as const;
 
 function NotificationSettings() {
   const { data } = useApi(settingsApi.get, {}, { onError: (err) => toastError(TITLES.general, err) });
-  const host = useCurrentUser().data?.role === 'host';
+  const bookingAlerts = useCan().can('bookings.manage');
   return (
     <section>
       <Title order={3} mb="xs">
@@ -63,7 +66,7 @@ function NotificationSettings() {
         Какие сообщения бот отправляет сотрудникам с подключённым Telegram.
       </Text>
       {data ? (
-        <NotificationSettingsForm settings={data} only={host ? HOST_ALERTS : undefined} />
+        <NotificationSettingsForm settings={data} only={bookingAlerts ? undefined : HOST_ALERTS} />
       ) : (
         <Skeleton h={180} maw={560} />
       )}
@@ -81,7 +84,7 @@ function BusinessSettings() {
     },
   );
   const { data: telegramBusiness } = useApi(businessSettingsApi.telegramBusiness, {});
-  const editable = Boolean(user?.is_superuser);
+  const editable = useCan().can('business.settings');
   return (
     <section>
       <Title order={3} mb="xs">
@@ -103,7 +106,7 @@ function BusinessSettings() {
 
 export default function Settings() {
   // A host changes only their own profile, password and alerts: addresses and the studio's rules are not theirs.
-  const host = useCurrentUser().data?.role === 'host';
+  const { can } = useCan();
   return (
     <>
       <PageHeader title="Настройки" />
@@ -112,8 +115,8 @@ export default function Settings() {
           <Tabs.List mb="xl">
             <Tabs.Tab value="profile">Профиль</Tabs.Tab>
             <Tabs.Tab value="notifications">Уведомления</Tabs.Tab>
-            {!host && <Tabs.Tab value="addresses">Адреса</Tabs.Tab>}
-            {!host && <Tabs.Tab value="business">Бизнес</Tabs.Tab>}
+            {can('catalog.manage') && <Tabs.Tab value="addresses">Адреса</Tabs.Tab>}
+            {can('business.read') && <Tabs.Tab value="business">Бизнес</Tabs.Tab>}
           </Tabs.List>
           <Tabs.Panel value="profile">
             <Profile />
@@ -121,12 +124,12 @@ export default function Settings() {
           <Tabs.Panel value="notifications">
             <NotificationSettings />
           </Tabs.Panel>
-          {!host && (
+          {can('catalog.manage') && (
             <Tabs.Panel value="addresses">
               <AddressList />
             </Tabs.Panel>
           )}
-          {!host && (
+          {can('business.read') && (
             <Tabs.Panel value="business">
               <BusinessSettings />
             </Tabs.Panel>

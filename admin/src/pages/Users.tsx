@@ -24,6 +24,7 @@ import { TITLES, toastError } from '../notify';
 import { useApi } from '../query';
 import '../pageStyles';
 import { useCurrentUser } from '../session';
+import { useCan } from '../access';
 
 export const USER_COLUMNS = ['Имя', 'Email', 'Права', 'Статус', 'Действия'] as const;
 
@@ -80,7 +81,7 @@ export function UsersTable({
                   </Text>
                 </Table.Td>
                 <Table.Td>
-                  <Text size="sm">{u.is_superuser ? 'Superuser' : 'User'}</Text>
+                  <Text size="sm">{ACCOUNT_KIND[u.role ?? 'manager']}</Text>
                 </Table.Td>
                 <Table.Td>
                   <StatusDot active={u.is_active} />
@@ -119,9 +120,12 @@ export function UsersTable({
   );
 }
 
+/** The column the list has always shown: the owner is the API's superuser. */
+const ACCOUNT_KIND = { owner: 'Superuser', manager: 'User', host: 'User' } as const;
+
 export default function Users() {
   const { data: me, isLoading: meLoading } = useCurrentUser();
-  const allowed = Boolean(me?.is_superuser);
+  const allowed = useCan().can('users.manage');
   const { data, isLoading } = useApi(usersApi.list, allowed ? { query: { skip: 0, limit: 100 } } : null, {
     onError: (err) => toastError(TITLES.en, err),
   });
