@@ -112,8 +112,6 @@ async function book(
   return view.record;
 }
 
-const notifyRouteExists = () => server.app.hasRoute({ method: 'POST', url: '/api/v1/schedule/notify/:id' });
-
 beforeAll(async () => {
   smtp = await startSmtpCapture();
   server = await startTestServer({ env: { ...smtp.env, BUSINESS_TIMEZONE: TZ, BUSINESS_NAME: 'Кулинарная студия' } });
@@ -292,25 +290,21 @@ describe('staff admin in the browser', () => {
     await rows.nth(0).getByText('Орехи').waitFor();
     await shot(page, 'desktop-schedule');
 
-    // --- notifications (sent by the bot engineer's endpoint)
-    if (notifyRouteExists()) {
-      const bell = card.getByRole('button', { name: 'Отправить уведомления' });
-      await bell.click();
-      const confirm = page.getByRole('dialog', { name: 'Отправка уведомлений' });
-      await confirm.getByText('Отправить напоминание всем участникам мастер-класса?').waitFor();
-      expect(await confirm.getByText('Уведомления уже были отправлены ранее').count()).toBe(0);
-      await shot(page, 'desktop-notify-confirm');
-      await confirm.getByRole('button', { name: 'Отправить' }).click();
-      await expectToast(page, 'Нотификации отправлены');
-      await page.waitForFunction(() => document.querySelector('[data-notified]') !== null);
-      await bell.click();
-      await confirm.getByText('Уведомления уже были отправлены ранее').waitFor();
-      await shot(page, 'desktop-notify-again');
-      await confirm.getByRole('button', { name: 'Отмена' }).click();
-      await confirm.waitFor({ state: 'hidden' });
-    } else {
-      console.warn('POST /api/v1/schedule/notify/:id is not on the server yet: notification step skipped');
-    }
+    // --- notifications
+    const bell = card.getByRole('button', { name: 'Отправить уведомления' });
+    await bell.click();
+    const confirm = page.getByRole('dialog', { name: 'Отправка уведомлений' });
+    await confirm.getByText('Отправить напоминание всем участникам мастер-класса?').waitFor();
+    expect(await confirm.getByText('Уведомления уже были отправлены ранее').count()).toBe(0);
+    await shot(page, 'desktop-notify-confirm');
+    await confirm.getByRole('button', { name: 'Отправить' }).click();
+    await expectToast(page, 'Нотификации отправлены');
+    await page.waitForFunction(() => document.querySelector('[data-notified]') !== null);
+    await bell.click();
+    await confirm.getByText('Уведомления уже были отправлены ранее').waitFor();
+    await shot(page, 'desktop-notify-again');
+    await confirm.getByRole('button', { name: 'Отмена' }).click();
+    await confirm.waitFor({ state: 'hidden' });
 
     // --- edit the session: Save disabled until something changes; more seats promote the queue
     await card.getByRole('button', { name: 'Редактировать' }).click();
