@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AuditEntry, SchedulePublic } from '../../contract';
-import { buildTestApp, type TestApp } from '../helpers/app';
+import type { TestApp } from '../helpers/app';
+import { useTestApp } from '../helpers/use-test-app';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
 import { tma } from '../helpers/telegram';
 
 let t: TestApp;
 let staff: { authorization: string };
-beforeAll(async () => {
-  t = await buildTestApp();
-  staff = await t.auth();
-});
-afterAll(() => t.close());
+useTestApp((parts) => ({ t, staff } = parts));
 
 const inMinutes = (m: number) => new Date(Date.now() + m * 60_000).toISOString();
 const mark = (id: number, attendance: string | null, headers: Record<string, string> = staff) =>

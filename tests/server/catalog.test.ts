@@ -1,15 +1,12 @@
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helpers/app';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app';
+import { useTestApp } from '../helpers/use-test-app';
 import { book, bookingPayload, createSession, inDays, telegramUser } from '../helpers/factories';
 
 let t: TestApp;
 let staff: { authorization: string };
-beforeAll(async () => {
-  t = await buildTestApp();
-  staff = await t.auth();
-});
-afterAll(() => t.close());
+useTestApp((parts) => ({ t, staff } = parts));
 
 const api = (
   method: 'GET' | 'POST' | 'PUT' | 'DELETE',

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helpers/app';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app';
+import { useTestApp } from '../helpers/use-test-app';
 import { createSession, inDays } from '../helpers/factories';
 
 // Deleting a workshop or an address while a session is created on it or moved to it, at the same
@@ -8,11 +9,7 @@ import { createSession, inDays } from '../helpers/factories';
 
 let t: TestApp;
 let staff: { authorization: string };
-beforeAll(async () => {
-  t = await buildTestApp();
-  staff = await t.auth();
-});
-afterAll(() => t.close());
+useTestApp((parts) => ({ t, staff } = parts));
 
 const post = (url: string, payload: object) =>
   t.app.inject({ method: 'POST', url: `/api/v1${url}`, headers: staff, payload });

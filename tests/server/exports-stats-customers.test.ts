@@ -1,18 +1,15 @@
 import { toZonedInput } from '../../contract/format';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CustomerDetail, CustomersPage, Stats } from '../../contract';
-import { buildTestApp, type TestApp } from '../helpers/app';
+import type { TestApp } from '../helpers/app';
+import { useTestApp } from '../helpers/use-test-app';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
 import { tma } from '../helpers/telegram';
 
 let t: TestApp;
 let staff: { authorization: string };
-beforeAll(async () => {
-  t = await buildTestApp();
-  staff = await t.auth();
-});
-afterAll(() => t.close());
+useTestApp((parts) => ({ t, staff } = parts));
 
 const inMinutes = (m: number) => new Date(Date.now() + m * 60_000).toISOString();
 const get = (url: string, headers: Record<string, string> = staff) => t.app.inject({ method: 'GET', url, headers });

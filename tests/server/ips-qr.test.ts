@@ -1,18 +1,15 @@
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bankAccountValid } from '../../contract/money';
-import { buildTestApp, type TestApp } from '../helpers/app';
+import type { TestApp } from '../helpers/app';
+import { useTestApp } from '../helpers/use-test-app';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
 import { tma } from '../helpers/telegram';
 
 let t: TestApp;
 let staff: { authorization: string };
-beforeAll(async () => {
-  t = await buildTestApp();
-  staff = await t.auth();
-});
-afterAll(() => t.close());
+useTestApp((parts) => ({ t, staff } = parts));
 
 const ACCOUNT = '160000000000005120';
 

@@ -1,6 +1,7 @@
 import ICAL from 'ical.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helpers/app';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app';
+import { useTestApp } from '../helpers/use-test-app';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
 import { tma } from '../helpers/telegram';
 import { coordinatesFromMapLink } from '../../contract/map-coordinates';
@@ -10,11 +11,7 @@ import { listNotifications } from '../../db/repositories/notifications';
 let t: TestApp;
 let staff: { authorization: string };
 
-beforeAll(async () => {
-  t = await buildTestApp();
-  staff = await t.auth();
-});
-afterAll(() => t.close());
+useTestApp((parts) => ({ t, staff } = parts));
 
 const HOUR = 3_600_000;
 const hoursFromNow = (h: number) => new Date(Date.now() + h * HOUR).toISOString();

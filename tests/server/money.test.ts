@@ -1,15 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helpers/app';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app';
+import { useTestApp } from '../helpers/use-test-app';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
 import { tma } from '../helpers/telegram';
 
 let t: TestApp;
 let staff: { authorization: string };
-beforeAll(async () => {
-  t = await buildTestApp();
-  staff = await t.auth();
-});
-afterAll(() => t.close());
+useTestApp((parts) => ({ t, staff } = parts));
 
 const settings = (payload: Record<string, unknown>) =>
   t.app.inject({ method: 'PUT', url: '/api/v1/business-settings/', headers: staff, payload });

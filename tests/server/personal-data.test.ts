@@ -10,6 +10,7 @@ import { consumeLinkToken, createLinkToken } from '../../core/staff/telegram-lin
 import type { Database } from '../../db/database';
 import type { Stats } from '../../contract/stats';
 import { buildTestApp, type TestApp } from '../helpers/app';
+import { useTestApp } from '../helpers/use-test-app';
 import { book, bookingPayload, createSession, inDays, telegramUser } from '../helpers/factories';
 import { tma } from '../helpers/telegram';
 import { callbackUpdate, postUpdate, startFakeTelegram, textUpdate, tgUser } from '../helpers/fake-telegram';
@@ -19,11 +20,7 @@ let t: TestApp;
 let staff: { authorization: string };
 const DAY_MS = 86_400_000;
 
-beforeAll(async () => {
-  t = await buildTestApp();
-  staff = await t.auth();
-});
-afterAll(() => t.close());
+useTestApp((parts) => ({ t, staff } = parts));
 
 const recordRow = (id: number) =>
   t.database.db.selectFrom('records').selectAll().where('id', '=', id).executeTakeFirstOrThrow();

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helpers/app';
+import { expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app';
+import { useTestApp } from '../helpers/use-test-app';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
 import { tma } from '../helpers/telegram';
 
@@ -9,11 +10,7 @@ import { tma } from '../helpers/telegram';
 let t: TestApp;
 let staff: { authorization: string };
 
-beforeAll(async () => {
-  t = await buildTestApp();
-  staff = await t.auth();
-});
-afterAll(() => t.close());
+useTestApp((parts) => ({ t, staff } = parts));
 
 const get = (id: number, headers: Record<string, string>) =>
   t.app.inject({ method: 'GET', url: `/api/v1/records/${id}`, headers });

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helpers/app';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app';
+import { useTestApp } from '../helpers/use-test-app';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
 import { tma } from '../helpers/telegram';
 import { getRecord } from '../../db/repositories/records';
@@ -14,11 +15,7 @@ import type { RecordView } from '../../contract';
 let t: TestApp;
 let staff: { authorization: string };
 
-beforeAll(async () => {
-  t = await buildTestApp();
-  staff = await t.auth();
-});
-afterAll(() => t.close());
+useTestApp((parts) => ({ t, staff } = parts));
 
 const HOUR = 3_600_000;
 const hoursFromNow = (h: number) => new Date(Date.now() + h * HOUR).toISOString();

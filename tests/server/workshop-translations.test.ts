@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { renderNotificationForChat } from '../../bot/messages';
 import { readNotification } from '../../core/notify/notifications';
-import { buildTestApp, type TestApp } from '../helpers/app';
+import type { TestApp } from '../helpers/app';
+import { useTestApp } from '../helpers/use-test-app';
 import { bookingPayload, createSession } from '../helpers/factories';
 import { tma } from '../helpers/telegram';
 
@@ -9,11 +10,7 @@ import { tma } from '../helpers/telegram';
 
 let t: TestApp;
 let staff: { authorization: string };
-beforeAll(async () => {
-  t = await buildTestApp();
-  staff = await t.auth();
-});
-afterAll(() => t.close());
+useTestApp((parts) => ({ t, staff } = parts));
 
 const customer = (id: number, language_code: string) => ({ id, first_name: 'Ana', language_code });
 
