@@ -3,6 +3,7 @@ import { IsoDateTime, idField, listOf } from './common';
 import { plural } from './format';
 import { PeopleCount } from './records';
 import { TelegramId } from './users';
+import { refusals } from './texts/ru/refusals';
 
 /*
  * Gift certificates: a balance behind a code a person can read aloud and type, either whole RSD
@@ -23,14 +24,15 @@ export const CERTIFICATE_PLACES_MAX = 20;
 /** What the mini-app offers to buy until the studio sets its list (business settings' certificate_amounts). */
 export const DEFAULT_CERTIFICATE_AMOUNTS = [3500, 5000, 7000, 10000] as const;
 
+/** A certificate's refusals, by code (their texts: contract/texts). */
 export const CERTIFICATE_MSG = {
-  malformed: 'Код сертификата — 12 букв и цифр, например ABCD-EFGH-JKLM',
-  notFound: 'Сертификат с таким кодом не найден',
-  expired: 'Срок действия сертификата истёк',
-  usedUp: 'Сертификат уже израсходован',
-  voided: 'Сертификат аннулирован',
-  pending: 'Сертификат ещё не оплачен',
-  tooMany: 'Слишком много попыток ввести код. Попробуйте позже',
+  malformed: 'certificateMalformed',
+  notFound: 'certificateNotFound',
+  expired: 'certificateExpired',
+  usedUp: 'certificateUsedUp',
+  voided: 'certificateVoided',
+  pending: 'certificatePending',
+  tooMany: 'certificateTooMany',
 } as const;
 
 /**
@@ -161,7 +163,7 @@ export const CertificateCodeText = z
   .string({ error: 'Введите код сертификата' })
   .trim()
   .min(1, 'Введите код сертификата')
-  .max(40, CERTIFICATE_MSG.malformed);
+  .max(40, refusals.certificateMalformed);
 
 export const CERTIFICATE_ISSUE_MSG = {
   neither: 'Укажите сумму сертификата или количество мест',

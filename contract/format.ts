@@ -1,3 +1,5 @@
+import { LOCALES, type Language } from './language';
+
 /**
  * How numbers and dates read in Russian, for the bot, the mini-app and the admin alike.
  * Plain TypeScript on Intl (no zod, no dayjs), so importing it adds next to nothing to a first load.
@@ -30,10 +32,24 @@ export function pluralIn(
   return forms[rules.select(n)] ?? forms.other;
 }
 
-let priceFormat: Intl.NumberFormat | undefined;
+const moneyFormats = new Map<Language, Intl.NumberFormat>();
 
-/** 3500 → '3 500 RSD' (no-break spaces, so a price never wraps). */
-export const formatPrice = (price: number) => `${(priceFormat ??= new Intl.NumberFormat('ru')).format(price)}\u00a0RSD`;
+/*
+ * Whole dinars as a customer of each language reads them, in the bot, the mini-app and the API alike:
+ * the number grouped the locale's way, then the unit the locale writes after it. Russian says RSD,
+ * the currency's code that prices and staff forms show too; Serbian says "din.", as shops there do.
+ */
+const MONEY_UNIT: Record<Language, string> = { ru: 'RSD', en: 'RSD', sr: 'din.' };
+
+/** 3500 → '3 500 RSD', '3,500 RSD', '3.500 din.' (no-break spaces, so an amount never wraps). */
+export function formatMoney(amount: number, language: Language = 'ru'): string {
+  let format = moneyFormats.get(language);
+  if (!format) moneyFormats.set(language, (format = new Intl.NumberFormat(LOCALES[language])));
+  return `${format.format(amount).replace(/\s/g, '\u00a0')}\u00a0${MONEY_UNIT[language]}`;
+}
+
+/** A price in Russian: '3 500 RSD'. */
+export const formatPrice = (price: number) => formatMoney(price);
 
 /** An instant: an ISO string, epoch milliseconds or a Date. */
 export type Instant = string | number | Date;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { plural } from './format';
+import { validation } from './texts/ru/validation';
 
 /*
  * zod's own messages in Russian: what a form shows and what the API's 422 answers say when a rule
@@ -8,54 +8,6 @@ import { plural } from './format';
  * zod's Russian locale, whose texts name types ("ожидалось string, получено undefined").
  */
 
-const CHARACTERS = ['символ', 'символа', 'символов'] as const;
-const ITEMS = ['элемент', 'элемента', 'элементов'] as const;
-const EXPECTED: Record<string, string> = { string: 'текст', boolean: 'да или нет', array: 'список', object: 'объект' };
-const FORMATS: Record<string, string> = {
-  email: 'Некорректный email адрес',
-  url: 'Некорректная ссылка',
-  datetime: 'Некорректные дата и время',
-  date: 'Некорректная дата',
-  time: 'Некорректное время',
-};
-
-const units = (origin: string, n: number) =>
-  origin === 'string'
-    ? ` ${plural(n, CHARACTERS)}`
-    : origin === 'array' || origin === 'set'
-      ? ` ${plural(n, ITEMS)}`
-      : '';
-
-function russian(issue: z.core.$ZodRawIssue): string {
-  switch (issue.code) {
-    case 'invalid_type':
-      if (issue.input === undefined || issue.input === null) return 'Обязательное поле';
-      if (issue.expected === 'number') return 'Введите число';
-      if (issue.expected === 'int') return 'Введите целое число';
-      return `Ожидается ${EXPECTED[issue.expected] ?? issue.expected}`;
-    case 'too_small': {
-      const n = Number(issue.minimum);
-      // min(1) on a text is "required".
-      if (issue.origin === 'string' && n === 1) return 'Обязательное поле';
-      return issue.inclusive === false ? `Должно быть больше ${n}` : `Минимум ${n}${units(issue.origin, n)}`;
-    }
-    case 'too_big': {
-      const n = Number(issue.maximum);
-      return issue.inclusive === false ? `Должно быть меньше ${n}` : `Максимум ${n}${units(issue.origin, n)}`;
-    }
-    case 'invalid_format':
-      return FORMATS[issue.format] ?? 'Неверный формат';
-    case 'not_multiple_of':
-      return `Должно быть кратно ${issue.divisor}`;
-    case 'invalid_value':
-      return `Допустимые значения: ${issue.values.map(String).join(', ')}`;
-    case 'unrecognized_keys':
-      return `Лишние поля: ${issue.keys.join(', ')}`;
-    default:
-      return 'Некорректное значение';
-  }
-}
-
-z.config({ customError: russian });
+z.config({ customError: (issue) => validation(issue, issue.input === undefined || issue.input === null) });
 
 export { z };

@@ -2,7 +2,8 @@ import type { Context } from 'grammy';
 import type { Conversation } from '@grammyjs/conversations';
 import { cancelRecord } from '../../core/booking/engine';
 import { customerActor } from '../../core/kernel/actor';
-import { DomainError } from '../../core/kernel/errors';
+import { DomainError, sayError } from '../../core/kernel/errors';
+import type { Language } from '../../contract/language';
 import { HTML, type BotContext, type BotDeps } from '../context';
 import { myBookings, type MyBooking } from '../../core/views/my-bookings';
 import { confirmCancelKeyboard, pickRecordKeyboard } from '../keyboards/cancel';
@@ -25,12 +26,13 @@ async function cancelOwnRecord(
   telegramId: number,
   recordId: number,
   reason: string,
+  language: Language,
 ): Promise<CancelOutcome> {
   try {
     await cancelRecord(deps.database, customerActor(telegramId), recordId, reason);
     return { ok: true };
   } catch (err) {
-    if (err instanceof DomainError) return { ok: false, detail: err.message };
+    if (err instanceof DomainError) return { ok: false, detail: sayError(err, language) };
     throw err;
   }
 }
@@ -47,7 +49,8 @@ export function createCancelConversation(deps: BotDeps) {
   return async function cancel(conversation: Conversation<BotContext, Context>, ctx: Context): Promise<void> {
     const telegramId = ctx.from!.id;
     // The conversation's own context has no language: read once, then replayed from the stored state.
-    const T = textsFor(await conversation.external(() => customerLanguage(deps.database.db, telegramId)));
+    const language = await conversation.external(() => customerLanguage(deps.database.db, telegramId));
+    const T = textsFor(language);
     const { common } = T;
     const say = T.replies.cancel;
     const bookings = await conversation.external(() => myBookings(deps.database.db, telegramId));
@@ -116,7 +119,7 @@ export function createCancelConversation(deps: BotDeps) {
       return;
     }
     const id = picked.id;
-    const outcome = await conversation.external(() => cancelOwnRecord(deps, telegramId, id, reason));
+    const outcome = await conversation.external(() => cancelOwnRecord(deps, telegramId, id, reason, language));
     if (outcome.ok) {
       await answer.answerCallbackQuery({ text: say.doneToast });
       await answer.editMessageText(say.done, HTML);

@@ -2,7 +2,9 @@ import { Composer } from 'grammy';
 import type { InlineKeyboardMarkup } from 'grammy/types';
 import { cancelRecord, leaveQueue, viewRecord } from '../../core/booking/engine';
 import { customerActor } from '../../core/kernel/actor';
-import { DomainError, NotFound } from '../../core/kernel/errors';
+import { DomainError, NotFound, sayError, type FixedRefusalCode } from '../../core/kernel/errors';
+import type { Language } from '../../contract/language';
+import { sayRefusal } from '../../contract/texts/refusal';
 import { MSG } from '../../core/kernel/messages';
 import { confirmComing, rateClass } from '../../core/journey/reminder-answers';
 import { createSeatGift, giftUrl } from '../../core/journey/seat-gifts';
@@ -29,12 +31,18 @@ export const alert = (text: string) => ({
   show_alert: true,
 });
 
+/** A not-found button's answer in the presser's language. */
+const refused = (code: FixedRefusalCode) => (ctx: BotContext) => sayRefusal(ctx.language, { code });
+
 /** A refusal of the domain as the presser reads it (an alert on the button); other errors go up. */
-async function refusal<T>(run: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; detail: string }> {
+async function refusal<T>(
+  language: Language,
+  run: () => Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; detail: string }> {
   try {
     return { ok: true, value: await run() };
   } catch (err) {
-    if (err instanceof DomainError) return { ok: false, detail: err.message };
+    if (err instanceof DomainError) return { ok: false, detail: sayError(err, language) };
     throw err;
   }
 }
@@ -81,7 +89,7 @@ export function journeyFeature(deps: BotDeps) {
     }
     const { snapshot } = mine;
     if (answer === 'yes') {
-      const done = await refusal(() => confirmComing(deps.database, customerActor(telegramId), recordId));
+      const done = await refusal(ctx.language, () => confirmComing(deps.database, customerActor(telegramId), recordId));
       if (!done.ok) return void (await ctx.answerCallbackQuery(alert(done.detail)));
       await ctx.answerCallbackQuery({ text: J.confirmedToast });
       await ctx.editMessageText(J.confirmed(snapshot.workshop_title, when(snapshot)), {
@@ -114,7 +122,7 @@ export function journeyFeature(deps: BotDeps) {
       return;
     }
     if (answer === 'cancel') {
-      const done = await refusal(() =>
+      const done = await refusal(ctx.language, () =>
         cancelRecord(deps.database, customerActor(telegramId), recordId, CANT_COME_REASON),
       );
       if (!done.ok) return void (await ctx.answerCallbackQuery(alert(done.detail)));
@@ -126,7 +134,7 @@ export function journeyFeature(deps: BotDeps) {
       return;
     }
     // gift
-    const done = await refusal(() => createSeatGift(deps.database, customerActor(telegramId), recordId));
+    const done = await refusal(ctx.language, () => createSeatGift(deps.database, customerActor(telegramId), recordId));
     if (!done.ok) return void (await ctx.answerCallbackQuery(alert(done.detail)));
     await ctx.answerCallbackQuery();
     const link = giftUrl(ctx.me.username, done.value.token);
@@ -136,9 +144,11 @@ export function journeyFeature(deps: BotDeps) {
     });
   });
 
-  onButton(composer, { kind: 'rate', notFound: MSG.recordNotFound }, async (ctx, { recordId, rating }) => {
+  onButton(composer, { kind: 'rate', notFound: refused(MSG.recordNotFound) }, async (ctx, { recordId, rating }) => {
     const J = ctx.t.replies.journey;
-    const done = await refusal(() => rateClass(deps.database, customerActor(ctx.from.id), recordId, rating));
+    const done = await refusal(ctx.language, () =>
+      rateClass(deps.database, customerActor(ctx.from.id), recordId, rating),
+    );
     if (!done.ok) return void (await ctx.answerCallbackQuery(alert(done.detail)));
     await ctx.answerCallbackQuery({ text: J.ratedToast });
     await ctx.editMessageText(J.rated(done.value.schedule.workshop.title, rating), {
@@ -172,15 +182,15 @@ export function journeyFeature(deps: BotDeps) {
       await ctx.editMessageText(J.leaveQueueKept, HTML);
       return;
     }
-    const done = await refusal(() => leaveQueue(deps.database, customerActor(ctx.from.id), recordId));
+    const done = await refusal(ctx.language, () => leaveQueue(deps.database, customerActor(ctx.from.id), recordId));
     if (!done.ok) return void (await ctx.answerCallbackQuery(alert(done.detail)));
     await ctx.answerCallbackQuery({ text: J.leftQueueToast });
     await ctx.editMessageText(J.leftQueue(snapshot.workshop_title, when(snapshot)), HTML);
   });
 
-  onButton(composer, { kind: 'subscribe', notFound: MSG.workshopNotFound }, async (ctx, { workshopId }) => {
+  onButton(composer, { kind: 'subscribe', notFound: refused(MSG.workshopNotFound) }, async (ctx, { workshopId }) => {
     const J = ctx.t.replies.journey;
-    const done = await refusal(() => subscribe(deps.database, workshopId, ctx.from.id));
+    const done = await refusal(ctx.language, () => subscribe(deps.database, workshopId, ctx.from.id));
     if (!done.ok) return void (await ctx.answerCallbackQuery(alert(done.detail)));
     await ctx.answerCallbackQuery({ text: J.subscribedToast });
     const offers = await dateOffers(db, ctx.from.id);

@@ -1,6 +1,6 @@
 import { Composer } from 'grammy';
 import { preCheckoutRefusal, recordTelegramPayment } from '../../core/payments/telegram';
-import { localizeRefusal } from '../../core/language/api-texts';
+import { sayRefusal } from '../../contract/texts/refusal';
 import type { BotContext, BotDeps } from '../context';
 
 /**
@@ -13,20 +13,21 @@ export function paymentsFeature({ database, log }: BotDeps) {
 
   composer.on('pre_checkout_query', async (ctx) => {
     const q = ctx.preCheckoutQuery;
-    let refusal: string | null;
+    let refusal: string | null = null;
     try {
-      refusal = await preCheckoutRefusal(database, {
+      const code = await preCheckoutRefusal(database, {
         from_id: q.from.id,
         currency: q.currency,
         total_amount: q.total_amount,
         invoice_payload: q.invoice_payload,
       });
+      if (code !== null) refusal = sayRefusal(ctx.language, { code });
     } catch (err) {
       log.error({ err }, 'payments: pre-checkout check failed');
       refusal = ctx.t.money.checkFailed;
     }
     if (refusal === null) await ctx.answerPreCheckoutQuery(true);
-    else await ctx.answerPreCheckoutQuery(false, { error_message: localizeRefusal(refusal, ctx.language) });
+    else await ctx.answerPreCheckoutQuery(false, { error_message: refusal });
   });
 
   composer.on('message:successful_payment', async (ctx) => {

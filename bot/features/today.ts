@@ -116,7 +116,7 @@ export function todayFeature(deps: BotDeps) {
     } catch (err) {
       // Every press is answered, also when it fails, so the button stops spinning; a booking that left the
       // list (gone, cancelled, queued) reads as such.
-      const gone = err instanceof NotFound || (err instanceof DomainError && err.message === ATTENDANCE_MSG.notActive);
+      const gone = err instanceof NotFound || (err instanceof DomainError && err.code === ATTENDANCE_MSG.notActive);
       await ctx.answerCallbackQuery({
         text: gone ? TODAY.gone : err instanceof DomainError ? err.message : texts.replies.error,
         show_alert: true,

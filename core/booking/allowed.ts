@@ -2,9 +2,10 @@ import type { BusinessSettings, Permission, RecordAction, RecordAllowed, Refusal
 import { isPast } from '../../contract/format';
 import type { RecordRow } from '../../db/repositories/records';
 import type { Actor } from '../kernel/actor';
+import { sayRefusal, type RefusalCode, type RefusalRef } from '../../contract/texts/refusal';
 import { Conflict, Forbidden } from '../kernel/errors';
 import { MSG } from '../kernel/messages';
-import { changeDeadline, deadlineMessage, deadlineRefusal } from './change-deadline';
+import { changeDeadline } from './change-deadline';
 
 /*
  * What a caller may do with a booking, decided once: the commands refuse by it and the views carry
@@ -14,16 +15,16 @@ import { changeDeadline, deadlineMessage, deadlineRefusal } from './change-deadl
  */
 
 export const ALLOWED_MSG = {
-  attendedCustomer: 'Посещение уже отмечено: запись больше нельзя изменить',
-  attendedStaff: 'Посещение уже отмечено: сначала снимите отметку',
-  notQueued: 'Запись уже не в очереди.',
-  notActive: 'Запись не активна: подтверждать нечего',
-  started: 'Мастер-класс уже начался',
-  notYet: 'Оценить мастер-класс можно после него',
-  notAttended: 'Оценить можно только мастер-класс, на который вы были записаны',
-  giftCancelled: 'Отменённую запись передать нельзя',
-  telegramOnly: 'Это действие доступно только из Telegram',
-} as const;
+  attendedCustomer: 'attended',
+  attendedStaff: 'attendedStaff',
+  notQueued: 'notQueued',
+  notActive: 'notActive',
+  started: 'started',
+  notYet: 'notYet',
+  notAttended: 'notAttended',
+  giftCancelled: 'giftCancelled',
+  telegramOnly: 'telegramOnly',
+} as const satisfies Record<string, RefusalCode>;
 
 export interface AllowedInput {
   actor: Actor;
@@ -33,11 +34,16 @@ export interface AllowedInput {
   now?: Date;
 }
 
-/** The error each refusal with values is thrown as (the change deadline's carries its values). */
-const errors = new WeakMap<Permission, Conflict>();
+/** The code of each refusal, so an adapter says it in its reader's language (`detail` is the Russian text). */
+const refusals = new WeakMap<Permission, RefusalRef>();
 
 const yes: Permission = { ok: true, reason: null, detail: null };
-const no = (reason: Refusal, detail: string): Permission => ({ ok: false, reason, detail });
+function no(reason: Refusal, ref: RefusalCode | RefusalRef): Permission {
+  const said = typeof ref === 'string' ? ({ code: ref } as RefusalRef) : ref;
+  const p: Permission = { ok: false, reason, detail: sayRefusal('ru', said) };
+  refusals.set(p, said);
+  return p;
+}
 
 /** The first refusal that applies, in order, else allowed. */
 const first = (...checks: (Permission | false)[]): Permission => checks.find((c) => c !== false) || yes;
@@ -50,8 +56,9 @@ export function allowedActions({ actor, record, schedule, settings, now = new Da
   const started = past && no('past', MSG.past);
   const attended =
     record.attendance !== null && no('attended', customer ? ALLOWED_MSG.attendedCustomer : ALLOWED_MSG.attendedStaff);
-  const late = closed && no('deadline', deadlineMessage(settings));
-  if (late) errors.set(late, deadlineRefusal(settings));
+  const late =
+    closed &&
+    no('deadline', { code: 'deadline', args: { hours: settings.change_deadline_hours, contact: settings.contact } });
   const cancelled = record.state === 'CANCELLED';
   const telegramOnly = !customer && no('telegram_only', ALLOWED_MSG.telegramOnly);
   // A session staff cancelled takes no booking back.
@@ -76,12 +83,13 @@ export function allowedActions({ actor, record, schedule, settings, now = new Da
   };
 }
 
-/** The error a refusal is thrown as, when it carries values (the change deadline's). */
-export const permissionError = (p: Permission): Conflict | undefined => errors.get(p);
+/** The code and values of a refusal this module decided. */
+export const permissionRefusal = (p: Permission): RefusalRef | undefined => refusals.get(p);
 
 /** Refuses the action the way the adapters expect: Forbidden for the wrong kind of caller, else Conflict. */
 export function assertAllowed(allowed: RecordAllowed, action: RecordAction): void {
   const p = allowed[action];
   if (p.ok) return;
-  throw p.reason === 'telegram_only' ? new Forbidden(p.detail!) : (errors.get(p) ?? new Conflict(p.detail!));
+  const ref = refusals.get(p)!;
+  throw p.reason === 'telegram_only' ? new Forbidden(ref) : new Conflict(ref);
 }

@@ -6,9 +6,9 @@ import { Conflict, Forbidden } from '../kernel/errors';
 import { onRecord } from './command';
 
 export const ATTENDANCE_MSG = {
-  notActive: 'Посещение отмечают только у активной записи',
-  tooEarly: 'Посещение можно отметить не раньше чем за час до начала',
-  staffOnly: 'Посещение отмечают сотрудники студии',
+  notActive: 'attendanceNotActive',
+  tooEarly: 'attendanceTooEarly',
+  staffOnly: 'attendanceStaffOnly',
 } as const;
 
 /** Check-in opens this long before the start. */

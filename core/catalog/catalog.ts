@@ -16,7 +16,7 @@ import {
   updateWorkshop,
 } from '../../db/repositories/workshops';
 import { assertStaff, type Actor } from '../kernel/actor';
-import { Conflict, NotFound } from '../kernel/errors';
+import { Conflict, NotFound, type FixedRefusalCode, type RefusalRef } from '../kernel/errors';
 import { createAudited, deleteAudited, updateAudited } from '../notify/audited-change';
 
 /*
@@ -25,12 +25,10 @@ import { createAudited, deleteAudited, updateAudited } from '../notify/audited-c
  */
 
 export const CATALOG_MSG = {
-  workshopNotFound: 'Мастер-класс не найден',
-  addressNotFound: 'Адрес не найден',
-  workshopInUse: (n: number) =>
-    `Нельзя удалить мастер-класс: он есть в расписании (занятий: ${n}). Сначала удалите эти занятия.`,
-  addressInUse: (n: number) =>
-    `Нельзя удалить адрес: он указан в расписании (занятий: ${n}). Сначала измените или удалите эти занятия.`,
+  workshopNotFound: 'catalogWorkshopNotFound',
+  addressNotFound: 'catalogAddressNotFound',
+  workshopInUse: (count: number): RefusalRef => ({ code: 'workshopInUse', args: { count } }),
+  addressInUse: (count: number): RefusalRef => ({ code: 'addressInUse', args: { count } }),
 } as const;
 
 /** One catalogue resource: its rows, how many sessions use one, and its texts. */
@@ -41,8 +39,8 @@ interface Kind<C, U, R> {
   update: (db: Executor, id: number, v: U) => Promise<R | undefined>;
   remove: (db: Executor, id: number) => Promise<unknown>;
   usedBy: (db: Executor, id: number) => Promise<number>;
-  notFound: string;
-  inUse: (n: number) => string;
+  notFound: FixedRefusalCode;
+  inUse: (n: number) => RefusalRef;
 }
 
 function commands<C, U, R extends { id: number }>(k: Kind<C, U, R>) {

@@ -30,7 +30,7 @@ export function confirmComing(database: Database, actor: Actor, recordId: number
 /** The 1–5 rating after the class; a later press replaces it. */
 export function rateClass(database: Database, actor: Actor, recordId: number, rating: number): Promise<AnsweredRecord> {
   return onRecord(database, actor, recordId, async (c) => {
-    if (!Number.isInteger(rating) || rating < 1 || rating > 5) throw new Conflict('Оценка: от 1 до 5');
+    if (!Number.isInteger(rating) || rating < 1 || rating > 5) throw new Conflict('ratingRange');
     assertAllowed(c.allowed, 'rate');
     return {
       value: { record: await setRecordResponse(c.trx, c.record.id, { rating }), schedule: c.schedule },

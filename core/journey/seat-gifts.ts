@@ -29,9 +29,9 @@ import { publish } from '../notify/publish';
  */
 
 export const GIFT_MSG = {
-  invalid: 'Ссылка недействительна: место уже передано, запись отменена или мастер-класс начался',
-  own: 'Это ваша собственная запись: передайте ссылку другу',
-  friendHasBooking: 'У вас уже есть запись на этот мастер-класс, поэтому принять место нельзя',
+  invalid: 'giftInvalid',
+  own: 'giftOwn',
+  friendHasBooking: 'giftFriendHasBooking',
 } as const;
 
 /** Telegram's /start parameter: the prefix plus the token (letters, digits, _ and - only, ≤ 64). */

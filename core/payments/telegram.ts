@@ -14,6 +14,7 @@ import { certificatePurchaseRefusal, recordCertificatePayment } from '../certifi
 import { appendToRecord, recordMoney } from '../ledger/ledger';
 import { payNow } from '../ledger/price';
 import { api as ruApi } from '../../contract/texts/ru/api';
+import { api as ruApi } from '../../contract/texts/ru/api';
 
 /*
  * Telegram payments: the invoice (the same for the mini-app's link and the bot's pay button), the

@@ -11,7 +11,7 @@ import { publish } from '../notify/publish';
 import { assertRefsExist } from './schedules';
 
 export const SERIES_MSG = {
-  tooLong: 'seriesTooLong',
+  tooLong: { code: 'seriesTooLong', args: { months: SERIES_MAX_MONTHS } },
   untilBeforeStart: 'seriesUntilBeforeStart',
   empty: 'seriesEmpty',
 } as const;

@@ -6,7 +6,7 @@ import { assertStaff, type Actor } from '../kernel/actor';
 import { NotFound } from '../kernel/errors';
 import { publish } from '../notify/publish';
 
-export const NOTE_MSG = { noCustomer: 'Клиент не найден' } as const;
+export const NOTE_MSG = { noCustomer: 'customerNotFound' } as const;
 
 /**
  * Staff keep one note per customer (a Telegram user who booked); an empty note removes it. Under the

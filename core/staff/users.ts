@@ -25,13 +25,13 @@ import { generatePassword, hashPassword, newToken, sha256, verifyDummy, verifyPa
 /** Staff accounts: creation, credentials and password resets. */
 
 export const USER_MSG = {
-  emailTaken: 'The user with this email already exists in the system',
-  badCredentials: 'Incorrect email or password',
-  inactive: 'Inactive user',
-  wrongPassword: 'Incorrect password',
-  samePassword: 'New password cannot be the same as the current one',
-  badResetToken: 'Invalid or expired token',
-  tooManyFailures: 'Слишком много неудачных попыток входа в этот аккаунт. Подождите 15 минут и попробуйте снова.',
+  emailTaken: 'emailTaken',
+  badCredentials: 'badCredentials',
+  inactive: 'inactive',
+  wrongPassword: 'wrongPassword',
+  samePassword: 'samePassword',
+  badResetToken: 'badResetToken',
+  tooManyFailures: 'tooManyFailures',
 } as const;
 
 /** Failed logins allowed per email in LOGIN_FAILURE_WINDOW_MS, from any number of addresses. */
@@ -196,9 +196,9 @@ export async function ensureFirstSuperuser(
 
 export const ACCESS_MSG = {
   privileges: "The user doesn't have enough privileges",
-  notFound: 'The user with this id does not exist in the system',
-  deleteSelf: 'Super users are not allowed to delete themselves',
-  openRegistration: 'Open user registration is forbidden on this server',
+  notFound: 'userNotFound',
+  deleteSelf: 'deleteSelf',
+  openRegistration: 'openRegistration',
 } as const;
 
 /** An account as a staff member may see it: their own, or any for the owner. */

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../http-error';
-import { ROUTE_REFUSALS } from '../../core/language/api-texts/ru';
 
 /** Changes a Telegram user may make per minute (book, change, cancel, restore, …): far above a person's need, far below a script's. */
 export const CUSTOMER_WRITES_PER_MINUTE = 20;
-const TOO_MANY_CHANGES = ROUTE_REFUSALS.tooManyChanges;
+const TOO_MANY_CHANGES = { code: 'tooManyChanges' } as const;
 
 /**
  * One counter per Telegram user over every writing request a customer makes (any method but GET and

@@ -15,7 +15,9 @@ import {
 import { HttpError } from '../http-error';
 import { integrityViolation } from '../../db/database';
 import type { Language } from '../../contract/language';
-import { localizeRefusal } from '../../core/language/api-texts';
+import { catalogue } from '../../contract/texts';
+import { sayRefusal } from '../../contract/texts/refusal';
+import type { ValidationIssue } from '../../contract/texts/validation';
 
 /** The status of each domain refusal. */
 const STATUS_OF: [typeof DomainError, number][] = [
@@ -41,28 +43,37 @@ export function registerErrorHandling(
   app: FastifyInstance,
   languageOf: (telegramId: number) => Promise<Language> = async () => 'ru',
 ): void {
-  async function said(req: FastifyRequest, detail: string, err?: DomainError): Promise<string> {
-    if (!req.telegramUser) return detail;
+  /** The caller's language: a customer's own, staff read Russian. */
+  async function languageOfCaller(req: FastifyRequest): Promise<Language> {
+    if (!req.telegramUser) return 'ru';
     // A database that cannot say the language (the error may be its own) leaves the refusal Russian.
-    const language = await languageOf(req.telegramUser.id).catch((): Language => 'ru');
-    return localizeRefusal(detail, language, err?.texts);
+    return languageOf(req.telegramUser.id).catch((): Language => 'ru');
   }
 
   app.setErrorHandler(async (err: FastifyError, req, reply) => {
-    if (err instanceof HttpError) return reply.status(err.statusCode).send({ detail: await said(req, err.detail) });
+    if (err instanceof HttpError) {
+      const detail = err.refusal ? sayRefusal(await languageOfCaller(req), err.refusal) : err.detail;
+      return reply.status(err.statusCode).send({ detail });
+    }
     if (err instanceof DomainError) {
       const status = STATUS_OF.find(([kind]) => err instanceof kind)?.[1] ?? 400;
-      return reply.status(status).send({ detail: await said(req, err.message, err) });
+      return reply.status(status).send({ detail: sayRefusal(await languageOfCaller(req), err) });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
+      const language = await languageOfCaller(req);
+      const context = err.validationContext ?? 'body';
       const errors = err.validation.map((v) => {
-        const field =
-          [(v.params as { issue?: { path?: PropertyKey[] } } | undefined)?.issue?.path ?? []].flat().join('.') ||
-          v.instancePath.replace(/^\//, '').replaceAll('/', '.');
-        const msg = /received undefined/.test(v.message ?? '')
-          ? 'Обязательное поле'
+        const issue = (v.params as { issue?: ValidationIssue & { path?: PropertyKey[] } } | undefined)?.issue;
+        const path = issue?.path ?? [];
+        const field = path.join('.') || v.instancePath.replace(/^\//, '').replaceAll('/', '.');
+        // Russian is each schema's own message; another language says the rule from the issue's values.
+        const missing = valueAt(requestPart(req, context), path) == null;
+        // A schema made without contract/zod.ts says zod's English: "… received undefined".
+        const own = /received undefined/.test(v.message ?? '')
+          ? catalogue('ru').validation({ code: 'invalid_type' }, true)
           : (v.message ?? 'Некорректное значение');
-        return { loc: [err.validationContext ?? 'body', ...(field ? field.split('.') : [])], msg };
+        const msg = language === 'ru' || !issue ? own : catalogue(language).validation(issue, missing);
+        return { loc: [context, ...(field ? field.split('.') : [])], msg };
       });
       const detail = errors.map((e) => (e.loc.length > 1 ? `${e.loc.slice(1).join('.')}: ${e.msg}` : e.msg)).join('; ');
       return reply.status(422).send({ detail, errors });
@@ -89,6 +100,25 @@ export function registerErrorHandling(
   });
 
   app.setNotFoundHandler((req, reply) => reply.status(404).send({ detail: 'Not Found' }));
+}
+
+/** The part of the request a validation error is about. */
+function requestPart(req: FastifyRequest, context: string): unknown {
+  return context === 'querystring'
+    ? req.query
+    : context === 'params'
+      ? req.params
+      : context === 'headers'
+        ? req.headers
+        : req.body;
+}
+
+/** The value at a path in parsed input, undefined where the path leads nowhere. */
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  return path.reduce<unknown>(
+    (v, key) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[key] : undefined),
+    value,
+  );
 }
 
 /**

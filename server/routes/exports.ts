@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Readable } from 'node:stream';
-import { EXPORT_TOO_LONG, exportBounds } from '../../contract';
+import { exportBounds } from '../../contract';
 import { recordsApi } from '../../contract/endpoints/records';
 import { scheduleApi } from '../../contract/endpoints/schedule';
 import { bookingsInPages, listParticipants } from '../../db/repositories/exports';
@@ -36,7 +36,7 @@ export default async function exportsRoutes(app: FastifyInstance, { database, co
 
   route(app, recordsApi.exportCsv, async (req, reply) => {
     const range = exportBounds(req.query, tz);
-    if (!range) throw new Unprocessable(EXPORT_TOO_LONG);
+    if (!range) throw new Unprocessable('exportTooLong');
     const name = ['bookings', req.query.from, req.query.to]
       .filter(Boolean)
       .join('-')

@@ -27,7 +27,7 @@ export default async function insightsRoutes(
 
   route(app, customersApi.get, async (req) => {
     const customer = await getCustomer(db, req.params.telegram_id, nowIso());
-    if (!customer) throw new NotFound('Клиент не найден');
+    if (!customer) throw new NotFound('customerNotFound');
     return { ...customer, records: await listCustomerBookings(db, req.params.telegram_id) };
   });
 

@@ -64,7 +64,7 @@ export default async function loginRoutes(app: FastifyInstance, deps: RouteDeps)
 
   route(app, loginApi.passwordRecoveryEmail, async (req, reply) => {
     const found = await createResetToken(database, req.params.email);
-    if (!found) throw new NotFound('The user with this email does not exist in the system.');
+    if (!found) throw new NotFound('emailUnknown');
     const email = resetPasswordEmail(config, found.user.email, found.token);
     return reply.type('text/html; charset=utf-8').header('subject', encodeURIComponent(email.subject)).send(email.html);
   });

@@ -4,7 +4,6 @@ import { personalDataApi } from '../../contract/endpoints/personal-data';
 import { currentPrivacy } from '../../core/booking/consent';
 import { exportPersonalData, forgetPerson, type TelegramPerson } from '../../core/privacy/personal-data';
 import { Forbidden } from '../../core/kernel/errors';
-import { ROUTE_REFUSALS } from '../../core/language/api-texts/ru';
 import { actorOf } from '../plugins/actor';
 import { route } from '../route';
 import type { RouteDeps } from './deps';
@@ -13,7 +12,7 @@ import type { RouteDeps } from './deps';
 export default async function personalDataRoutes(app: FastifyInstance, { database }: RouteDeps) {
   /** Only the Telegram user themself: staff manage bookings, not someone's right to be forgotten. */
   function me(req: FastifyRequest): TelegramPerson {
-    if (!req.telegramUser) throw new Forbidden(ROUTE_REFUSALS.appOnly);
+    if (!req.telegramUser) throw new Forbidden('appOnly');
     return { id: req.telegramUser.id, username: req.telegramUser.username ?? null };
   }
 

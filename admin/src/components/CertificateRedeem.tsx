@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Button, Group, TextInput } from '@mantine/core';
-import { CERTIFICATE_MSG, normalizeCertificateCode } from '../../../contract/certificates';
+import { normalizeCertificateCode } from '../../../contract/certificates';
+import { refusals } from '../../../contract/texts/ru/refusals';
 import { certificatesApi } from '../../../contract/endpoints/certificates';
 import { call } from '../api';
 import { runChange } from '../mutations';
@@ -11,7 +12,7 @@ export function CertificateRedeem({ recordId, onDone }: { recordId: number; onDo
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const redeem = async () => {
-    if (!normalizeCertificateCode(code)) return setError(CERTIFICATE_MSG.malformed);
+    if (!normalizeCertificateCode(code)) return setError(refusals.certificateMalformed);
     setBusy(true);
     const ok = await runChange(
       () => call(certificatesApi.redeem, { params: { id: recordId }, body: { code: code.trim() } }),

@@ -1,0 +1,3 @@
+export { refusals } from './refusals';
+export { validation } from './validation';
+export { api } from './api';
