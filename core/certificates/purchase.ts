@@ -4,7 +4,7 @@ import { withWriteTransaction } from '../../db/lock';
 import { getCertificate, insertCertificate, type CertificateWithBalance } from '../../db/repositories/certificates';
 import { findPaymentByCharge } from '../../db/repositories/payments';
 import { customerActor, type Actor } from '../kernel/actor';
-import { Forbidden, Invalid, type RefusalCode } from '../kernel/errors';
+import { Forbidden, Invalid, type FixedRefusalCode } from '../kernel/errors';
 import { publish, type Published } from '../notify/publish';
 import { getBusinessSettings } from '../kernel/settings';
 import { CERTIFICATE_TEXTS } from '../ledger/certificate-spend';
@@ -77,7 +77,7 @@ export async function certificatePurchaseRefusal(
   id: number,
   fromId: number,
   amount: number,
-): Promise<RefusalCode | null> {
+): Promise<FixedRefusalCode | null> {
   const c = await getCertificate(db, id);
   if (!c || c.buyer_telegram_id === null || Number(c.buyer_telegram_id) !== fromId) return CERTIFICATE_MSG.notFound;
   if (c.voided_at !== null) return CERTIFICATE_MSG.voided;

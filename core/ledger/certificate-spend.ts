@@ -19,7 +19,7 @@ import {
 } from '../../db/repositories/certificates';
 import type { RecordRow } from '../../db/repositories/records';
 import { SYSTEM, type Actor } from '../kernel/actor';
-import { Conflict, Invalid, NotFound, type RefusalCode } from '../kernel/errors';
+import { Conflict, Invalid, NotFound, type FixedRefusalCode } from '../kernel/errors';
 import type { MoneyEvent } from '../kernel/events';
 import { appendToRecord, recordMoney } from './ledger';
 
@@ -59,7 +59,7 @@ export const recordedBy = (actor: Actor) => ({
 });
 
 /** Why a certificate cannot pay now, or null when it can. */
-export function refusalOf(c: CertificateWithBalance | undefined, now = nowIso()): RefusalCode | null {
+export function refusalOf(c: CertificateWithBalance | undefined, now = nowIso()): FixedRefusalCode | null {
   if (!c) return CERTIFICATE_MSG.notFound;
   switch (certificateStatus(c, now)) {
     case 'voided':

@@ -10,7 +10,7 @@ import {
 } from '../../db/repositories/promo-codes';
 import type { RecordRow } from '../../db/repositories/records';
 import { bool } from '../../db/database';
-import { Conflict, type RefusalCode } from '../kernel/errors';
+import { Conflict, type FixedRefusalCode } from '../kernel/errors';
 
 /*
  * Promo codes: a percent or a fixed sum off a booking's price, a part of the price (never a payment).
@@ -47,7 +47,7 @@ export interface PromoUse {
 }
 
 /** The refusal of a code for this use, or null when it may be used. */
-async function refusal(trx: Executor, row: PromoCodeRow, u: PromoUse): Promise<RefusalCode | null> {
+async function refusal(trx: Executor, row: PromoCodeRow, u: PromoUse): Promise<FixedRefusalCode | null> {
   const now = (u.now ?? new Date()).toISOString();
   if (!bool(row.is_active)) return PROMO_MSG.unknown;
   if (row.starts_at && now < new Date(row.starts_at).toISOString()) return PROMO_MSG.notYet;

@@ -5,7 +5,7 @@ import { findPaymentByCharge, setPayBy } from '../../db/repositories/payments';
 import { getRecord, type RecordRow } from '../../db/repositories/records';
 import { getRecordSchedule } from '../../db/repositories/schedules';
 import { customerActor, type Actor } from '../kernel/actor';
-import { Conflict, type RefusalCode } from '../kernel/errors';
+import { Conflict, type FixedRefusalCode } from '../kernel/errors';
 import type { MoneyEvent } from '../kernel/events';
 import { publish } from '../notify/publish';
 import { getBusinessSettings } from '../kernel/settings';
@@ -13,7 +13,6 @@ import { loadForActor } from '../booking/command';
 import { certificatePurchaseRefusal, recordCertificatePayment } from '../certificates/purchase';
 import { appendToRecord, recordMoney } from '../ledger/ledger';
 import { payNow } from '../ledger/price';
-import { api as ruApi } from '../../contract/texts/ru/api';
 import { api as ruApi } from '../../contract/texts/ru/api';
 
 /*
@@ -122,7 +121,7 @@ export async function preCheckoutRefusal(
   database: Database,
   q: PreCheckout,
   now = new Date(),
-): Promise<RefusalCode | null> {
+): Promise<FixedRefusalCode | null> {
   const certificateId = certificateIdOfPayload(q.invoice_payload);
   if (certificateId !== null)
     return q.currency !== CURRENCY
