@@ -16,7 +16,7 @@ import { inlineKeyboard, recordButton, webAppButton } from '../keyboards/webapp'
 import { reminderKeyboard, reminderText, thanksKeyboard } from '../messages';
 import { texts, type BotTexts } from '../texts';
 import type { ScheduleSnapshot } from '../../core/notify/notifications';
-import { scheduleSnapshot } from '../../core/notify/notifications';
+import { scheduleSnapshot } from '../../core/notify/snapshots';
 import { allowedFor } from '../../core/views/record-view';
 
 /** The reason a booking cancelled from a reminder's "Не смогу" carries. */

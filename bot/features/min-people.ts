@@ -1,6 +1,6 @@
 import { Composer } from 'grammy';
 import { DomainError } from '../../core/kernel/errors';
-import { scheduleSnapshot } from '../../core/notify/notifications';
+import { scheduleSnapshot } from '../../core/notify/snapshots';
 import { decideMinPeople } from '../../core/schedules/min-people';
 import type { MinPeopleCheck } from '../../db/repositories/min-people';
 import { getRecordSchedule } from '../../db/repositories/schedules';

@@ -7,7 +7,8 @@ import { listQueue, listRecordsOfSchedules, type RecordRow } from '../../db/repo
 import { getRecordSchedule, listSchedulesBetween } from '../../db/repositories/schedules';
 import { listAlertRecipients } from '../../db/repositories/users';
 import { bool } from '../../db/database';
-import { digestDedupeKey, scheduleSnapshot, type DigestPayload, type DigestPerson } from '../notify/notifications';
+import { type DigestPayload, type DigestPerson } from '../notify/notifications';
+import { digestDedupeKey, scheduleSnapshot } from '../notify/snapshots';
 
 /*
  * The day-before digest (staff setting scheduled_1d): a scheduler job writes, for every schedule

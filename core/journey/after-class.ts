@@ -4,7 +4,7 @@ import { withScheduleLock } from '../../db/lock';
 import { existingDedupeKeys } from '../../db/repositories/notifications';
 import { listRecordsOfSchedules } from '../../db/repositories/records';
 import { getRecordSchedule, listSchedulesBetween } from '../../db/repositories/schedules';
-import { recordSnapshot, scheduleSnapshot } from '../notify/notifications';
+import { recordSnapshot, scheduleSnapshot } from '../notify/snapshots';
 import type { MessageEvent } from '../notify/publish';
 import { publish } from '../notify/publish';
 

@@ -12,7 +12,7 @@ import { getRecordSchedule } from '../../db/repositories/schedules';
 import { getWorkshop } from '../../db/repositories/workshops';
 import { MSG } from '../kernel/messages';
 import { Conflict, NotFound } from '../kernel/errors';
-import { scheduleSnapshot } from '../notify/notifications';
+import { scheduleSnapshot } from '../notify/snapshots';
 import type { MessageEvent } from '../notify/publish';
 
 /*

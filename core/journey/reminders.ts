@@ -7,7 +7,7 @@ import { getRecordSchedule, listSchedulesBetween, setScheduleNotified } from '..
 import { getBusinessSettings } from '../kernel/settings';
 import { MSG } from '../kernel/messages';
 import { Conflict, NotFound } from '../kernel/errors';
-import { recordSnapshot, scheduleSnapshot } from '../notify/notifications';
+import { recordSnapshot, scheduleSnapshot } from '../notify/snapshots';
 import type { MessageEvent } from '../notify/publish';
 import { publish } from '../notify/publish';
 

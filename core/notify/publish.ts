@@ -9,17 +9,9 @@ import type { DomainEvent, MoneyEvent, RecordEvent } from '../kernel/events';
 import { moneySnapshot } from '../ledger/ledger';
 import { auditUpdate, writeAudit, type AuditValues } from './audit';
 import { personal } from './personal';
-import {
-  type Notification,
-  type StaffNotification,
-  notifyChat,
-  notifyCustomer,
-  notifyOnce,
-  notifyStaff,
-  recordSnapshot,
-  scheduleSnapshot,
-  type RecordPayload,
-} from './notifications';
+import { notifyChat, notifyCustomer, notifyOnce, notifyStaff } from './outbox';
+import { type Notification, type RecordPayload, type StaffNotification } from './notifications';
+import { recordSnapshot, scheduleSnapshot } from './snapshots';
 
 /*
  * The one publisher: each event's audit row and outbox rows, written in the transaction of the

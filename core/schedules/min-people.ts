@@ -19,7 +19,7 @@ import { assertCan, SYSTEM, type Actor } from '../kernel/actor';
 import { Conflict, NotFound } from '../kernel/errors';
 import { loadSchedule } from '../booking/engine';
 import type { Published } from '../notify/publish';
-import { scheduleSnapshot } from '../notify/notifications';
+import { scheduleSnapshot } from '../notify/snapshots';
 import { publish } from '../notify/publish';
 import { getBusinessSettings } from '../kernel/settings';
 import { cancelSessionLocked } from './cancel-session';

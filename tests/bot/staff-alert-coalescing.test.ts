@@ -3,7 +3,7 @@ import type { TestApp } from '../helpers/app';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
 import { plain, startFakeTelegram, type FakeTelegram } from '../helpers/fake-telegram';
 import { tma } from '../helpers/telegram';
-import { STAFF_ALERT_COALESCE_MS } from '../../core/notify/notifications';
+import { STAFF_ALERT_COALESCE_MS } from '../../core/notify/outbox';
 import { botTestApp, deliver, linkStaff, SESSION_DATE } from './setup';
 
 // A customer cancelling and restoring one booking over and over: staff hear of the cancel once,
