@@ -206,6 +206,7 @@ export function changePeopleCount(
     // A smaller party, or seats left behind on the way to the queue, can serve the queue; this record
     // itself may be promoted, and then its one message (the change) says so.
     const promoted = await fill(trx, schedule, settings, now, r.id);
+    // Its money follows the row as the queue left it: a smaller party gets back the excess, a promoted one pays.
     const money = await onPartyChanged(trx, r, (await getRecord(trx, r.id))!, schedule, settings, now);
     const events: DomainEvent[] = [
       { type: 'record.people_changed', actor, before: r, record: money.record, schedule },
