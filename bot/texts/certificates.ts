@@ -1,4 +1,4 @@
-import { plural, pluralIn } from '../../contract/format';
+import { formatMoney, plural, pluralIn } from '../../contract/format';
 import { LOCALES } from '../../contract/language';
 import { escapeHtml as e } from './html';
 import { rsd } from './money';
@@ -62,10 +62,7 @@ export const certificates = {
   staff,
 };
 
-const localeRsd = (locale: string, unit: string) => (amount: number) =>
-  `${new Intl.NumberFormat(locale).format(amount)} ${unit}`;
-
-const rsdEn = localeRsd(LOCALES.en, 'RSD');
+const rsdEn = (amount: number) => formatMoney(amount, 'en');
 const placesEn = (n: number) => `${n} ${pluralIn(LOCALES.en, n, { one: 'place', other: 'places' })}`;
 export const certificatesEn: typeof certificates = {
   ready: (amount) => `🎁 Your gift certificate for ${rsdEn(amount)} is ready!`,
@@ -100,7 +97,7 @@ export const certificatesEn: typeof certificates = {
   staff,
 };
 
-const rsdSr = localeRsd(LOCALES.sr, 'din.');
+const rsdSr = (amount: number) => formatMoney(amount, 'sr');
 const placesSr = (n: number) => `${n} ${pluralIn(LOCALES.sr, n, { one: 'mesto', few: 'mesta', other: 'mesta' })}`;
 export const certificatesSr: typeof certificates = {
   ready: (amount) => `🎁 Vaš poklon-sertifikat na ${rsdSr(amount)} je spreman!`,

@@ -1,7 +1,8 @@
+import { formatMoney } from '../../contract/format';
 import { escapeHtml as e } from './html';
 
-/** Whole dinars as the studio writes them: «3 500 дин.» (the abbreviation's dot also ends a sentence). */
-export const rsd = (amount: number) => `${amount.toLocaleString('ru-RU').replace(/\u00a0/g, ' ')} дин.`;
+/** Whole dinars as a Russian reader reads them everywhere: «3 500 RSD». */
+export const rsd = (amount: number) => formatMoney(amount, 'ru');
 
 /** What the bot says about money: a booking's price and payment, and payments as they arrive. */
 export const money = {

@@ -1,4 +1,4 @@
-import { formatDateTime, formatShortDateTime, pluralIn, type Instant } from '../../contract/format';
+import { formatDateTime, formatMoney, formatShortDateTime, pluralIn, type Instant } from '../../contract/format';
 import { LOCALES } from '../../contract/language';
 import { escapeHtml as e, fullName } from './html';
 import { money as ruMoney } from './money';
@@ -10,7 +10,7 @@ import type { BotTexts } from './index';
 
 const locale = LOCALES.sr;
 const q = (title: string) => `„${e(title)}“`;
-const rsd = (amount: number) => `${new Intl.NumberFormat(locale).format(amount)} din.`;
+const rsd = (amount: number) => formatMoney(amount, 'sr');
 const hours = (n: number) => `${n} ${pluralIn(locale, n, { one: 'sat', few: 'sata', other: 'sati' })}`;
 const days = (n: number) => `${n} ${pluralIn(locale, n, { one: 'dan', few: 'dana', other: 'dana' })}`;
 const people = (n: number) => `${n} ${pluralIn(locale, n, { one: 'osoba', few: 'osobe', other: 'osoba' })}`;

@@ -63,16 +63,16 @@ export function registerErrorHandling(
       const language = await languageOfCaller(req);
       const context = err.validationContext ?? 'body';
       const errors = err.validation.map((v) => {
-        const issue = (v.params as { issue?: ValidationIssue & { path?: PropertyKey[] } } | undefined)?.issue;
-        const path = issue?.path ?? [];
-        const field = path.join('.') || v.instancePath.replace(/^\//, '').replaceAll('/', '.');
-        // Russian is each schema's own message; another language says the rule from the issue's values.
-        const missing = valueAt(requestPart(req, context), path) == null;
+        // The zod issue: its code is the keyword, its values the params, its path the instance path.
+        const issue: ValidationIssue = { ...(v.params as Omit<ValidationIssue, 'code'>), code: v.keyword };
+        const field = v.instancePath.replace(/^\//, '').replaceAll('/', '.');
+        const missing = valueAt(requestPart(req, context), field ? field.split('.') : []) == null;
         // A schema made without contract/zod.ts says zod's English: "… received undefined".
         const own = /received undefined/.test(v.message ?? '')
           ? catalogue('ru').validation({ code: 'invalid_type' }, true)
           : (v.message ?? 'Некорректное значение');
-        const msg = language === 'ru' || !issue ? own : catalogue(language).validation(issue, missing);
+        // Russian is each schema's own message; another language says the rule from the issue's values.
+        const msg = language === 'ru' ? own : catalogue(language).validation(issue, missing);
         return { loc: [context, ...(field ? field.split('.') : [])], msg };
       });
       const detail = errors.map((e) => (e.loc.length > 1 ? `${e.loc.slice(1).join('.')}: ${e.msg}` : e.msg)).join('; ');

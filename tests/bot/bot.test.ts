@@ -130,11 +130,11 @@ describe('customer commands', () => {
         '1. «Паста», 5 декабря 2030 12:00',
         '    ✅ Активна · 2 чел.',
         // The price, what is paid and what is due (here: at the studio, nothing asked in advance).
-        '    💰 Стоимость: 7 000 дин.',
-        '    К оплате в студии: 7 000 дин.',
+        '    💰 Стоимость: 7\u00a0000\u00a0RSD',
+        '    К оплате в студии: 7\u00a0000\u00a0RSD',
         '2. «Паста», 10 декабря 2030 18:00',
         '    ⏳ В очереди (место 1) · 1 чел.',
-        '    💰 Стоимость: 3 500 дин.',
+        '    💰 Стоимость: 3\u00a0500\u00a0RSD',
       ].join('\n'),
     );
     expect(keyboardOf(msg)).toEqual([

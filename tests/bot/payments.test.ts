@@ -83,8 +83,8 @@ describe('Telegram invoices', () => {
     const { user, id } = await booked(2000);
     await deliver(t);
     const text = plain(fake.messages(user.id)[0].params.text);
-    expect(text).toContain('Стоимость: 2 000 дин.');
-    expect(text).toMatch(/оплатите 2 000 дин\. до .+, иначе запись отменится/);
+    expect(text).toContain('Стоимость: 2\u00a0000\u00a0RSD');
+    expect(text).toMatch(/оплатите 2\u00a0000\u00a0RSD до .+, иначе запись отменится/);
     const invoice = fake.ok('sendInvoice', user.id);
     expect(invoice).toHaveLength(1);
     expect(invoice[0].params).toMatchObject({
@@ -158,10 +158,10 @@ describe('successful_payment', () => {
       fake
         .messages(tg.id)
         .map((m) => plain(m.params.text))
-        .some((x) => x.includes('Оплата 4 000 дин.')),
+        .some((x) => x.includes('Оплата 4\u00a0000\u00a0RSD')),
     ).toBe(true);
     expect(
-      fake.messages(staffChat).some((m) => plain(m.params.text).startsWith('💳 Оплата 4 000 дин. (Telegram)')),
+      fake.messages(staffChat).some((m) => plain(m.params.text).startsWith('💳 Оплата 4\u00a0000\u00a0RSD (Telegram)')),
     ).toBe(true);
   });
 

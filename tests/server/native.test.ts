@@ -116,7 +116,7 @@ describe('sharing a seat with a prepared message', () => {
     const code = cert.code.replaceAll('-', '');
     expect(res.json().url).toBe(`https://t.me/${FAKE_BOT.username}?start=cert_${code}`);
     const result = fake.ok('savePreparedInlineMessage')[0].params.result as Article;
-    expect(result.title).toBe('Poklon-sertifikat na 5.000 din.');
+    expect(result.title).toBe('Poklon-sertifikat na 5.000\u00a0din.');
     expect(result.input_message_content.message_text).toContain(`Kod: ${cert.code}`);
     expect(result.reply_markup.inline_keyboard[0][0]).toEqual({ text: 'Otvori sertifikat', url: res.json().url });
 
@@ -311,5 +311,30 @@ describe('Telegram invoices in the customer’s language', () => {
       ok: false,
       error_message: 'Iznos za plaćanje se promenio. Otvorite prijavu i platite ponovo',
     });
+  });
+});
+
+describe('a refused field (422)', () => {
+  it('is said in the customer’s language; a Russian customer reads the schema’s own Russian message', async () => {
+    const { schedule } = await createSession(t.app, staff);
+    const payload = { ...bookingPayload(schedule.id), people_count: 0 };
+    const say = async (language_code: string) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/records/',
+        headers: tma(customer(language_code)),
+        payload: { ...payload, name: undefined },
+      });
+      expect(res.statusCode).toBe(422);
+      return res.json() as { detail: string; errors: { loc: string[]; msg: string }[] };
+    };
+    const en = await say('en');
+    expect(en.errors.map((e) => [e.loc.join('.'), e.msg])).toEqual([
+      ['body.name', 'Required'],
+      ['body.people_count', 'At least 1'],
+    ]);
+    expect(en.detail).toBe('name: Required; people_count: At least 1');
+    expect((await say('sr')).detail).toBe('name: Obavezno polje; people_count: Najmanje 1');
+    expect((await say('ru')).detail).toMatch(/^name: .*[а-я].*; people_count: Количество человек: от 1 до \d+$/);
   });
 });

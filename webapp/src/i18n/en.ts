@@ -9,7 +9,7 @@ const seats = (n: number) => `${n} ${pluralIn(locale, n, { one: 'seat', other: '
 const queueLater = 'The booking will join the queue, and we will tell you in Telegram when seats are free.';
 
 export const en: WebTexts = {
-  fmt: localeFormats(locale, 'RSD'),
+  fmt: localeFormats('en', locale),
   common: {
     loading: 'Loading',
     retry: 'Try again',

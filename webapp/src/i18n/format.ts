@@ -13,7 +13,7 @@ export { pluralIn };
 
 /** What a catalogue formats with: the Russian one keeps the studio's formats, others use their locale's. */
 export interface Formats {
-  /** '3 500 RSD', '3,500 RSD', '3.500 din.' (no-break spaces: a price never wraps). */
+  /** '3 500 RSD', '3,500 RSD', '3.500 din.' (contract/format.ts formatMoney). */
   price(amount: number): string;
   /** The day of the month (the date tile). */
   day(when: Instant, timeZone: string): string;

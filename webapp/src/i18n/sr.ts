@@ -10,7 +10,7 @@ const left = (n: number) => pluralIn(locale, n, { one: 'Ostalo je', few: 'Ostala
 const queueLater = 'Prijava će biti dodata na listu čekanja, a javićemo vam u Telegramu kada se mesta oslobode.';
 
 export const sr: WebTexts = {
-  fmt: localeFormats(locale, 'din.'),
+  fmt: localeFormats('sr', locale),
   common: {
     loading: 'Učitavanje',
     retry: 'Pokušaj ponovo',
