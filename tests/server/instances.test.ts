@@ -1,4 +1,5 @@
 import http from 'node:http';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Database } from '../../db/database';
 import { freshDatabaseUrl, isPostgres } from '../helpers/db';
@@ -30,6 +31,7 @@ const DRAIN_S = 1;
 describe.runIf(isPostgres())('three instances on one PostgreSQL', () => {
   let fake: FakeTelegram;
   let database: Database;
+  let databaseUrl: string;
   let drop: () => Promise<void>;
   const proxies: TcpProxy[] = [];
   const servers: ServerProcess[] = [];
@@ -45,6 +47,22 @@ describe.runIf(isPostgres())('three instances on one PostgreSQL', () => {
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
   });
+  /**
+   * Posts an update as Telegram does: sent again while an instance answers 503 (another instance is handling
+   * a copy of it), until it is answered otherwise; that final status.
+   */
+  async function post(s: ServerProcess, update: unknown): Promise<number> {
+    for (let i = 0; i < 100; i++) {
+      const res = await api(
+        s,
+        '/telegram/webhook',
+        json(update, { 'x-telegram-bot-api-secret-token': WEBHOOK_SECRET }),
+      );
+      if (res.status !== 503) return res.status;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return 503;
+  }
   const customer = (id: number) => ({ authorization: `tma ${initDataFor({ id })}` });
   const scrape = async (s: ServerProcess) => {
     const res = await fetch(`${s.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
@@ -76,8 +94,10 @@ describe.runIf(isPostgres())('three instances on one PostgreSQL', () => {
     drop = fresh.drop;
     // Not migrated: the three instances start together on the new database, as compose starts them.
     database = createDb(fresh.url);
-    const pg = new URL(fresh.url);
-    for (let i = 0; i < 3; i++) proxies.push(await startTcpProxy({ host: pg.hostname, port: Number(pg.port || 5432) }));
+    databaseUrl = fresh.url;
+    const server = new URL(fresh.url);
+    for (let i = 0; i < 3; i++)
+      proxies.push(await startTcpProxy({ host: server.hostname, port: Number(server.port || 5432) }));
     const started = await Promise.allSettled(
       proxies.map((proxy) => {
         const url = new URL(fresh.url);
@@ -153,10 +173,6 @@ describe.runIf(isPostgres())('three instances on one PostgreSQL', () => {
 
   it('the same webhook update posted to the three instances at once is handled once', async () => {
     const user = tgUser(6_200_001);
-    const post = (s: ServerProcess, update: unknown) =>
-      api(s, '/telegram/webhook', json(update, { 'x-telegram-bot-api-secret-token': WEBHOOK_SECRET })).then(
-        (r) => r.status,
-      );
     const update = textUpdate(user, '/help');
     expect(await Promise.all(servers.flatMap((s) => [post(s, update), post(s, update)]))).toEqual([
       200, 200, 200, 200, 200, 200,
@@ -260,10 +276,6 @@ describe.runIf(isPostgres())('three instances on one PostgreSQL', () => {
     const booked = await api(next(), '/records/', json(bookingPayload(scheduleId), customer(payer.id)));
     expect(booked.status).toBe(201);
     const recordId = (await booked.json()).record.id as number;
-    const post = (s: ServerProcess, update: unknown) =>
-      api(s, '/telegram/webhook', json(update, { 'x-telegram-bot-api-secret-token': WEBHOOK_SECRET })).then(
-        (r) => r.status,
-      );
     // Telegram retries the update (same update_id); a payment reported again arrives under another one.
     const update = successfulPaymentUpdate(payer, `record:${recordId}`, 350_000, 'instances-charge-1');
     const statuses = await Promise.all(
@@ -380,5 +392,97 @@ describe.runIf(isPostgres())('three instances on one PostgreSQL', () => {
       await until('readiness 200 again', async () => (await api(cut, '/utils/ready')).status === 200, 10_000);
       expect(cut.child.exitCode).toBeNull();
     }
+  });
+
+  /*
+   * A charge is never lost to an instance that fails while handling it. The instance is caught inside the
+   * payment's transaction (a test connection holds the session's row lock), then killed or cut off from the
+   * database; Telegram, having no 200, sends the update again to another instance.
+   */
+  async function stalledPayment(chargeId: string, payerId: number) {
+    const scheduleId = await sessionAt(inDays(10));
+    const payer = tgUser(payerId);
+    const booked = await api(next(), '/records/', json(bookingPayload(scheduleId), customer(payer.id)));
+    expect(booked.status).toBe(201);
+    const recordId = (await booked.json()).record.id as number;
+    const update = successfulPaymentUpdate(payer, `record:${recordId}`, 350_000, chargeId);
+    return { scheduleId, recordId, update };
+  }
+  const charged = async (recordId: number, chargeId: string) => {
+    const ledger = await (await api(running()[0], `/records/${recordId}/payments`, { headers: staff })).json();
+    return ledger.payments.filter(
+      (p: { telegram_payment_charge_id: string | null }) => p.telegram_payment_charge_id === chargeId,
+    );
+  };
+  /** Runs `stall` while instance `s` is stuck inside the update's handling, holding the session's lock meanwhile. */
+  async function whileHandling(
+    s: ServerProcess,
+    scheduleId: number,
+    update: { update_id: number },
+    stall: () => Promise<void>,
+  ) {
+    const holder = new pg.Client({ connectionString: databaseUrl });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select id from schedules where id = $1 for update', [scheduleId]);
+      const answer = api(s, '/telegram/webhook', json(update, { 'x-telegram-bot-api-secret-token': WEBHOOK_SECRET }))
+        .then((r) => r.status)
+        .catch(() => 'no answer' as const);
+      await until('the update taken', async () =>
+        Boolean(
+          await database.db
+            .selectFrom('telegram_updates')
+            .select('update_id')
+            .where('update_id', '=', update.update_id)
+            .executeTakeFirst(),
+        ),
+      );
+      await stall();
+      await holder.query('rollback');
+      return await answer;
+    } finally {
+      await holder.end();
+    }
+  }
+  /** As if the lease of the failed instance had run out (it is a minute): the next delivery may take the update. */
+  const leaseRunOut = (updateId: number) =>
+    database.db
+      .updateTable('telegram_updates')
+      .set({ lease_until: new Date(Date.now() - 1000).toISOString() })
+      .where('update_id', '=', updateId)
+      .execute();
+
+  it('a payment whose database connection drops mid-handling is answered non-2xx and recorded once when Telegram sends it again', async () => {
+    const { scheduleId, recordId, update } = await stalledPayment('instances-charge-cut', 6_800_001);
+    const [cut, other] = running();
+    const proxy = proxies[servers.indexOf(cut)];
+    const status = await whileHandling(cut, scheduleId, update, () => proxy.cut());
+    await proxy.restore();
+    expect(status).not.toBe(200);
+    expect(await charged(recordId, 'instances-charge-cut')).toHaveLength(0);
+    await leaseRunOut(update.update_id);
+    expect(await Promise.all([post(other, update), post(cut, update)])).toEqual([200, 200]);
+    expect(await charged(recordId, 'instances-charge-cut')).toMatchObject([{ amount: 3500, method: 'telegram' }]);
+  });
+
+  it('a payment whose instance is killed (kill -9) mid-handling is recorded once by another instance when Telegram sends it again', async () => {
+    const { scheduleId, recordId, update } = await stalledPayment('instances-charge-killed', 6_800_002);
+    const [victim, other] = running();
+    const status = await whileHandling(victim, scheduleId, update, async () => {
+      victim.kill('SIGKILL');
+      await victim.exited;
+    });
+    expect(status).toBe('no answer');
+    expect(await charged(recordId, 'instances-charge-killed')).toHaveLength(0);
+    // While the dead instance's lease runs, Telegram is told to come back later.
+    expect(
+      (await api(other, '/telegram/webhook', json(update, { 'x-telegram-bot-api-secret-token': WEBHOOK_SECRET })))
+        .status,
+    ).toBe(503);
+    await leaseRunOut(update.update_id);
+    expect(await post(other, update)).toBe(200);
+    expect(await post(other, update)).toBe(200);
+    expect(await charged(recordId, 'instances-charge-killed')).toMatchObject([{ amount: 3500, method: 'telegram' }]);
   });
 });
