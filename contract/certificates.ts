@@ -265,7 +265,14 @@ export const CertificateEntry = z.object({
 export type CertificateEntry = z.infer<typeof CertificateEntry>;
 
 /** One certificate with its ledger (staff). */
-export const CertificateView = CertificatePublic.extend({ entries: z.array(CertificateEntry) });
+/** What the staff member reading a certificate may do with it (computed on the server). */
+export const CertificateAllowed = z.object({ void: z.boolean(), confirm: z.boolean() });
+export type CertificateAllowed = z.infer<typeof CertificateAllowed>;
+
+export const CertificateView = CertificatePublic.extend({
+  entries: z.array(CertificateEntry),
+  allowed: CertificateAllowed,
+});
 export type CertificateView = z.infer<typeof CertificateView>;
 
 export const CertificateCodeParam = z.object({ code: z.string().max(40) });

@@ -146,11 +146,23 @@ export const PaymentPublic = z.object({
 });
 export type PaymentPublic = z.infer<typeof PaymentPublic>;
 
+/** What the staff member reading a booking's ledger may do with it (computed on the server). */
+export const LedgerAllowed = z.object({
+  pay: z.boolean(),
+  /** The desk methods they may record (a host: cash or card). */
+  methods: z.array(z.enum(DESK_METHODS)),
+  refund: z.boolean(),
+  override_price: z.boolean(),
+  adjust_credit: z.boolean(),
+});
+export type LedgerAllowed = z.infer<typeof LedgerAllowed>;
+
 export const RecordLedger = z.object({
   money: RecordMoney,
   payments: z.array(PaymentPublic),
   /** The promo code whose discount (money.discount) is a part of the price; null: none. */
   promo_code: z.string().nullable().optional(),
+  allowed: LedgerAllowed,
 });
 export type RecordLedger = z.infer<typeof RecordLedger>;
 

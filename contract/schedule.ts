@@ -71,6 +71,13 @@ export type ScheduleScopeQuery = z.infer<typeof ScheduleScopeQuery>;
 export const ScheduleCancel = z.object({ reason: requiredText('Укажите причину отмены', 500) });
 export type ScheduleCancel = z.infer<typeof ScheduleCancel>;
 
+/** A staff action on a booking: allowed, or refused with the sentence staff read. */
+export const StaffPermission = z.object({ ok: z.boolean(), detail: z.string().nullable() });
+export type StaffPermission = z.infer<typeof StaffPermission>;
+/** A session's booking at the door: check-in (with the reason when refused), taking payment, a refund. */
+export const SessionRowAllowed = z.object({ checkin: StaffPermission, pay: z.boolean(), refund: z.boolean() });
+export type SessionRowAllowed = z.infer<typeof SessionRowAllowed>;
+
 /** A session as staff see it: everything, bookings included. */
 export const SchedulePublic = z.object({
   id: z.number().int(),
@@ -88,6 +95,8 @@ export const SchedulePublic = z.object({
       customer_note: z.string().nullable().optional(),
       /** What the booking costs, what was paid, and the payment badge. */
       payment: RecordMoney.pick({ price: true, amount_paid: true, balance: true, status: true }).optional(),
+      /** What the staff member reading it may do with the booking (computed on the server). */
+      allowed: SessionRowAllowed.optional(),
     }),
   ),
   places_available: z.number().int(),

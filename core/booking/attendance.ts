@@ -1,7 +1,7 @@
 import type { AttendanceValue } from '../../contract';
 import type { Database } from '../../db/database';
 import { updateRecord, type RecordRow } from '../../db/repositories/records';
-import type { Actor } from '../kernel/actor';
+import { actorCan, type Actor } from '../kernel/actor';
 import { Conflict, Forbidden } from '../kernel/errors';
 import { onRecord } from './command';
 
@@ -29,7 +29,7 @@ export function setAttendance(
   { toggle = false } = {},
 ): Promise<RecordRow> {
   return onRecord(database, actor, recordId, async ({ trx, record: r, schedule }) => {
-    if (actor.kind !== 'staff') throw new Forbidden(ATTENDANCE_MSG.staffOnly);
+    if (!actorCan(actor, 'checkin')) throw new Forbidden(ATTENDANCE_MSG.staffOnly);
     if (r.state !== 'ACTIVE') throw new Conflict(ATTENDANCE_MSG.notActive);
     if (!checkInOpen(schedule.date)) throw new Conflict(ATTENDANCE_MSG.tooEarly);
     const attendance = toggle && r.attendance === mark ? null : mark;

@@ -15,7 +15,7 @@ import {
   insertWorkshop,
   updateWorkshop,
 } from '../../db/repositories/workshops';
-import { assertStaff, type Actor } from '../kernel/actor';
+import { assertCan, type Actor } from '../kernel/actor';
 import { Conflict, NotFound, type FixedRefusalCode, type RefusalRef } from '../kernel/errors';
 import { createAudited, deleteAudited, updateAudited } from '../notify/audited-change';
 
@@ -46,11 +46,11 @@ interface Kind<C, U, R> {
 function commands<C, U, R extends { id: number }>(k: Kind<C, U, R>) {
   return {
     create: (database: Database, actor: Actor, input: C): Promise<R> => {
-      assertStaff(actor);
+      assertCan(actor, 'catalog.manage');
       return createAudited(database, k.entity, actor, (trx) => k.insert(trx, input));
     },
     update: async (database: Database, actor: Actor, id: number, input: U): Promise<R> => {
-      assertStaff(actor);
+      assertCan(actor, 'catalog.manage');
       const row = await updateAudited(
         database,
         k.entity,
@@ -63,7 +63,7 @@ function commands<C, U, R extends { id: number }>(k: Kind<C, U, R>) {
       return row;
     },
     remove: async (database: Database, actor: Actor, id: number): Promise<void> => {
-      assertStaff(actor);
+      assertCan(actor, 'catalog.manage');
       const deleted = await deleteAudited(
         database,
         k.entity,

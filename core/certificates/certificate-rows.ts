@@ -21,6 +21,7 @@ import {
   type CertificateWithBalance,
 } from '../../db/repositories/certificates';
 import { type Actor } from '../kernel/actor';
+import { certificateAllowed } from '../booking/staff-allowed';
 import { NotFound } from '../kernel/errors';
 import type { AuditValues } from '../notify/audit';
 import { publish, type Published } from '../notify/publish';
@@ -79,8 +80,14 @@ export const toEntry = (e: CertificateEntryRow): CertificateEntry => ({
   at: e.at,
 });
 
-export async function viewOf(db: Executor, c: CertificateWithBalance): Promise<CertificateView> {
-  return { ...toCertificatePublic(c), entries: (await listCertificateEntries(db, c.id)).map(toEntry) };
+/** A certificate as the staff member `actor` reads it, with what they may do with it. */
+export async function viewOf(db: Executor, actor: Actor, c: CertificateWithBalance): Promise<CertificateView> {
+  const view = toCertificatePublic(c);
+  return {
+    ...view,
+    entries: (await listCertificateEntries(db, c.id)).map(toEntry),
+    allowed: certificateAllowed(actor, view),
+  };
 }
 
 export async function byCode(db: Executor, input: string): Promise<CertificateWithBalance> {

@@ -17,6 +17,7 @@ import {
   updateCertificate,
 } from '../../db/repositories/certificates';
 import { listPaymentsOfRecord } from '../../db/repositories/payments';
+import { ledgerAllowed } from '../booking/staff-allowed';
 import { assertCan, customerActor, type Actor } from '../kernel/actor';
 import { Conflict, NotFound } from '../kernel/errors';
 import { onRecord } from '../booking/command';
@@ -172,11 +173,13 @@ export async function redeemOnRecord(
     const record = await setRecordCertificate(trx, c.record.id, certificateId);
     const events = record.state === 'ACTIVE' ? await spendCertificate(trx, actor, record, c.schedule, settings) : [];
     const rows = await listPaymentsOfRecord(trx, record.id);
+    const money = moneyOf(record, rows, settings);
     return {
       value: {
-        money: moneyOf(record, rows, settings),
+        money,
         payments: rows.map(toPaymentPublic),
         promo_code: await promoCodeName(trx, record.promo_code_id),
+        allowed: ledgerAllowed(actor, money),
       },
       events,
     };

@@ -133,7 +133,7 @@ export async function issueCertificate(
       ...(await recordSale(trx, actor, c, input.method)),
     ];
     await publish(trx, events);
-    return viewOf(trx, (await getCertificate(trx, c.id))!);
+    return viewOf(trx, actor, (await getCertificate(trx, c.id))!);
   });
 }
 
@@ -156,7 +156,7 @@ export async function listCertificatesView(db: Executor, actor: Actor, query: Ce
 
 export async function viewCertificate(db: Executor, actor: Actor, code: string): Promise<CertificateView> {
   assertCan(actor, 'certificates.manage');
-  return viewOf(db, await byCode(db, code));
+  return viewOf(db, actor, await byCode(db, code));
 }
 
 /** The owner voids a certificate: what is left is written off (an entry), with the reason. */
@@ -182,7 +182,7 @@ export async function voidCertificate(
       });
     await updateCertificate(trx, c.id, { voided_at: nowIso(), void_reason: reason });
     return {
-      value: await viewOf(trx, (await getCertificate(trx, c.id))!),
+      value: await viewOf(trx, actor, (await getCertificate(trx, c.id))!),
       events: [certificateAudit(actor, c, 'updated', { voided: true, ...writtenOff(c), reason })],
     };
   });
@@ -200,6 +200,6 @@ export async function confirmPurchase(
   return onCertificate(database, ref.id, async (trx, c) => {
     if (c.paid_at !== null || c.voided_at !== null) throw new Conflict(CERTIFICATE_TEXTS.notPending);
     const events = await recordSale(trx, actor, c, method);
-    return { value: await viewOf(trx, (await getCertificate(trx, c.id))!), events };
+    return { value: await viewOf(trx, actor, (await getCertificate(trx, c.id))!), events };
   });
 }

@@ -28,7 +28,7 @@ export function staffActor(
   user: { id: number; is_superuser: boolean | number; role?: string },
   timeZone: string,
   now: number | string = Date.now(),
-): Actor {
+): StaffActor {
   const role = staffRole(user);
   return { kind: 'staff', user_id: user.id, role, ...(role === 'host' && { window: hostWindow(timeZone, now) }) };
 }

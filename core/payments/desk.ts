@@ -3,6 +3,7 @@ import type { Database, Executor } from '../../db/database';
 import { creditBalance, listPaymentsOfRecord, setPayBy, setPriceOverride } from '../../db/repositories/payments';
 import { type RecordRow } from '../../db/repositories/records';
 import { promoCodeName } from '../../db/repositories/promo-codes';
+import { ledgerAllowed } from '../booking/staff-allowed';
 import { assertCan, type Actor } from '../kernel/actor';
 import { Conflict, type RefusalRef } from '../kernel/errors';
 import { assertHostMayTake } from '../staff/roles';
@@ -29,12 +30,14 @@ export const DESK_MSG = {
   creditShort: (balance: number): RefusalRef => ({ code: 'deskCreditShort', args: { balance } }),
 } as const;
 
-async function ledgerOf(trx: Executor, c: Pick<OnRecord, 'record' | 'settings'>): Promise<RecordLedger> {
+async function ledgerOf(trx: Executor, c: Pick<OnRecord, 'actor' | 'record' | 'settings'>): Promise<RecordLedger> {
   const rows = await listPaymentsOfRecord(trx, c.record.id);
+  const money = moneyOf(c.record, rows, c.settings);
   return {
-    money: moneyOf(c.record, rows, c.settings),
+    money,
     payments: rows.map(toPaymentPublic),
     promo_code: await promoCodeName(trx, c.record.promo_code_id),
+    allowed: ledgerAllowed(c.actor, money),
   };
 }
 
@@ -69,7 +72,7 @@ export function recordDeskPayment(
     // Paid enough: the seat hold is over.
     if (record.pay_by !== null && m.amount_paid + amount >= m.required_now)
       record = await setPayBy(trx, record.id, null);
-    return { value: await ledgerOf(trx, { record, settings }), events: [event] };
+    return { value: await ledgerOf(trx, { actor, record, settings }), events: [event] };
   });
 }
 

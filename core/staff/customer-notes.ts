@@ -2,7 +2,7 @@ import type { Database } from '../../db/database';
 import { withLocks } from '../../db/lock';
 import { deleteCustomerNote, getCustomerNote, saveCustomerNote } from '../../db/repositories/customer-notes';
 import { hasBookedBefore } from '../../db/repositories/records';
-import { assertStaff, type Actor } from '../kernel/actor';
+import { assertCan, type Actor } from '../kernel/actor';
 import { NotFound } from '../kernel/errors';
 import { publish } from '../notify/publish';
 
@@ -19,7 +19,7 @@ export async function setCustomerNote(
   telegramId: number,
   note: string,
 ): Promise<string | null> {
-  assertStaff(actor);
+  assertCan(actor, 'customers.manage');
   return withLocks(database, { telegramIds: [telegramId] }, async (trx) => {
     if (!(await hasBookedBefore(trx, telegramId, 0))) throw new NotFound(NOTE_MSG.noCustomer);
     const before = await getCustomerNote(trx, telegramId);

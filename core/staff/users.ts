@@ -1,4 +1,5 @@
-import type { UserPublic } from '../../contract';
+import type { UserMe, UserPublic } from '../../contract';
+import { capabilitiesOf } from '../../contract/roles';
 import { bool, integrityViolation, type Database } from '../../db/database';
 import { withWriteTransaction } from '../../db/lock';
 import { consumeToken, insertToken, revokeUserTokens } from '../../db/repositories/tokens';
@@ -16,7 +17,7 @@ import {
   type UserRow,
 } from '../../db/repositories/users';
 import { Conflict, Forbidden, Invalid, NotFound, TooManyRequests } from '../kernel/errors';
-import { SYSTEM, assertStaff, type Actor } from '../kernel/actor';
+import { SYSTEM, assertCan, staffRole, type Actor } from '../kernel/actor';
 import { deleteAudited } from '../notify/audited-change';
 import { publish } from '../notify/publish';
 import type { Executor } from '../../db/database';
@@ -112,7 +113,7 @@ export async function editUser(
   id: number,
   patch: Omit<UserPatch, 'hashed_password'> & { password?: string },
 ): Promise<UserPublic> {
-  assertStaff(actor, 'owner');
+  assertCan(actor, 'users.manage');
   if (!(await getUserById(database.db, id))) throw new NotFound(ACCESS_MSG.notFound);
   await assertEmailFree(database, patch.email ?? undefined, id);
   const { password, ...rest } = patch;
@@ -144,7 +145,7 @@ export async function editUser(
 
 /** The owner adds a staff account. */
 export function addUser(database: Database, actor: Actor, u: NewUser): Promise<UserPublic> {
-  assertStaff(actor, 'owner');
+  assertCan(actor, 'users.manage');
   return createUser(database, u, actor);
 }
 
@@ -195,16 +196,18 @@ export async function ensureFirstSuperuser(
 }
 
 export const ACCESS_MSG = {
-  privileges: "The user doesn't have enough privileges",
   notFound: 'userNotFound',
   deleteSelf: 'deleteSelf',
   openRegistration: 'openRegistration',
 } as const;
 
+/** The caller's own account and what their role may do (the admin's pages and menu follow it). */
+export const viewMe = (me: UserRow): UserMe => ({ ...toUserPublic(me), capabilities: capabilitiesOf(staffRole(me)) });
+
 /** An account as a staff member may see it: their own, or any for the owner. */
 export async function viewUser(database: Database, actor: Actor, id: number): Promise<UserPublic> {
-  assertStaff(actor);
-  if (id !== actor.user_id && actor.role !== 'owner') throw new Forbidden(ACCESS_MSG.privileges);
+  assertCan(actor, 'account');
+  if (id !== actor.user_id) assertCan(actor, 'users.manage');
   const user = await getUserById(database.db, id);
   if (!user) throw new NotFound(ACCESS_MSG.notFound);
   return toUserPublic(user);
@@ -216,7 +219,7 @@ export async function updateOwnProfile(
   actor: Actor,
   input: { email?: string; full_name?: string | null; telegram_id?: number | null },
 ): Promise<UserPublic> {
-  assertStaff(actor);
+  assertCan(actor, 'account');
   await assertEmailFree(database, input.email, actor.user_id);
   const patch: UserPatch = { email: input.email, full_name: input.full_name };
   if (input.telegram_id === null) Object.assign(patch, { telegram_id: null, telegram_login: null });
@@ -251,7 +254,7 @@ export function registerOpen(
 
 /** The owner deletes another account; the log keeps what it was (a deleted user's changes then read «удалённый пользователь»). */
 export async function removeUser(database: Database, actor: Actor, id: number): Promise<void> {
-  assertStaff(actor, 'owner');
+  assertCan(actor, 'users.manage');
   if (id === actor.user_id) throw new Forbidden(ACCESS_MSG.deleteSelf);
   const deleted = await deleteAudited(
     database,

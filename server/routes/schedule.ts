@@ -10,6 +10,7 @@ import { addSchedule, editSchedule, removeSchedule } from '../../core/schedules/
 import { cancelSession } from '../../core/schedules/cancel-session';
 import { addSeries } from '../../core/schedules/series';
 import { assertHostMaySee, isHost, rangeFor } from '../../core/staff/roles';
+import { withRowsAllowed } from '../../core/booking/staff-allowed';
 import { NotFound } from '../../core/kernel/errors';
 import { REMINDER_MSG, sendReminders } from '../../core/journey/reminders';
 import type { RouteDeps } from './deps';
@@ -24,17 +25,19 @@ export default async function scheduleRoutes(
 
   // A host's lists are cut to its days; an upcoming list counts from the start of today for a host, so
   // a session that started an hour ago is still at the door.
-  const listPage = (req: FastifyRequest, when: 'upcoming' | 'past', q: z.output<typeof ScheduleListQuery>) => {
+  const listPage = async (req: FastifyRequest, when: 'upcoming' | 'past', q: z.output<typeof ScheduleListQuery>) => {
     const actor = actorOf(req);
     const range = rangeFor(actor, when, rangeBounds(q, businessTimezone));
     const now = when === 'upcoming' && isHost(actor) ? range.from! : nowIso();
-    return listSchedules(db, when, now, { ...range, workshop_id: q.workshop_id }, q);
+    const page = await listSchedules(db, when, now, { ...range, workshop_id: q.workshop_id }, q);
+    return { ...page, data: page.data.map((s) => withRowsAllowed(actor, s)) };
   };
 
-  async function detail(id: number) {
+  /** A session as the caller reads it: each booking with what they may do with it. */
+  async function detail(req: FastifyRequest, id: number) {
     const s = await getScheduleDetail(db, id);
     if (!s) throw new NotFound(MSG.scheduleNotFound);
-    return s;
+    return withRowsAllowed(actorOf(req), s);
   }
 
   route(app, scheduleApi.list, async (req) => listPage(req, 'upcoming', req.query));
@@ -49,24 +52,24 @@ export default async function scheduleRoutes(
   );
 
   route(app, scheduleApi.create, async (req, reply) =>
-    reply.status(201).send(await detail(await addSchedule(database, actorOf(req), req.body))),
+    reply.status(201).send(await detail(req, await addSchedule(database, actorOf(req), req.body))),
   );
 
   route(app, scheduleApi.series, async (req, reply) => {
     const ids = await addSeries(database, actorOf(req), req.body, businessTimezone);
-    const data = await Promise.all(ids.map(detail));
+    const data = await Promise.all(ids.map((id) => detail(req, id)));
     return reply.status(201).send({ data, count: data.length });
   });
 
   route(app, scheduleApi.get, async (req) => {
-    const s = await detail(req.params.id);
+    const s = await detail(req, req.params.id);
     assertHostMaySee(actorOf(req), s.date);
     return s;
   });
 
   route(app, scheduleApi.update, async (req) => {
     await editSchedule(database, actorOf(req), req.params.id, req.body, req.query.scope);
-    return detail(req.params.id);
+    return detail(req, req.params.id);
   });
 
   // A reminder to every active participant, through the outbox; may be sent again any number of times.
@@ -77,7 +80,7 @@ export default async function scheduleRoutes(
 
   route(app, scheduleApi.cancel, async (req) => {
     await cancelSession(database, actorOf(req), req.params.id, req.body.reason);
-    return detail(req.params.id);
+    return detail(req, req.params.id);
   });
 
   route(app, scheduleApi.delete, async (req) => {

@@ -28,6 +28,8 @@ const issued: CertificateView = {
   void_reason: null,
   url: '/gift/ABCD-EFGH-JKLM',
   entries: [],
+  // What the server allows the owner who issued it.
+  allowed: { void: true, confirm: false },
 };
 
 describe('«Выпустить»: a certificate for places', () => {

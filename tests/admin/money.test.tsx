@@ -7,9 +7,20 @@ import { mockApi, renderAdmin } from './setup';
 import { RecordsTable } from '../../admin/src/components/RecordsTable';
 import CashDesk from '../../admin/src/pages/CashDesk';
 import { config } from '../../admin/src/config';
+import { ledgerAllowed, sessionRowAllowed } from '../../core/booking/staff-allowed';
+import { staffActor } from '../../core/kernel/actor';
+
+/** What the server's rules allow a manager: the fixtures carry it as the API does. */
+const MANAGER = staffActor({ id: 1, is_superuser: false, role: 'manager' }, 'Europe/Belgrade');
 
 type StaffRecord = SchedulePublic['records'][number];
-const rec = (id: number, payment: StaffRecord['payment'], extra: Partial<StaffRecord> = {}): StaffRecord => ({
+const rec = (id: number, payment: StaffRecord['payment'], extra: Partial<StaffRecord> = {}): StaffRecord =>
+  withAllowed(bare(id, payment, extra));
+const withAllowed = (r: StaffRecord): StaffRecord => ({
+  ...r,
+  allowed: sessionRowAllowed(MANAGER, { date: '2026-11-21T11:00:00.000Z' }, r),
+});
+const bare = (id: number, payment: StaffRecord['payment'], extra: Partial<StaffRecord> = {}): StaffRecord => ({
   id,
   schedule_id: 9,
   state: 'ACTIVE',
@@ -32,7 +43,11 @@ const rec = (id: number, payment: StaffRecord['payment'], extra: Partial<StaffRe
   ...extra,
 });
 
-const ledger = (paid: number, price = 3500): RecordLedger => ({
+const ledger = (paid: number, price = 3500): RecordLedger => {
+  const l = bareLedger(paid, price);
+  return { ...l, allowed: ledgerAllowed(MANAGER, l.money) };
+};
+const bareLedger = (paid: number, price: number): Omit<RecordLedger, 'allowed'> => ({
   money: {
     price,
     unit_price: price,

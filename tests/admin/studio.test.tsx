@@ -6,6 +6,11 @@ import { mockApi, renderAdmin } from './setup';
 import { ScheduleCard } from '../../admin/src/components/ScheduleCard';
 import { changeLines } from '../../admin/src/components/AuditList';
 import { Pager } from '../../admin/src/components/Pager';
+import { sessionRowAllowed } from '../../core/booking/staff-allowed';
+import { staffActor } from '../../core/kernel/actor';
+
+/** What the server's rules allow a manager: the fixtures carry it as the API does. */
+const MANAGER = staffActor({ id: 1, is_superuser: false, role: 'manager' }, 'Europe/Belgrade');
 
 type StaffRecord = SchedulePublic['records'][number];
 const rec = (id: number, extra: Partial<StaffRecord> = {}): StaffRecord => ({
@@ -37,7 +42,7 @@ const session = (date: string, records: StaffRecord[]): SchedulePublic => ({
   address_id: 1,
   workshop: { id: 1, title: 'Паста', description: null, price: 3500, duration_minutes: 180 },
   address: { id: 1, title: 'Улица 1', map_link: 'https://m/1', description: null, latitude: null, longitude: null },
-  records,
+  records: records.map((r) => ({ ...r, allowed: sessionRowAllowed(MANAGER, { date }, r) })),
   places_available: 7,
   is_notified: false,
 });

@@ -25,8 +25,7 @@ interface Operation {
 
 const SECURITY: Record<Access, Record<string, string[]>[]> = {
   public: [],
-  user: [{ bearer: [] }],
-  superuser: [{ bearer: [] }],
+  staff: [{ bearer: [] }],
   customer: [{ bearer: [] }, { telegramInitData: [] }],
 };
 const REF = '#/components/schemas/';

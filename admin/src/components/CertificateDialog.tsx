@@ -32,7 +32,6 @@ import { runChange } from '../mutations';
 import { TITLES, toastError } from '../notify';
 import { useApi } from '../query';
 import { ConfirmDialog } from './ConfirmDialog';
-import { useCan } from '../access';
 
 /** A status's badge colour: usable green, waiting yellow, spent grey, expired orange, voided red. */
 export const CERTIFICATE_COLORS: Record<CertificateStatus, string> = {
@@ -164,7 +163,6 @@ function ConfirmPayment({ certificate, onDone }: { certificate: CertificateView;
 
 /** One certificate: its facts, the card link, its ledger; confirming a paid request; voiding (the owner). */
 export function CertificateDialog({ code, onClose }: { code: string; onClose: () => void }) {
-  const { can } = useCan();
   const { data, error, mutate } = useApi(
     certificatesApi.view,
     { params: { code } },
@@ -280,9 +278,9 @@ export function CertificateDialog({ code, onClose }: { code: string; onClose: ()
               </Table.Tbody>
             </Table>
           </ScrollArea>
-          {c.status === 'pending' && <ConfirmPayment certificate={c} onDone={() => void mutate()} />}
+          {c.allowed.confirm && <ConfirmPayment certificate={c} onDone={() => void mutate()} />}
           {open &&
-            can('certificates.void') &&
+            c.allowed.void &&
             (voiding ? (
               <VoidForm
                 certificate={c}

@@ -7,10 +7,6 @@ import { recordsApi } from '../../../contract/endpoints/records';
 import { call } from '../api';
 import { TITLES, refetchAll, toastError } from '../notify';
 
-/** Check-in opens an hour before the start (the server holds the same rule). */
-export const CHECK_IN_OPENS_MS = 60 * 60 * 1000;
-export const checkInOpen = (date: string, now = Date.now()) => now >= Date.parse(date) - CHECK_IN_OPENS_MS;
-
 const NONE = 'none';
 const OPTIONS = [
   { value: NONE, label: 'Не отмечен' },

@@ -14,7 +14,6 @@ import {
 } from '@mantine/core';
 import { paymentsApi } from '../../../contract/endpoints/payments';
 import {
-  DESK_METHODS,
   PAYMENT_KIND_LABELS,
   PAYMENT_METHOD_LABELS,
   PAYMENT_STATUS_LABELS,
@@ -24,7 +23,6 @@ import {
   type RefundCreate,
 } from '../../../contract/money';
 import { formatDateTime, formatPrice } from '../../../contract/format';
-import { HOST_DESK_METHODS } from '../../../contract/host-window';
 import { call } from '../api';
 import { CertificateRedeem } from './CertificateRedeem';
 import { config } from '../config';
@@ -131,19 +129,8 @@ function MoneyForm({
   );
 }
 
-/** A booking's money: price (and its promo discount), paid, balance, the ledger, and the forms to record a payment or a refund. */
-export function PaymentDialog({
-  recordId,
-  title,
-  onClose,
-  host = false,
-}: {
-  recordId: number;
-  title: string;
-  onClose: () => void;
-  /** A host takes cash or card and records no refunds. */
-  host?: boolean;
-}) {
+/** A booking's money: price (and its promo discount), paid, balance, the ledger, and the forms the server's `allowed` offers. */
+export function PaymentDialog({ recordId, title, onClose }: { recordId: number; title: string; onClose: () => void }) {
   const { data, mutate } = useApi(
     paymentsApi.ledger,
     { params: { id: recordId } },
@@ -229,9 +216,9 @@ export function PaymentDialog({
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-          {m.balance > 0 && (
+          {data.allowed.pay && m.balance > 0 && (
             <MoneyForm
-              methods={host ? HOST_DESK_METHODS : DESK_METHODS}
+              methods={data.allowed.methods}
               label="Принять оплату"
               hint={`пусто: весь остаток ${rsd(m.balance)}`}
               submit={(body) =>
@@ -247,7 +234,7 @@ export function PaymentDialog({
             />
           )}
           {m.balance > 0 && <CertificateRedeem recordId={recordId} onDone={() => void mutate()} />}
-          {!host && m.amount_paid > 0 && (
+          {data.allowed.refund && (
             <MoneyForm
               methods={REFUND_METHODS}
               label="Вернуть"

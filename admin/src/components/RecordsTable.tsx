@@ -19,6 +19,8 @@ import { RecordHistory } from './RecordHistory';
 import { PaymentBadge, PaymentDialog } from './PaymentDialog';
 import type { PaymentStatus } from '../../../contract/money';
 import { AttendanceButtons } from './CheckInList';
+import { useCan } from '../access';
+import type { SessionRowAllowed } from '../../../contract/schedule';
 
 const STATES: Record<string, { label: string; color: string; Icon: typeof IconCircleCheck }> = {
   ACTIVE: { label: RECORD_STATE_LABELS.ACTIVE, color: 'var(--mantine-color-teal-6)', Icon: IconCircleCheck },
@@ -52,6 +54,8 @@ type StaffRecord = RecordPublic & {
   payment?: { status: PaymentStatus; price: number };
   /** Staff's note about the customer. */
   customer_note?: string | null;
+  /** What the reader may do with it (the server's rules). */
+  allowed?: SessionRowAllowed;
 };
 
 const NO_SHOWS = ['неявка', 'неявки', 'неявок'] as const;
@@ -127,17 +131,7 @@ const hasMoney = (r: StaffRecord) =>
  * One participant at phone width, as a host at the door reads it: name, party, allergy, comment and note
  * first, then the check-in mark and the payment button, large enough to press.
  */
-function RecordCard({
-  r,
-  checkIn,
-  onHistory,
-  onPayment,
-}: {
-  r: StaffRecord;
-  checkIn: boolean;
-  onHistory?: () => void;
-  onPayment?: () => void;
-}) {
+function RecordCard({ r, onHistory, onPayment }: { r: StaffRecord; onHistory?: () => void; onPayment?: () => void }) {
   const cancelled = isCancelled(r);
   return (
     <Paper
@@ -194,7 +188,7 @@ function RecordCard({
           )}
           <RecordMarks r={r} onHistory={onHistory} />
         </Group>
-        {checkIn && r.state === 'ACTIVE' && <AttendanceButtons r={r} />}
+        {r.allowed?.checkin.ok && <AttendanceButtons r={r} />}
         {onPayment && hasMoney(r) && (
           <Button variant="light" onClick={onPayment} data-testid="payment-button">
             Оплата
@@ -206,26 +200,19 @@ function RecordCard({
 }
 
 /**
- * A session's bookings: a table on wide screens, one card per participant at phone width. `checkIn`: the
- * check-in marks are open (phone cards carry them); `payments`, `history`: what the role may open; `host`:
- * cash or card only, no refunds.
+ * A session's bookings: a table on wide screens, one card per participant at phone width. Each row's check-in
+ * mark (phone cards carry it) and payment button follow the server's `allowed`; a booking's history is for
+ * those who manage bookings.
  */
 export function RecordsTable({
   records,
   phone = false,
-  checkIn = false,
-  payments = true,
-  history: withHistory = true,
-  host = false,
 }: {
   records: StaffRecord[];
   /** Phone width: one card per participant instead of the table. */
   phone?: boolean;
-  checkIn?: boolean;
-  payments?: boolean;
-  history?: boolean;
-  host?: boolean;
 }) {
+  const withHistory = useCan().can('bookings.manage');
   const [history, setHistory] = useState<StaffRecord | null>(null);
   const [payment, setPayment] = useState<StaffRecord | null>(null);
   if (records.length === 0)
@@ -237,19 +224,17 @@ export function RecordsTable({
   const dialogs = (
     <>
       {history && <RecordHistory recordId={history.id} name={fullName(history)} onClose={() => setHistory(null)} />}
-      {payment && (
-        <PaymentDialog recordId={payment.id} title={fullName(payment)} host={host} onClose={() => setPayment(null)} />
-      )}
+      {payment && <PaymentDialog recordId={payment.id} title={fullName(payment)} onClose={() => setPayment(null)} />}
     </>
   );
   const historyOf = (r: StaffRecord) => (withHistory ? () => setHistory(r) : undefined);
-  const paymentOf = (r: StaffRecord) => (payments ? () => setPayment(r) : undefined);
+  const paymentOf = (r: StaffRecord) => (r.allowed?.pay ? () => setPayment(r) : undefined);
   if (phone)
     return (
       <>
         <Stack gap="sm" data-testid="records-cards">
           {sortRecords(records).map((r) => (
-            <RecordCard key={r.id} r={r} checkIn={checkIn} onHistory={historyOf(r)} onPayment={paymentOf(r)} />
+            <RecordCard key={r.id} r={r} onHistory={historyOf(r)} onPayment={paymentOf(r)} />
           ))}
         </Stack>
         {dialogs}

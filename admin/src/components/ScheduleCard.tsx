@@ -6,12 +6,11 @@ import { formatDateTime, formatPrice } from '../../../contract/format';
 import { config } from '../config';
 import { IconBell, IconEdit, IconMapPin, IconTrash } from './icons';
 import { IconChecklist } from './action-icons';
-import { CheckInList, checkInOpen } from './CheckInList';
+import { CheckInList } from './CheckInList';
 import { CsvButton } from './CsvButton';
 import { urlOf } from '../../../contract/endpoints/client';
 import { scheduleApi } from '../../../contract/endpoints/schedule';
 import { RecordsTable } from './RecordsTable';
-import { hostWindow, inHostDays } from '../../../contract/host-window';
 
 /** People per state: the sum of people_count (default 1) per booking. */
 export function countPeople(records: RecordPublic[]) {
@@ -54,8 +53,6 @@ export interface ScheduleCardProps {
   onCancel?: () => void;
   /** The chef's list as CSV (exports: not for a host). */
   canExport?: boolean;
-  /** The viewer is a host: check-in and cash or card on today's and tomorrow's sessions only, no history or refunds. */
-  host?: boolean;
   /** Phone width: bookings as cards, each with its check-in mark. */
   phone?: boolean;
 }
@@ -67,15 +64,13 @@ export function ScheduleCard({
   onDelete,
   onCancel,
   canExport = true,
-  host = false,
   phone = false,
 }: ScheduleCardProps) {
   const { workshop, address } = schedule;
   // A cancelled session is history: no edit, no reminder, no check-in.
   const cancelled = Boolean(schedule.cancelled_at);
-  // A host checks people in and takes payments on today's and tomorrow's sessions only (History shows a week).
-  const works = !host || inHostDays(hostWindow(config.businessTimezone), schedule.date);
-  const canCheckIn = !cancelled && works && checkInOpen(schedule.date);
+  // The server says per booking whether it may be checked in now (the hour before, a host's days, its state).
+  const canCheckIn = schedule.records.some((r) => r.allowed?.checkin.ok);
   const [checkIn, setCheckIn] = useState(false);
   return (
     <Card padding="lg" data-testid="schedule-card" data-schedule-id={schedule.id}>
@@ -161,14 +156,7 @@ export function ScheduleCard({
         </Group>
         {/* At phone width each participant's card carries its check-in mark. */}
         {canCheckIn && !phone && checkIn && <CheckInList schedule={schedule} />}
-        <RecordsTable
-          records={schedule.records}
-          phone={phone}
-          checkIn={canCheckIn}
-          payments={works}
-          history={!host}
-          host={host}
-        />
+        <RecordsTable records={schedule.records} phone={phone} />
         <Divider />
         <Group gap="xs" align="flex-start" wrap="nowrap">
           <IconMapPin style={{ flexShrink: 0, marginTop: 2, color: 'var(--mantine-color-teal-6)' }} />

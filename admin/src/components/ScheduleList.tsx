@@ -181,7 +181,6 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
               onDelete={manage ? () => setDeleting(s) : undefined}
               onCancel={upcoming && manage ? () => setCancelling(s) : undefined}
               canExport={!host}
-              host={host}
               phone={phone}
             />
           ))}
