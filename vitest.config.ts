@@ -30,7 +30,18 @@ export default defineConfig({
     // Most of a test's time is waiting on the database and loopback HTTP: two files at once use both cores.
     maxWorkers: 2,
     projects: [
-      { test: { name: 'server', include: NODE, exclude: [...configDefaults.exclude, ...SLOW], ...node } },
+      {
+        test: {
+          name: 'server',
+          include: NODE,
+          exclude: [...configDefaults.exclude, ...SLOW],
+          // Each file has its own database and app, and none mocks a module or changes the environment: the
+          // files of one worker share the loaded modules (importing the server again for each file took most
+          // of the time: 10 files in 30 s instead of 62 s).
+          isolate: false,
+          ...node,
+        },
+      },
       { test: { name: 'slow', include: SLOW, ...node } },
       {
         plugins: [react()],
