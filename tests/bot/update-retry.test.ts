@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { TelegramOptions } from '../../bot/runtime';
 import { takeUpdate } from '../../db/repositories/telegram-updates';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { isPostgres } from '../helpers/db';
@@ -23,7 +24,7 @@ let fake: FakeTelegram;
 let t: TestApp;
 let staff: { authorization: string };
 
-async function start(telegram: Parameters<typeof buildTestApp>[0]['telegram'] = {}) {
+async function start(telegram: TelegramOptions = {}) {
   t = await buildTestApp({
     env: { ...fake.env, PUBLIC_URL, PAYMENT_PROVIDER_TOKEN: '284685063:TEST:retry-tests' },
     telegram,
