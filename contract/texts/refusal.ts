@@ -3,7 +3,7 @@ import { refusals as en } from './en/refusals';
 import { refusals as ru, staffRefusals } from './ru/refusals';
 import { refusals as sr } from './sr/refusals';
 
-export type { DeadlineArgs } from './ru/refusals';
+export type { CustomerRefusals, DeadlineArgs } from './ru/refusals';
 
 /*
  * A refusal travels as a code and its values; each adapter says it in its reader's language at the
@@ -11,8 +11,6 @@ export type { DeadlineArgs } from './ru/refusals';
  */
 
 type Entry = string | ((args: never) => string);
-/** The customers' refusals of one language: the same codes and values as the Russian ones. */
-export type CustomerRefusals = { [C in keyof typeof ru]: (typeof ru)[C] extends string ? string : (typeof ru)[C] };
 type AllRefusals = typeof ru & typeof staffRefusals;
 
 export type RefusalCode = keyof AllRefusals;

@@ -1,6 +1,6 @@
 import { pluralIn } from '../../format';
 import { LOCALES } from '../../language';
-import type { CustomerRefusals, DeadlineArgs } from '../refusal';
+import type { CustomerRefusals, DeadlineArgs } from '../ru/refusals';
 
 /* The customers' refusals in English (the same codes as ru/refusals.ts). */
 
@@ -38,6 +38,7 @@ export const refusals: CustomerRefusals = {
   noInvoices: 'Payment through Telegram is not set up',
   nothingToPay: 'There is nothing to pay for this booking',
   paymentCancelled: 'The booking is cancelled: no payment is needed',
+  paymentQueued: 'You are on the waiting list: payment will be needed once a place frees up',
   paymentExpired: 'The time to pay has run out and the booking was cancelled. Please book again',
   amountChanged: 'The amount to pay has changed. Open the booking and pay again',
   currency: 'Payments are accepted in dinars only',

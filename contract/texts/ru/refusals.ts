@@ -45,6 +45,7 @@ export const refusals = {
   noInvoices: 'Оплата через Telegram не подключена',
   nothingToPay: 'По этой записи платить нечего',
   paymentCancelled: 'Запись отменена: оплата не нужна',
+  paymentQueued: 'Вы в листе ожидания: оплата понадобится, когда освободится место',
   paymentExpired: 'Время на оплату истекло, запись отменена. Запишитесь снова',
   amountChanged: 'Сумма к оплате изменилась. Откройте запись и оплатите заново',
   currency: 'Оплата принимается только в динарах',
@@ -75,6 +76,11 @@ export const refusals = {
   botNotConfigured: 'Telegram-бот не настроен на сервере',
   telegramUnavailable: 'Telegram сейчас недоступен, попробуйте позже',
   shareNotActive: 'Поделиться можно только оплаченным действующим сертификатом',
+};
+
+/** The customers' refusals of one language: the same codes and values as the Russian ones. */
+export type CustomerRefusals = {
+  [C in keyof typeof refusals]: (typeof refusals)[C] extends string ? string : (typeof refusals)[C];
 };
 
 export const staffRefusals = {
@@ -114,6 +120,9 @@ export const staffRefusals = {
     `Сумма больше остатка к оплате (${balance} дин.): проверьте, не внесена ли оплата`,
   deskNothingToRefund: 'Возвращать нечего',
   deskAboveRefundable: ({ paid }: { paid: number }) => `Вернуть можно не больше оплаченного (${paid} дин.)`,
+  deskNothingOwed: 'Возвращать нечего: по записи ничего не причитается клиенту',
+  deskAboveOwed: ({ owed }: { owed: number }) =>
+    `Клиенту причитается ${owed} дин.: вернуть больше можно, только отметив возврат сверх причитающегося и указав причину`,
   deskNoCustomer: 'Запись сделана не из Telegram: вернуть на депозит клиента нельзя',
   deskCreditShort: ({ balance }: { balance: number }) => `На депозите клиента только ${balance} дин.`,
   emailTaken: 'The user with this email already exists in the system',

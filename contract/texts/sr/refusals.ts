@@ -1,6 +1,6 @@
 import { pluralIn } from '../../format';
 import { LOCALES } from '../../language';
-import type { CustomerRefusals, DeadlineArgs } from '../refusal';
+import type { CustomerRefusals, DeadlineArgs } from '../ru/refusals';
 
 /* The customers' refusals in Serbian, Latin script (the same codes as ru/refusals.ts). */
 
@@ -38,6 +38,7 @@ export const refusals: CustomerRefusals = {
   noInvoices: 'Plaćanje preko Telegrama nije podešeno',
   nothingToPay: 'Za ovu prijavu nema šta da se plati',
   paymentCancelled: 'Prijava je otkazana: plaćanje nije potrebno',
+  paymentQueued: 'Na listi čekanja ste: plaćanje će biti potrebno kada se oslobodi mesto',
   paymentExpired: 'Vreme za plaćanje je isteklo i prijava je otkazana. Prijavite se ponovo',
   amountChanged: 'Iznos za plaćanje se promenio. Otvorite prijavu i platite ponovo',
   currency: 'Plaćanje se prima samo u dinarima',
