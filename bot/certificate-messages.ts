@@ -1,5 +1,6 @@
-import type { CertificatePublic } from '../contract';
+import { CERTIFICATE_MSG, type CertificatePublic } from '../contract';
 import { DEFAULT_LANGUAGE, inLanguage, LOCALES, type Language } from '../contract/language';
+import { sayRefusal } from '../contract/texts/refusal';
 import type { CertificateNotification, Notification } from '../core/notify/notifications';
 import { shareUrl } from './keyboards/journey';
 import { inlineKeyboard, urlButton, webAppButton, webAppsEnabled } from './keyboards/webapp';
@@ -70,15 +71,17 @@ export function certificateMessage(n: CertificateNotification, w: Where): Outgoi
 
 /** The reply to `start=cert_<code>`: the certificate's balance and expiry, and how to use it. */
 export function openedCertificateMessage(c: CertificatePublic, w: Where): OutgoingMessage {
-  const T = textsFor(w.language ?? DEFAULT_LANGUAGE).certificates;
-  const refusal =
+  const language = w.language ?? DEFAULT_LANGUAGE;
+  const T = textsFor(language).certificates;
+  const code =
     c.status === 'expired'
-      ? T.refused.expired
+      ? CERTIFICATE_MSG.expired
       : c.status === 'used'
-        ? T.refused.usedUp
+        ? CERTIFICATE_MSG.usedUp
         : c.status === 'voided'
-          ? T.refused.voided
+          ? CERTIFICATE_MSG.voided
           : null;
+  const refusal = code && sayRefusal(language, { code });
   const lines = [
     `🎁 ${T.opened} ${c.code}`,
     ...(c.recipient_name ? [T.recipient(c.recipient_name)] : []),
@@ -97,7 +100,7 @@ export function staffCertificateMessage(
   n: Extract<Notification, { kind: 'staff.certificate' }>,
   w: Where,
 ): OutgoingMessage {
-  const S = texts.certificates.staff;
+  const S = texts.staff.certificates;
   const p = n.payload;
   const text =
     p.event === 'requested'

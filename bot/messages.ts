@@ -31,7 +31,7 @@ import type { Executor } from '../db/database';
  * catalogue's, which escapes every value that comes from users or staff (HTML parse mode).
  */
 
-const { common, staff: S, money: M } = texts;
+const { common, staff: S } = texts;
 
 /** The catalogue of the recipient's language (customers); staff read Russian. */
 const textsOf = (rc: RenderContext): BotTexts => textsFor(rc.language ?? DEFAULT_LANGUAGE);
@@ -298,7 +298,7 @@ function staffMessage(
   if (n.kind === 'staff.paid') {
     const p = n.payload;
     const method = PAYMENT_METHOD_LABELS[p.method as PaymentMethod] ?? p.method;
-    const head = p.late ? M.staffLate(session, p.amount) : M.staffReceived(session, p.amount, method);
+    const head = p.late ? S.payment.late(session, p.amount) : S.payment.received(session, p.amount, method);
     return { text: fit([head, '', S.person(r), S.people(r.people_count)]), reply_markup: openSchedule(rc) };
   }
   const lines =

@@ -10,7 +10,7 @@ import { confirmCancelKeyboard, pickRecordKeyboard } from '../keyboards/cancel';
 import { decodeCallbackData, encodeCallbackData } from '../callback-data';
 import { CONTROL_CHARACTER, CONTROL_CHARACTER_MESSAGE } from '../../contract/common';
 import { textsFor } from '../texts';
-import { escapeHtml } from '../texts/html';
+import { escapeHtml } from '../../contract/texts/html';
 import { customerLanguage } from '../../core/language/customer-language';
 
 export const CANCEL_CONVERSATION = 'cancel';

@@ -1,16 +1,17 @@
 import { Composer } from 'grammy';
 import { CERTIFICATE_MSG, CERTIFICATE_START_PREFIX } from '../../contract';
+import { sayRefusal } from '../../contract/texts/refusal';
 import { DomainError, type RefusalCode } from '../../core/kernel/errors';
 import { openCertificate } from '../../core/certificates/customers';
 import { openedCertificateMessage } from '../certificate-messages';
 import { HTML, type BotContext, type BotDeps } from '../context';
 
-/** The refusal of a code in the sender's language. */
-const REFUSALS: [RefusalCode, keyof BotContext['t']['certificates']['refused']][] = [
-  [CERTIFICATE_MSG.malformed, 'malformed'],
-  [CERTIFICATE_MSG.notFound, 'notFound'],
-  [CERTIFICATE_MSG.pending, 'pending'],
-  [CERTIFICATE_MSG.tooMany, 'tooMany'],
+/** The refusals the link says as they are; any other is «not found» (it does not tell a stranger more). */
+const SAID: RefusalCode[] = [
+  CERTIFICATE_MSG.malformed,
+  CERTIFICATE_MSG.notFound,
+  CERTIFICATE_MSG.pending,
+  CERTIFICATE_MSG.tooMany,
 ];
 
 /**
@@ -33,8 +34,8 @@ export function certificatesFeature(deps: BotDeps) {
       await ctx.reply(m.text, { ...HTML, reply_markup: m.reply_markup });
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
-      const key = REFUSALS.find(([code]) => code === err.code)?.[1] ?? 'notFound';
-      await ctx.reply(ctx.t.certificates.refused[key], HTML);
+      const code = SAID.includes(err.code) ? err.code : CERTIFICATE_MSG.notFound;
+      await ctx.reply(sayRefusal(ctx.language, { code }), HTML);
     }
   });
   return composer;

@@ -1,29 +1,21 @@
 import type { Language } from '../../contract/language';
-import { business } from './business';
-import { certificates } from './certificates';
-import { common } from './common';
-import { customer } from './customer';
-import { en } from './en';
-import { money } from './money';
-import { replies } from './replies';
-import { sr } from './sr';
+import { catalogue } from '../../contract/texts';
 import { staff } from './staff';
 
 /*
- * Every text the bot sends, by audience: what customers are sent (customer), what staff read
- * (staff), the answers to commands and buttons (replies), and what they share (common). Each text is
- * a value or a function of the values it shows; texts escape what they show (HTML parse mode).
- * The studio's language is Russian; customers may read English or Serbian (en.ts, sr.ts: the same
- * type, with the staff texts in Russian).
+ * Every text the bot sends: the customer's sections come from the language's catalogue
+ * (contract/texts/*\/bot.ts); staff read Russian, the studio's language, in every catalogue.
  */
-export const ru = { common, customer, staff, replies, money, business, certificates };
+const withStaff = (language: Language) => ({ ...catalogue(language).bot, staff });
 
-export type BotTexts = typeof ru;
+export type BotTexts = ReturnType<typeof withStaff>;
+
+const catalogues: Record<Language, BotTexts> = { ru: withStaff('ru'), en: withStaff('en'), sr: withStaff('sr') };
+
+export const ru = catalogues.ru;
 
 /** The catalogue the bot speaks to staff, and to customers without another language. */
 export const texts: BotTexts = ru;
-
-const catalogues: Record<Language, BotTexts> = { ru, en, sr };
 
 /** The catalogue of a customer's language. */
 export const textsFor = (language: Language): BotTexts => catalogues[language];

@@ -1,7 +1,8 @@
 import { ATTENDANCE_LABELS, RECORD_SOURCES, type AttendanceValue } from '../../contract';
 import { formatPrice, plural } from '../../contract/format';
-import { common } from './common';
-import { escapeHtml as e, fullName, handle, quoted } from './html';
+import { escapeHtml as e, fullName, handle, quoted } from '../../contract/texts/html';
+import { rsd } from '../../contract/texts/ru/bot/money';
+import { common } from '../../contract/texts/ru/bot/common';
 
 const MARK = { ATTENDED: '✅', NO_SHOW: '❌' } as const;
 
@@ -112,5 +113,25 @@ export const staff = {
     noShowButton: '❌ Не пришёл',
     cashButton: (n: number, due: number) => `💵 ${n}. Оплачено наличными: ${formatPrice(due)}`,
     cashTaken: (name: string, amount: number) => `${name}: оплачено наличными ${formatPrice(amount)}`,
+  },
+  /** Payments as they arrive. */
+  payment: {
+    received: (session: string, amount: number, method: string) =>
+      `💳 Оплата ${rsd(amount)} (${e(method)}): ${session}`,
+    late: (session: string, amount: number) =>
+      `⚠️ Оплата ${rsd(amount)} пришла за отменённую или уже оплаченную запись (${session}): зачислена на депозит клиента.`,
+  },
+  /** Gift certificates: a request to confirm, a late payment, what expired. */
+  certificates: {
+    requested: (code: string, amount: number, buyer: string) =>
+      `🎁 Запрос на подарочный сертификат ${rsd(amount)} от ${e(buyer)} (${code}). Когда оплата поступит, подтвердите его в разделе «Сертификаты».`,
+    late: (code: string, amount: number) =>
+      `⚠️ Оплата ${rsd(amount)} через Telegram пришла за сертификат ${code}, который уже не ждал оплаты: верните её покупателю.`,
+    expired: (code: string, amount: number) =>
+      `⌛ Срок сертификата ${code} истёк: неиспользованный остаток ${rsd(amount)} списан.`,
+    expiredPlaces: (code: string, n: number) =>
+      `⌛ Срок сертификата ${code} истёк: списано неиспользованных мест — ${n}.`,
+    unknownBuyer: 'клиента',
+    openList: '🎁 Сертификаты',
   },
 };

@@ -14,7 +14,7 @@ import {
 } from '../helpers/fake-telegram';
 import { tma } from '../helpers/telegram';
 import { certificateMessage, staffCertificateMessage } from '../../bot/certificate-messages';
-import { rsd } from '../../bot/texts/money';
+import { rsd } from '../../contract/texts/ru/bot/money';
 import { settleExpiredCertificates } from '../../core/certificates/expiry';
 import { botTestApp, createStaff, deliver, linkStaff, PUBLIC_URL } from './setup';
 
@@ -169,8 +169,8 @@ describe('the certificate’s link in the bot', () => {
     await send(textUpdate(stranger, '/start cert_ABCDEFGHJKLM'));
     await send(textUpdate(stranger, '/start cert_abc'));
     expect(fake.messages(stranger.id).map((m) => plain(m.params.text))).toEqual([
-      'Сертификат с таким кодом не найден.',
-      'Код сертификата — 12 букв и цифр, например ABCD-EFGH-JKLM.',
+      'Сертификат с таким кодом не найден',
+      'Код сертификата — 12 букв и цифр, например ABCD-EFGH-JKLM',
     ]);
   });
 });

@@ -1,5 +1,5 @@
 import { common } from './common';
-import { escapeHtml as e, fullName } from './html';
+import { escapeHtml as e, fullName } from '../../html';
 
 /** The bot's answers to commands and buttons, its command list and the buttons of those answers. */
 export const replies = {

@@ -1,5 +1,5 @@
-import { plural } from '../../contract/format';
-import { quoted } from './html';
+import { plural } from '../../../format';
+import { quoted } from '../../html';
 
 const SEATS = ['место', 'места', 'мест'] as const;
 

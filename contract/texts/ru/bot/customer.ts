@@ -1,5 +1,5 @@
-import { plural } from '../../contract/format';
-import { escapeHtml as e, quoted } from './html';
+import { plural } from '../../../format';
+import { escapeHtml as e, quoted } from '../../html';
 
 const queueNote = (position: number | null) =>
   `Ваше место в очереди: ${position ?? '—'}. Мы напишем, как только место освободится.`;

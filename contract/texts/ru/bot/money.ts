@@ -1,5 +1,5 @@
-import { formatMoney } from '../../contract/format';
-import { escapeHtml as e } from './html';
+import { formatMoney } from '../../../format';
+import { escapeHtml as e } from '../../html';
 
 /** Whole dinars as a Russian reader reads them everywhere: «3 500 RSD». */
 export const rsd = (amount: number) => formatMoney(amount, 'ru');
@@ -20,10 +20,6 @@ export const money = {
     `✅ Оплата ${rsd(amount)} за мастер-класс «${e(workshop)}» получена. Спасибо!`,
   receivedLate: (amount: number, workshop: string) =>
     `Оплата ${rsd(amount)} поступила, но запись на мастер-класс «${e(workshop)}» уже не ждёт оплаты: деньги зачислены на ваш депозит в студии.`,
-  staffReceived: (session: string, amount: number, method: string) =>
-    `💳 Оплата ${rsd(amount)} (${e(method)}): ${session}`,
-  staffLate: (session: string, amount: number) =>
-    `⚠️ Оплата ${rsd(amount)} пришла за отменённую или уже оплаченную запись (${session}): зачислена на депозит клиента.`,
   payButton: (amount: number) => `💳 Оплатить ${rsd(amount)}`,
   holdExpiredHint: 'Места освободились для других. Записаться можно снова, пока есть места.',
   invoiceTitle: 'Оплата мастер-класса',

@@ -1,4 +1,4 @@
-import { fullName as plainFullName } from '../../contract/format';
+import { fullName as plainFullName } from '../format';
 
 /** The bot writes HTML (Telegram's parse mode): every value that comes from users or staff goes through this. */
 export const escapeHtml = (s: string) =>

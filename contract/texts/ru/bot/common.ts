@@ -1,4 +1,4 @@
-import { formatDateTime, formatShortDateTime, type Instant } from '../../contract/format';
+import { formatDateTime, formatShortDateTime, type Instant } from '../../../format';
 
 /** What every audience's texts share: dates, booking states, the note of a cut list, the error reply. */
 export const common = {

@@ -1,10 +1,7 @@
-import { formatDateTime, formatMoney, formatShortDateTime, pluralIn, type Instant } from '../../contract/format';
-import { LOCALES } from '../../contract/language';
-import { escapeHtml as e, fullName } from './html';
-import { money as ruMoney } from './money';
-import { staff } from './staff';
-import { certificatesEn } from './certificates';
-import type { BotTexts } from './index';
+import { formatDateTime, formatMoney, formatShortDateTime, pluralIn, type Instant } from '../../format';
+import { LOCALES } from '../../language';
+import { escapeHtml as e, fullName } from '../html';
+import type { BotTexts } from '../ru/bot';
 
 /* The customer's texts in English; staff texts stay Russian (the studio's language). */
 
@@ -287,8 +284,6 @@ const money: BotTexts['money'] = {
     `✅ The payment of ${rsd(amount)} for the workshop ${q(workshop)} has arrived. Thank you!`,
   receivedLate: (amount: number, workshop: string) =>
     `The payment of ${rsd(amount)} arrived, but the booking for the workshop ${q(workshop)} no longer waits for it: the money went to your deposit at the studio.`,
-  staffReceived: ruMoney.staffReceived,
-  staffLate: ruMoney.staffLate,
   payButton: (amount: number) => `💳 Pay ${rsd(amount)}`,
   holdExpiredHint: 'The seats are free for others again. You can book again while there are seats.',
   invoiceTitle: 'Payment for a workshop',
@@ -305,4 +300,28 @@ const business: BotTexts['business'] = {
   button: 'Book a workshop',
 };
 
-export const en: BotTexts = { common, customer, staff, replies, money, business, certificates: certificatesEn };
+const places = (n: number) => `${n} ${pluralIn(locale, n, { one: 'place', other: 'places' })}`;
+const certificates: BotTexts['certificates'] = {
+  ready: (amount) => `🎁 Your gift certificate for ${rsd(amount)} is ready!`,
+  readyPlaces: (n) => `🎁 Your gift certificate for ${places(n)} at any workshop is ready!`,
+  code: (code) => `Code: <code>${e(code)}</code>`,
+  recipient: (name) => `For: ${e(name)}`,
+  greeting: (text) => `“${e(text)}”`,
+  balance: (amount) => `Balance: ${rsd(amount)}`,
+  balancePlaces: (n) => `Left: ${places(n)} at any workshop`,
+  validUntil: (until) => `Valid until ${until}`,
+  howToUse:
+    'To pay for a workshop with it, choose “I have a gift certificate” when booking in the app and enter the code. To give it, tap “Give the certificate” or forward this message.',
+  opened: 'Gift certificate',
+  openedHint: 'Book a workshop in the app: the certificate pays the booking up to its balance.',
+  openedHintPlaces: 'Book a workshop in the app: the certificate pays one place for each person in the booking.',
+  expiring: (code, amount, until) =>
+    `⏳ Your gift certificate ${e(code)} still holds ${rsd(amount)}. It is valid until ${until}: book a workshop in time!`,
+  expiringPlaces: (code, n, until) =>
+    `⏳ Your gift certificate ${e(code)} still has ${places(n)} at any workshop. It is valid until ${until}: book in time!`,
+  share: (amount, code) => `🎁 A gift certificate for ${rsd(amount)} at a workshop, for you! Code: ${code}`,
+  sharePlaces: (n, code) => `🎁 A gift certificate for ${places(n)} at any workshop, for you! Code: ${code}`,
+  buttons: { card: '🎁 Open the certificate', book: 'Book with the certificate', share: '📨 Give the certificate' },
+};
+
+export const bot: BotTexts = { common, customer, replies, money, business, certificates };

@@ -1,10 +1,7 @@
-import { formatDateTime, formatMoney, formatShortDateTime, pluralIn, type Instant } from '../../contract/format';
-import { LOCALES } from '../../contract/language';
-import { escapeHtml as e, fullName } from './html';
-import { money as ruMoney } from './money';
-import { staff } from './staff';
-import { certificatesSr } from './certificates';
-import type { BotTexts } from './index';
+import { formatDateTime, formatMoney, formatShortDateTime, pluralIn, type Instant } from '../../format';
+import { LOCALES } from '../../language';
+import { escapeHtml as e, fullName } from '../html';
+import type { BotTexts } from '../ru/bot';
 
 /* The customer's texts in Serbian (Latin script); staff texts stay Russian (the studio's language). */
 
@@ -287,8 +284,6 @@ const money: BotTexts['money'] = {
     `✅ Uplata od ${rsd(amount)} za radionicu ${q(workshop)} je primljena. Hvala!`,
   receivedLate: (amount: number, workshop: string) =>
     `Uplata od ${rsd(amount)} je stigla, ali prijava na radionicu ${q(workshop)} više ne čeka uplatu: novac je prebačen na vaš depozit u studiju.`,
-  staffReceived: ruMoney.staffReceived,
-  staffLate: ruMoney.staffLate,
   payButton: (amount: number) => `💳 Plati ${rsd(amount)}`,
   holdExpiredHint: 'Mesta su ponovo slobodna za druge. Možete se ponovo prijaviti dok ima mesta.',
   invoiceTitle: 'Plaćanje radionice',
@@ -305,4 +300,29 @@ const business: BotTexts['business'] = {
   button: 'Prijava na radionicu',
 };
 
-export const sr: BotTexts = { common, customer, staff, replies, money, business, certificates: certificatesSr };
+const places = (n: number) => `${n} ${pluralIn(locale, n, { one: 'mesto', few: 'mesta', other: 'mesta' })}`;
+const certificates: BotTexts['certificates'] = {
+  ready: (amount) => `🎁 Vaš poklon-sertifikat na ${rsd(amount)} je spreman!`,
+  readyPlaces: (n) => `🎁 Vaš poklon-sertifikat za ${places(n)} na bilo kojoj radionici je spreman!`,
+  code: (code) => `Kod: <code>${e(code)}</code>`,
+  recipient: (name) => `Za: ${e(name)}`,
+  greeting: (text) => `„${e(text)}“`,
+  balance: (amount) => `Preostalo: ${rsd(amount)}`,
+  balancePlaces: (n) => `Preostalo: ${places(n)} na bilo kojoj radionici`,
+  validUntil: (until) => `Važi do ${until}`,
+  howToUse:
+    'Da njime platite radionicu, pri prijavi u aplikaciji izaberite „Imam poklon-sertifikat“ i unesite kod. Da ga poklonite, dodirnite „Pokloni sertifikat“ ili prosledite ovu poruku.',
+  opened: 'Poklon-sertifikat',
+  openedHint: 'Prijavite se na radionicu u aplikaciji: sertifikat plaća prijavu do iznosa koji je preostao.',
+  openedHintPlaces:
+    'Prijavite se na radionicu u aplikaciji: sertifikat plaća po jedno mesto za svakog učesnika prijave.',
+  expiring: (code, amount, until) =>
+    `⏳ Na poklon-sertifikatu ${e(code)} je preostalo ${rsd(amount)}. Važi do ${until}: prijavite se na radionicu na vreme!`,
+  expiringPlaces: (code, n, until) =>
+    `⏳ Na poklon-sertifikatu ${e(code)} je preostalo ${places(n)} na bilo kojoj radionici. Važi do ${until}: prijavite se na vreme!`,
+  share: (amount, code) => `🎁 Poklanjam ti poklon-sertifikat na ${rsd(amount)} za radionicu! Kod: ${code}`,
+  sharePlaces: (n, code) => `🎁 Poklanjam ti poklon-sertifikat za ${places(n)} na bilo kojoj radionici! Kod: ${code}`,
+  buttons: { card: '🎁 Otvori sertifikat', book: 'Prijava sa sertifikatom', share: '📨 Pokloni sertifikat' },
+};
+
+export const bot: BotTexts = { common, customer, replies, money, business, certificates };
