@@ -1,6 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { Capability } from '../../contract/roles';
-import { useCurrentUser } from './session';
 import {
   IconCalendar,
   IconCash,
@@ -114,12 +113,3 @@ export const PAGES: readonly Page[] = [
 /** The page a location shows (a trailing slash aside), if it is one of the table's. */
 export const pageAt = (location: string): Page | undefined =>
   PAGES.find((p) => p.href === (location.replace(/\/$/, '') || HOME));
-
-/**
- * What the signed-in staff member may do, from GET /users/me: `known` is false until an account with
- * capabilities has been read (a copy kept by an older version has none).
- */
-export function useCan(): { known: boolean; can: (capability: Capability) => boolean } {
-  const capabilities = useCurrentUser().data?.capabilities;
-  return { known: Array.isArray(capabilities), can: (c) => capabilities?.includes(c) ?? false };
-}

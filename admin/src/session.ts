@@ -1,4 +1,5 @@
 import useSWR from 'swr';
+import type { Capability } from '../../contract/roles';
 import type { UserMe } from '../../contract/users';
 import { usersApi } from '../../contract/endpoints/users';
 import { CURRENT_USER_KEY, CURRENT_USER_STORE, call, isLoggedIn } from './api';
@@ -27,4 +28,13 @@ export function useCurrentUser() {
     },
     { fallbackData: storedUser() },
   );
+}
+
+/**
+ * What the signed-in staff member may do, from GET /users/me: `known` is false until an account with
+ * capabilities has been read (a copy kept by an older version has none).
+ */
+export function useCan(): { known: boolean; can: (capability: Capability) => boolean } {
+  const capabilities = useCurrentUser().data?.capabilities;
+  return { known: Array.isArray(capabilities), can: (c) => capabilities?.includes(c) ?? false };
 }

@@ -3,7 +3,7 @@ import '@mantine/core/styles/Drawer.css';
 import '@mantine/core/styles/Overlay.css';
 import { useEffect, useState } from 'react';
 import { Drawer } from '@mantine/core';
-import { Brand, Navigation } from './Layout';
+import { Brand, Navigation } from './Navigation';
 
 /** The sidebar as a drawer on small screens. Mounted when the burger is pressed. */
 export default function MobileMenu({ onClose }: { onClose: () => void }) {

@@ -19,7 +19,7 @@ import { RecordHistory } from './RecordHistory';
 import { PaymentBadge, PaymentDialog } from './PaymentDialog';
 import type { PaymentStatus } from '../../../contract/money';
 import { AttendanceButtons } from './CheckInList';
-import { useCan } from '../access';
+import { useCan } from '../session';
 import type { SessionRowAllowed } from '../../../contract/schedule';
 
 const STATES: Record<string, { label: string; color: string; Icon: typeof IconCircleCheck }> = {

@@ -21,7 +21,7 @@ import { Pager } from './Pager';
 import { CsvButton } from './CsvButton';
 import { ScheduleCard } from './ScheduleCard';
 import { CancelSessionDialog } from './CancelSessionDialog';
-import { useCan } from '../access';
+import { useCan } from '../session';
 
 export const NOTIFIED_BEFORE = 'Уведомления уже были отправлены ранее';
 

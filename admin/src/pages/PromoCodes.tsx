@@ -14,7 +14,7 @@ import { TITLES, toastError } from '../notify';
 import { useApi } from '../query';
 import { useCurrentUser } from '../session';
 import '../pageStyles';
-import { useCan } from '../access';
+import { useCan } from '../session';
 
 const dayLabel = (day: string) => day.split('-').reverse().join('.');
 

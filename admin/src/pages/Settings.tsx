@@ -13,7 +13,7 @@ import { TITLES, toastError } from '../notify';
 import { useApi } from '../query';
 import '../pageStyles';
 import { useCurrentUser } from '../session';
-import { useCan } from '../access';
+import { useCan } from '../session';
 
 function Profile() {
   const { data: user } = useCurrentUser();

@@ -24,7 +24,7 @@ import { TITLES, toastError } from '../notify';
 import { useApi } from '../query';
 import '../pageStyles';
 import { useCurrentUser } from '../session';
-import { useCan } from '../access';
+import { useCan } from '../session';
 
 export const USER_COLUMNS = ['Имя', 'Email', 'Права', 'Статус', 'Действия'] as const;
 
