@@ -1,38 +1,9 @@
 import { Badge, Group, Stack, Text } from '@mantine/core';
-import { AUDIT_ACTION_LABELS, AUDIT_ENTITY_LABELS, type AuditEntry } from '../../../contract/audit';
+import { AUDIT_ACTION_LABELS, AUDIT_ENTITY_LABELS, AUDIT_FIELD_LABELS, type AuditEntry } from '../../../contract/audit';
 import { ATTENDANCE_LABELS, PARTICIPANT_STATE_LABELS } from '../../../contract/records';
 import { formatDateTime } from '../../../contract/format';
 import { config } from '../config';
 
-const FIELD_LABELS: Record<string, string> = {
-  state: 'Статус',
-  people_count: 'Количество',
-  cancel_reason: 'Причина отмены',
-  attendance: 'Посещение',
-  schedule_id: 'Занятие',
-  name: 'Имя',
-  date: 'Дата',
-  capacity: 'Мест',
-  workshop_id: 'Мастер-класс',
-  address_id: 'Адрес',
-  title: 'Название',
-  description: 'Описание',
-  price: 'Цена',
-  map_link: 'Ссылка на карту',
-  email: 'Email',
-  full_name: 'Имя',
-  is_active: 'Активен',
-  is_superuser: 'Суперпользователь',
-  telegram_id: 'Telegram id',
-  telegram_login: 'Telegram',
-  password: 'Пароль',
-  notifications: 'Уведомления',
-  latitude: 'Широта',
-  longitude: 'Долгота',
-  duration_minutes: 'Длительность, мин',
-  confirmed_at: 'Подтверждение',
-  rating: 'Оценка',
-};
 /** Not worth a line: the entry already names the object. */
 const HIDDEN = new Set(['id']);
 
@@ -54,7 +25,7 @@ export function changeLines(e: Pick<AuditEntry, 'before' | 'after'>): string[] {
     (f) => !HIDDEN.has(f),
   );
   return fields.map((f) => {
-    const label = FIELD_LABELS[f] ?? f;
+    const label = AUDIT_FIELD_LABELS[f] ?? f;
     const before = e.before && f in e.before ? show(f, e.before[f]) : null;
     const after = e.after && f in e.after ? show(f, e.after[f]) : null;
     if (before !== null && after !== null) return `${label}: ${before} → ${after}`;
