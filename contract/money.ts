@@ -76,12 +76,21 @@ export const PaymentCreate = z.object({
 });
 export type PaymentCreate = z.input<typeof PaymentCreate>;
 
-/** A refund recorded by staff after they made it; without an amount, what is owed. */
-export const RefundCreate = z.object({
-  amount: amount.optional(),
-  method: z.enum(REFUND_METHODS, { error: 'Укажите, куда вернули деньги' }),
-  note,
-});
+/**
+ * A refund recorded by staff after they made it; without an amount, what is owed. More than is owed
+ * (a goodwill refund) only when it says so, with the reason in `note`.
+ */
+export const RefundCreate = z
+  .object({
+    amount: amount.optional(),
+    method: z.enum(REFUND_METHODS, { error: 'Укажите, куда вернули деньги' }),
+    note,
+    over_owed: z.boolean().optional(),
+  })
+  .refine((r) => !r.over_owed || !!r.note, {
+    path: ['note'],
+    error: 'Укажите, почему возвращаете больше причитающегося',
+  });
 export type RefundCreate = z.input<typeof RefundCreate>;
 
 /** A staff override of a booking's price, with the reason (audited). */

@@ -6,6 +6,7 @@ import { promoCodeName } from '../../db/repositories/promo-codes';
 import { ledgerAllowed } from '../booking/staff-allowed';
 import { assertCan, type Actor } from '../kernel/actor';
 import { Conflict, type RefusalRef } from '../kernel/errors';
+import type { DomainEvent } from '../kernel/events';
 import { assertHostMayTake } from '../staff/roles';
 import { loadForActor, onRecord, type OnRecord } from '../booking/command';
 import { adjustCredit, appendToRecord, recordMoney } from '../ledger/ledger';
@@ -26,6 +27,8 @@ export const DESK_MSG = {
   aboveBalance: (balance: number): RefusalRef => ({ code: 'deskAboveBalance', args: { balance } }),
   nothingToRefund: 'deskNothingToRefund',
   aboveRefundable: (paid: number): RefusalRef => ({ code: 'deskAboveRefundable', args: { paid } }),
+  nothingOwed: 'deskNothingOwed',
+  aboveOwed: (owed: number): RefusalRef => ({ code: 'deskAboveOwed', args: { owed } }),
   noCustomer: 'deskNoCustomer',
   creditShort: (balance: number): RefusalRef => ({ code: 'deskCreditShort', args: { balance } }),
 } as const;
@@ -76,7 +79,11 @@ export function recordDeskPayment(
   });
 }
 
-/** A refund staff made (cash, card, transfer, in the payment provider's dashboard) or moved to the customer's credit. */
+/**
+ * A refund staff made (cash, card, transfer, in the payment provider's dashboard) or moved to the customer's credit.
+ * Decided under the lock against what is owed now, so two managers (or a stale dialog) cannot return the same
+ * money twice; more than is owed only when the request says so, with a reason (the row's note, logged).
+ */
 export function recordRefund(
   database: Database,
   actor: Actor,
@@ -87,8 +94,12 @@ export function recordRefund(
   return onRecord(database, actor, recordId, async (c) => {
     const { trx, settings, record } = c;
     const m = await recordMoney(trx, record, settings);
-    const amount = input.amount ?? Math.max(0, -m.balance);
-    if (amount <= 0 || m.amount_paid <= 0) throw new Conflict(DESK_MSG.nothingToRefund);
+    const owed = Math.max(0, -m.balance);
+    const amount = input.amount ?? owed;
+    if (m.amount_paid <= 0) throw new Conflict(DESK_MSG.nothingToRefund);
+    if (amount > owed && !input.over_owed)
+      throw owed === 0 ? new Conflict(DESK_MSG.nothingOwed) : new Conflict(DESK_MSG.aboveOwed(owed));
+    if (amount <= 0) throw new Conflict(DESK_MSG.nothingToRefund);
     if (amount > m.amount_paid) throw new Conflict(DESK_MSG.aboveRefundable(m.amount_paid));
     if (input.method === 'credit' && record.telegram_id === null) throw new Conflict(DESK_MSG.noCustomer);
     const event = await appendToRecord(trx, actor, record, c.schedule, settings, {
@@ -97,7 +108,17 @@ export function recordRefund(
       kind: 'refund',
       note: input.note ?? null,
     });
-    return { value: await ledgerOf(trx, c), events: [event] };
+    const events: DomainEvent[] = [event];
+    if (amount > owed)
+      events.push({
+        type: 'entity.updated',
+        actor,
+        entity: 'record',
+        entity_id: record.id,
+        before: { refund_owed: owed },
+        after: { refunded: amount, over_owed: true, reason: input.note },
+      });
+    return { value: await ledgerOf(trx, c), events };
   });
 }
 

@@ -559,7 +559,11 @@ const rows: Row[] = [
         headers: staff,
         payload: { method: 'cash' },
       });
-      return { url: `/records/${id}/refunds`, payload: { amount: 100, method: 'cash' } };
+      // Nothing is owed on a paid booking: a refund of it is deliberate, with its reason.
+      return {
+        url: `/records/${id}/refunds`,
+        payload: { amount: 100, method: 'cash', over_owed: true, note: 'Жест доброй воли' },
+      };
     },
     expect: STAFF_CREATE,
   },

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import {
   Badge,
   Button,
+  Checkbox,
   Group,
   Modal,
   NumberInput,
@@ -72,21 +73,29 @@ const rsd = (n: number) => formatPrice(n);
 const methodOptions = (methods: readonly string[]) =>
   methods.map((m) => ({ value: m, label: PAYMENT_METHOD_LABELS[m as keyof typeof PAYMENT_METHOD_LABELS] }));
 
-/** One money form: an amount (empty: the default the server takes), where the money went, a comment. */
+/**
+ * One money form: an amount (empty: the default the server takes), where the money went, a comment.
+ * With `deliberate`, a checkbox marks an amount beyond what is owed as meant, and the comment becomes its reason.
+ */
 function MoneyForm({
   methods,
   submit,
   label,
   hint,
+  initial,
+  deliberate = false,
 }: {
   methods: readonly string[];
-  submit: (body: { amount?: number; method: string; note: string | null }) => Promise<boolean>;
+  submit: (body: { amount?: number; method: string; note: string | null; over_owed?: boolean }) => Promise<boolean>;
   label: string;
   hint: string;
+  initial?: number;
+  deliberate?: boolean;
 }) {
-  const [amount, setAmount] = useState<number | string>('');
+  const [amount, setAmount] = useState<number | string>(initial ?? '');
   const [method, setMethod] = useState<string | null>(methods[0]);
   const [note, setNote] = useState('');
+  const [over, setOver] = useState(false);
   const [busy, setBusy] = useState(false);
   const run = async () => {
     setBusy(true);
@@ -94,6 +103,7 @@ function MoneyForm({
       ...(typeof amount === 'number' && { amount }),
       method: method ?? methods[0],
       note: note.trim() || null,
+      ...(over && { over_owed: true }),
     });
     setBusy(false);
     if (ok) {
@@ -121,7 +131,21 @@ function MoneyForm({
         w={190}
         allowDeselect={false}
       />
-      <TextInput label="Комментарий" value={note} onChange={(e) => setNote(e.currentTarget.value)} w={200} />
+      <TextInput
+        label={over ? 'Причина' : 'Комментарий'}
+        required={over}
+        value={note}
+        onChange={(e) => setNote(e.currentTarget.value)}
+        w={200}
+      />
+      {deliberate && (
+        <Checkbox
+          label="Сверх причитающегося"
+          checked={over}
+          onChange={(e) => setOver(e.currentTarget.checked)}
+          mb={8}
+        />
+      )}
       <Button onClick={() => void run()} loading={busy}>
         {label}
       </Button>
@@ -236,9 +260,13 @@ export function PaymentDialog({ recordId, title, onClose }: { recordId: number; 
           {m.balance > 0 && <CertificateRedeem recordId={recordId} onDone={() => void mutate()} />}
           {data.allowed.refund && (
             <MoneyForm
+              // What is owed now is the default: a new ledger shows the new amount.
+              key={m.balance}
               methods={REFUND_METHODS}
               label="Вернуть"
-              hint={m.balance < 0 ? `пусто: ${rsd(-m.balance)} к возврату` : 'сумма возврата'}
+              initial={m.balance < 0 ? -m.balance : undefined}
+              deliberate
+              hint={m.balance < 0 ? `${rsd(-m.balance)} к возврату` : 'клиенту ничего не причитается'}
               submit={(body) =>
                 after(
                   () =>
