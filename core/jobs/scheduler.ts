@@ -7,7 +7,7 @@ import { enqueueAfterClassThanks } from '../journey/after-class';
 const DEFAULT_TIMEZONE = 'Europe/Belgrade';
 import { runRetention } from '../privacy/personal-data';
 import { pruneSharedState } from './shared-state';
-import { cancelExpiredHolds } from '../payments/hold';
+import { cancelExpiredHolds, cancelPassedQueue } from '../payments/hold';
 import { remindExpiringCertificates, settleExpiredCertificates } from '../certificates/expiry';
 import { runMinPeopleRule } from '../schedules/min-people';
 import type { Log } from '../kernel/log';
@@ -36,6 +36,7 @@ export const DEFAULT_TICK_MS = 60_000;
 /** The product's jobs. */
 export const jobs = (database: Database, opts: { timezone?: string } = {}): Job[] => [
   { name: 'payment-holds', run: (now) => cancelExpiredHolds(database, now) },
+  { name: 'passed-queue', run: (now) => cancelPassedQueue(database, now) },
   // Before the digest, so a session cancelled for too few people gets no digest.
   { name: 'min-people', run: (now) => runMinPeopleRule(database, now) },
   { name: 'digest', run: (now) => enqueueDueDigests(database, now) },

@@ -60,11 +60,25 @@ async function becameActive(
         }),
       );
   }
+  return { record: await holdShortfall(trx, r, schedule, s, now), events };
+}
+
+/**
+ * What an ACTIVE booking has not paid of what prepayment asks holds its seats until pay_by (a hold
+ * already running keeps its time, so changing the party again does not extend it); paid enough, no
+ * hold. Only a Telegram customer can pay from afar: a booking staff took for someone else is not held.
+ */
+async function holdShortfall(
+  trx: Executor,
+  r: RecordRow,
+  schedule: RecordSchedule,
+  s: Settings,
+  now: Date,
+): Promise<RecordRow> {
   const m = await recordMoney(trx, r, s);
-  // Only a Telegram customer can pay from afar: a booking staff took for someone else is not held.
-  const payBy = r.telegram_id !== null && m.amount_paid < m.required_now ? holdUntil(now, schedule.date, s) : null;
-  const record = payBy !== r.pay_by ? await setPayBy(trx, r.id, payBy) : r;
-  return { record, events };
+  const short = r.telegram_id !== null && m.amount_paid < m.required_now;
+  const payBy = short ? (r.pay_by ?? holdUntil(now, schedule.date, s)) : null;
+  return payBy !== r.pay_by ? setPayBy(trx, r.id, payBy) : r;
 }
 
 /** Gives back `amount` of what the booking paid: credit-funded money to credit, the rest as the studio chose. */
@@ -135,7 +149,8 @@ export async function onCancelled(
 
 /**
  * A party changed from `before` to `r`: a smaller one gets back what it paid beyond its price, a booking
- * sent to the queue holds nothing, one that became ACTIVE pays, a larger ACTIVE one spends its certificate.
+ * sent to the queue holds nothing, one that became ACTIVE pays, a larger ACTIVE one spends its certificate
+ * and holds what is still short until pay_by.
  */
 export async function onPartyChanged(
   trx: Executor,
@@ -152,7 +167,8 @@ export async function onPartyChanged(
     const active = await becameActive(trx, r, schedule, s, now);
     return { record: active.record, events: [...events, ...active.events] };
   }
-  // A larger party of an ACTIVE booking: its certificate pays the difference while it holds something.
+  // A larger party of an ACTIVE booking: its certificate pays the difference while it holds something,
+  // and what is still short is held like a new booking, so prepayment cannot be bypassed by growing the party.
   if (excess < 0) events.push(...(await spendCertificate(trx, SYSTEM, r, schedule, s)));
-  return { record: r, events };
+  return { record: await holdShortfall(trx, r, schedule, s, now), events };
 }

@@ -1,10 +1,13 @@
 import type { Database } from '../../db/database';
-import { listExpiredHolds, setPayBy } from '../../db/repositories/payments';
+import { listExpiredHolds, listQueuedOfStartedSessions, setPayBy } from '../../db/repositories/payments';
 import { cancelLocked } from '../booking/engine';
 import { onRecord } from '../booking/command';
 import { SYSTEM } from '../kernel/actor';
 import { recordMoney } from '../ledger/ledger';
 import { HOLD_EXPIRED_REASON } from './telegram';
+
+/** The reason of a queued booking whose session started without a seat for it. */
+export const QUEUE_PASSED_REASON = 'Место не освободилось';
 
 /**
  * The seat hold: an ACTIVE booking that has not paid what prepayment asks by its pay_by is cancelled
@@ -24,6 +27,24 @@ export async function cancelExpiredHolds(database: Database, now = new Date()): 
         return { value: false, events: [] };
       }
       const { events } = await cancelLocked(c, HOLD_EXPIRED_REASON);
+      return { value: true, events };
+    });
+    if (done) cancelled++;
+  }
+  return cancelled;
+}
+
+/**
+ * A session has started: its bookings still in the queue will never get a seat, so the system cancels
+ * them through the engine and whatever they paid follows the rules (back to credit, or owed back).
+ * Decided again under the session's lock. Returns how many.
+ */
+export async function cancelPassedQueue(database: Database, now = new Date()): Promise<number> {
+  let cancelled = 0;
+  for (const ref of await listQueuedOfStartedSessions(database.db, now.toISOString())) {
+    const done = await onRecord(database, SYSTEM, ref.id, async (c) => {
+      if (c.record.state !== 'QUEUED' || new Date(c.schedule.date) > now) return { value: false, events: [] };
+      const { events } = await cancelLocked(c, QUEUE_PASSED_REASON);
       return { value: true, events };
     });
     if (done) cancelled++;

@@ -4,9 +4,7 @@ import type { RecordRow } from '../../db/repositories/records';
 import { loadForActor } from '../booking/command';
 import type { Actor } from '../kernel/actor';
 import { Conflict } from '../kernel/errors';
-import { recordMoney } from '../ledger/ledger';
-import { payNow } from '../ledger/price';
-import { MONEY_MSG } from './telegram';
+import { payableNow } from './telegram';
 
 /*
  * The NBS IPS payment order that every Serbian bank app scans ("IPS QR"): tags separated by '|',
@@ -66,14 +64,13 @@ export const ipsEnabled = (s: Pick<BusinessSettings, 'bank_account' | 'bank_reci
 
 /**
  * The IPS QR order for what the caller's booking asks now (its owner, or staff): Conflict when the studio
- * takes no transfers, the booking is cancelled, or nothing is due.
+ * takes no transfers, or the booking asks nothing now (cancelled, queued, paid).
  */
 export async function ipsQr(db: Executor, actor: Actor, recordId: number): Promise<{ text: string; image: string }> {
   const c = await loadForActor(db, actor, recordId);
   if (!ipsEnabled(c.settings)) throw new Conflict('noTransfers');
-  if (c.record.state === 'CANCELLED') throw new Conflict(MONEY_MSG.cancelled);
-  const amount = payNow(await recordMoney(db, c.record, c.settings));
-  if (amount <= 0) throw new Conflict(MONEY_MSG.nothingToPay);
-  const text = ipsText(c.settings, c.record, c.schedule.workshop.title, amount);
+  const due = await payableNow(db, c.record, c.settings);
+  if ('refusal' in due) throw new Conflict(due.refusal);
+  const text = ipsText(c.settings, c.record, c.schedule.workshop.title, due.amount);
   return { text, image: await ipsImage(text) };
 }

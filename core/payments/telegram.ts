@@ -1,5 +1,5 @@
-import type { RecordSchedule } from '../../contract';
-import type { Database } from '../../db/database';
+import type { BusinessSettings, RecordSchedule } from '../../contract';
+import type { Database, Executor } from '../../db/database';
 import { withLocks } from '../../db/lock';
 import { findPaymentByCharge, setPayBy } from '../../db/repositories/payments';
 import { getRecord, type RecordRow } from '../../db/repositories/records';
@@ -12,7 +12,6 @@ import { getBusinessSettings } from '../kernel/settings';
 import { loadForActor } from '../booking/command';
 import { certificatePurchaseRefusal, recordCertificatePayment } from '../certificates/purchase';
 import { appendToRecord, recordMoney } from '../ledger/ledger';
-import { payNow } from '../ledger/price';
 import { api as ruApi } from '../../contract/texts/ru/api';
 
 /*
@@ -29,6 +28,7 @@ export const MONEY_MSG = {
   noInvoices: 'noInvoices',
   nothingToPay: 'nothingToPay',
   cancelled: 'paymentCancelled',
+  queued: 'paymentQueued',
   expired: 'paymentExpired',
   amountChanged: 'amountChanged',
   notFound: 'recordNotFound',
@@ -96,6 +96,23 @@ export function invoiceParams(
   };
 }
 
+/**
+ * What a booking asks to be paid now from afar (Telegram invoice, pre-checkout, IPS QR), or why nothing:
+ * a cancelled booking owes nothing, and a queued one pays only once promoted (money for a seat it may
+ * never get would be owed to nobody). The amount is the money's own `pay_now`, which follows the state.
+ */
+export async function payableNow(
+  db: Executor,
+  r: RecordRow,
+  s: Pick<BusinessSettings, 'prepayment' | 'deposit_percent'>,
+): Promise<{ amount: number } | { refusal: FixedRefusalCode }> {
+  if (r.state === 'CANCELLED')
+    return { refusal: r.cancel_reason === HOLD_EXPIRED_REASON ? MONEY_MSG.expired : MONEY_MSG.cancelled };
+  if (r.state === 'QUEUED') return { refusal: MONEY_MSG.queued };
+  const amount = (await recordMoney(db, r, s)).pay_now;
+  return amount > 0 ? { amount } : { refusal: MONEY_MSG.nothingToPay };
+}
+
 /** What the owner may pay by Telegram now, for the invoice; Conflict when nothing. */
 export async function invoiceFor(
   database: Database,
@@ -103,10 +120,9 @@ export async function invoiceFor(
   recordId: number,
 ): Promise<{ record: RecordRow; schedule: RecordSchedule; amount: number }> {
   const c = await loadForActor(database.db, actor, recordId);
-  if (c.record.state === 'CANCELLED') throw new Conflict(MONEY_MSG.cancelled);
-  const amount = payNow(await recordMoney(database.db, c.record, c.settings));
-  if (amount <= 0) throw new Conflict(MONEY_MSG.nothingToPay);
-  return { record: c.record, schedule: c.schedule, amount };
+  const due = await payableNow(database.db, c.record, c.settings);
+  if ('refusal' in due) throw new Conflict(due.refusal);
+  return { record: c.record, schedule: c.schedule, amount: due.amount };
 }
 
 export interface PreCheckout {
@@ -131,11 +147,10 @@ export async function preCheckoutRefusal(
   const r = id === null ? undefined : await getRecord(database.db, id);
   if (!r || r.telegram_id !== q.from_id) return MONEY_MSG.notFound;
   if (q.currency !== CURRENCY) return MONEY_MSG.currency;
-  if (r.state === 'CANCELLED') return r.cancel_reason === HOLD_EXPIRED_REASON ? MONEY_MSG.expired : MONEY_MSG.cancelled;
-  if (r.pay_by !== null && new Date(r.pay_by) <= now) return MONEY_MSG.expired;
-  const due = payNow(await recordMoney(database.db, r, await getBusinessSettings(database.db)));
-  if (due <= 0) return MONEY_MSG.nothingToPay;
-  if (q.total_amount !== due * MINOR) return MONEY_MSG.amountChanged;
+  if (r.state === 'ACTIVE' && r.pay_by !== null && new Date(r.pay_by) <= now) return MONEY_MSG.expired;
+  const due = await payableNow(database.db, r, await getBusinessSettings(database.db));
+  if ('refusal' in due) return due.refusal;
+  if (q.total_amount !== due.amount * MINOR) return MONEY_MSG.amountChanged;
   return null;
 }
 

@@ -90,6 +90,17 @@ export const listExpiredHolds = (db: Executor, now: string) =>
     .orderBy('pay_by')
     .execute();
 
+/** Bookings still waiting in the queue of a session that has started. */
+export const listQueuedOfStartedSessions = (db: Executor, now: string) =>
+  db
+    .selectFrom('records')
+    .innerJoin('schedules', 'schedules.id', 'records.schedule_id')
+    .select(['records.id', 'records.schedule_id'])
+    .where('records.state', '=', 'QUEUED')
+    .where('schedules.date', '<=', now)
+    .orderBy('records.id')
+    .execute();
+
 export const setPayBy = (db: Executor, recordId: number, payBy: string | null) =>
   db.updateTable('records').set({ pay_by: payBy }).where('id', '=', recordId).returningAll().executeTakeFirstOrThrow();
 
