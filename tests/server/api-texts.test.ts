@@ -11,7 +11,6 @@ import { apiTexts } from '../../core/language/api-texts';
 import { PROMO_MSG } from '../../core/ledger/discount';
 import { MONEY_MSG } from '../../core/payments/telegram';
 import { textsFor } from '../../bot/texts';
-import { certificateCatalogues } from '../../webapp/src/i18n/certificates';
 
 /*
  * The customer catalogues (contract/texts): every language has every key and every refusal code, each
@@ -162,7 +161,7 @@ describe('the customer catalogues', () => {
   });
 
   it.each(LANGUAGES)('%s: the card and the bot name the certificate button as the mini-app shows it', (language) => {
-    const button = certificateCatalogues[language].apply.have;
+    const button = catalogue(language).appCertificates.apply.have;
     expect(apiTexts(language).card.enterCode).toContain(button);
     expect(textsFor(language).certificates.howToUse).toContain(button);
   });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { en } from '../../webapp/src/i18n/en';
+import { catalogues } from '../../contract/texts';
 import { ru } from '../../webapp/src/i18n';
-import '../../webapp/src/i18n/ru-later';
-import { sr } from '../../webapp/src/i18n/sr';
+
+const { en, sr } = { en: catalogues.en.app, sr: catalogues.sr.app };
 
 /* The mini-app's English and Serbian catalogues against the Russian one: the same keys, each text shows the same values. */
 
@@ -81,6 +81,16 @@ describe("the mini-app's catalogues", () => {
       );
     });
   }
+
+  it('the Russian catalogue is the shared one, whole; the certificate texts have every key in each language', () => {
+    expect(catalogues.ru.app).toBe(ru);
+    expect(ru.contact).toBeDefined();
+    for (const name of ['en', 'sr'] as const) {
+      const certificates = catalogues[name].appCertificates;
+      expect(problems(catalogues.ru.appCertificates, certificates)).toEqual([]);
+      expect(texts(certificates).filter(([, text]) => /[А-Яа-яЁё]/.test(text))).toEqual([]);
+    }
+  });
 
   it('the check finds a missing key, a dropped placeholder and an extra one', () => {
     const broken = {

@@ -8,7 +8,7 @@ import { shareApi } from '../../../contract/endpoints/share';
 import { ApiError, call, errorText } from '../api';
 import { config } from '../config';
 import { currentLanguage, useT } from '../i18n';
-import '../i18n/ru-later';
+import '../../../contract/texts/ru/app-later';
 import { useCertificateTexts } from '../i18n/certificates';
 import { haptic, hasNativeBackButton, setBackButton, telegramUser, uiPlatform } from '../tg';
 import {

@@ -15,9 +15,8 @@ import { RecordCreateFields } from '../../../contract/forms';
 import { recordsApi } from '../../../contract/endpoints/records';
 import { ApiError, call } from '../api';
 import { config } from '../config';
-import { useT, workshopTitle } from '../i18n';
-import '../i18n/ru-later';
-import { ru } from '../i18n/ru';
+import { ru, useT, workshopTitle } from '../i18n';
+import '../../../contract/texts/ru/app-later';
 import { haptic, telegramUser, uiPlatform } from '../tg';
 import {
   bookingMade,

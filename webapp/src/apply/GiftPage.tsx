@@ -5,7 +5,7 @@ import { Button, Cell, Input, Placeholder, Section, Switch } from '@telegram-app
 import { giftsApi } from '../../../contract/endpoints/gifts';
 import { call, errorText } from '../api';
 import { useT } from '../i18n';
-import '../i18n/ru-later';
+import '../../../contract/texts/ru/app-later';
 import { haptic, telegramUser, uiPlatform } from '../tg';
 import { hasTelegramClient, setClosingConfirmation } from '../tg-native';
 import { useMainButton } from '../ui/useMainButton';

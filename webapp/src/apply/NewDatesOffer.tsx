@@ -4,7 +4,7 @@ import { Button, Cell, Section } from '@telegram-apps/telegram-ui';
 import { dateSubscriptionsApi } from '../../../contract/endpoints/date-subscriptions';
 import { call, errorText } from '../api';
 import { useT, workshopTitle } from '../i18n';
-import '../i18n/ru-later';
+import '../../../contract/texts/ru/app-later';
 import { haptic } from '../tg';
 import { toast } from '../ui/toast';
 import '../later.css';

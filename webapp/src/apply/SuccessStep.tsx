@@ -3,7 +3,7 @@ import { Link } from 'wouter';
 import type { RecordView } from '../../../contract';
 import { config } from '../config';
 import { useT, workshopTitle } from '../i18n';
-import '../i18n/ru-later';
+import '../../../contract/texts/ru/app-later';
 import { closeApp } from '../tg-native';
 import { IconCheck, IconClock } from '../ui/icons';
 import { CalendarButton } from '../record/JourneyActions';

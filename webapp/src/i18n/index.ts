@@ -1,21 +1,22 @@
 /**
- * The mini-app's texts in the customer's language. One catalogue per language: `ru.ts` (bundled,
- * it defines the keys and their parameters), `en.ts` and `sr.ts` (loaded only when needed, so the
- * first load carries one language). A component reads the current catalogue with `useT()`, other
- * code with `t()`; a text with values is a function (`T.schedule.seats(3)`).
+ * The mini-app's texts in the customer's language, from the shared catalogue (contract/texts/*\/app.ts):
+ * the Russian first screen is bundled (its later screens' texts come with them: ru/app-later.ts), English
+ * and Serbian load only when needed, so the first load carries one language. A component reads the current
+ * catalogue with `useT()`, other code with `t()`; a text with values is a function (`T.schedule.seats(3)`).
  */
 import { useSyncExternalStore } from 'react';
 import { LOCALES, titleIn, type Language } from '../../../contract/language';
-import { ru as firstScreen, type WebTexts } from './ru';
+import { app as firstScreen } from '../../../contract/texts/ru/app';
+import type { AppTexts } from '../../../contract/texts/ru/app-later';
 
-export type { WebTexts } from './ru';
+export type WebTexts = AppTexts;
 
-/** The Russian catalogue: its later screens' texts are attached by ru-later.ts when those screens load. */
+/** The Russian catalogue: its later screens' texts are attached by ru/app-later.ts when those screens load. */
 export const ru = firstScreen as WebTexts;
 
 const catalogues: Record<Exclude<Language, 'ru'>, () => Promise<WebTexts>> = {
-  en: () => import('./en').then((m) => m.en),
-  sr: () => import('./sr').then((m) => m.sr),
+  en: () => import('../../../contract/texts/en/app').then((m) => m.app),
+  sr: () => import('../../../contract/texts/sr/app').then((m) => m.app),
 };
 
 let current: { language: Language; texts: WebTexts } = { language: 'ru', texts: ru };

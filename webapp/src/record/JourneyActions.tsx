@@ -5,7 +5,7 @@ import { recordsApi } from '../../../contract/endpoints/records';
 import { shareApi } from '../../../contract/endpoints/share';
 import { ApiError, call, errorText } from '../api';
 import { useT, workshopTitle, ru } from '../i18n';
-import '../i18n/ru-later';
+import '../../../contract/texts/ru/app-later';
 import { config } from '../config';
 import { haptic } from '../tg';
 import {

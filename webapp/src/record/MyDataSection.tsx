@@ -6,7 +6,7 @@ import { personalDataApi } from '../../../contract/endpoints/personal-data';
 import { call, errorText } from '../api';
 import { config } from '../config';
 import { useT } from '../i18n';
-import '../i18n/ru-later';
+import '../../../contract/texts/ru/app-later';
 import { haptic } from '../tg';
 import { toast } from '../ui/toast';
 import '../ui/personal-data.css';

@@ -6,7 +6,7 @@ import { paymentsApi } from '../../../contract/endpoints/payments';
 import { call, errorText } from '../api';
 import { config } from '../config';
 import { useT } from '../i18n';
-import '../i18n/ru-later';
+import '../../../contract/texts/ru/app-later';
 import { haptic, telegramUser } from '../tg';
 import { openInvoice } from '../tg-native';
 import { Notice } from '../ui/Notice';

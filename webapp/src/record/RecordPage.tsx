@@ -8,7 +8,7 @@ import { call, errorText } from '../api';
 import { config } from '../config';
 import { fullName } from '../../../contract/format';
 import { useT } from '../i18n';
-import '../i18n/ru-later';
+import '../../../contract/texts/ru/app-later';
 import { haptic, setBackButton } from '../tg';
 import { closeApp, hasSecondaryButton } from '../tg-native';
 import { useMainButton } from '../ui/useMainButton';

@@ -3,7 +3,7 @@ import { Button, Spinner } from '@telegram-apps/telegram-ui';
 import { personalDataApi } from '../../../contract/endpoints/personal-data';
 import { call, errorText } from '../api';
 import { useT } from '../i18n';
-import '../i18n/ru-later';
+import '../../../contract/texts/ru/app-later';
 import './personal-data.css';
 
 /** The studio's privacy text (Настройки → Бизнес), loaded when opened: the booking page's first load does not carry it. */

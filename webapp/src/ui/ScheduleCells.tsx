@@ -2,7 +2,7 @@ import { Cell } from '@telegram-apps/telegram-ui';
 import type { RecordSchedule } from '../../../contract';
 import { config } from '../config';
 import { useT, workshopTitle } from '../i18n';
-import '../i18n/ru-later';
+import '../../../contract/texts/ru/app-later';
 import { openLink } from '../tg-native';
 import { IconCalendar, IconPin } from './icons';
 import '../later.css';

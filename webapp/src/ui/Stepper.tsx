@@ -1,5 +1,5 @@
 import { useT } from '../i18n';
-import '../i18n/ru-later';
+import '../../../contract/texts/ru/app-later';
 import { IconMinus, IconPlus } from './icons';
 import '../later.css';
 

@@ -1,14 +1,14 @@
-import { pluralIn } from './format';
-import { localeFormats } from './locale-format';
-import type { WebTexts } from './ru';
+import { pluralIn } from '../app-format';
+import { localeFormats } from '../app-locale-format';
+import type { AppTexts } from '../ru/app-later';
 
-/* The mini-app's texts in English (keys and parameters as in ru.ts). */
+/* The mini-app's texts in English (keys and parameters as in ru/app.ts). */
 
 const locale = 'en-GB';
 const seats = (n: number) => `${n} ${pluralIn(locale, n, { one: 'seat', other: 'seats' })}`;
 const queueLater = 'The booking will join the queue, and we will tell you in Telegram when seats are free.';
 
-export const en: WebTexts = {
+export const app: AppTexts = {
   fmt: localeFormats('en', locale),
   common: {
     loading: 'Loading',

@@ -1,7 +1,7 @@
 /** Money and dates in English and Serbian: loaded with their catalogues, not with the first screen. */
-import { formatDateTime, formatMoney, type Instant } from '../../../contract/format';
-import type { Language } from '../../../contract/language';
-import type { Formats } from './format';
+import { formatDateTime, formatMoney, type Instant } from '../format';
+import type { Language } from '../language';
+import type { Formats } from './app-format';
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 

@@ -1,15 +1,15 @@
-import { pluralIn } from './format';
-import { localeFormats } from './locale-format';
-import type { WebTexts } from './ru';
+import { pluralIn } from '../app-format';
+import { localeFormats } from '../app-locale-format';
+import type { AppTexts } from '../ru/app-later';
 
-/* The mini-app's texts in Serbian, Latin script (keys and parameters as in ru.ts). */
+/* The mini-app's texts in Serbian, Latin script (keys and parameters as in ru/app.ts). */
 
 const locale = 'sr-Latn';
 const seats = (n: number) => `${n} ${pluralIn(locale, n, { one: 'mesto', few: 'mesta', other: 'mesta' })}`;
 const left = (n: number) => pluralIn(locale, n, { one: 'Ostalo je', few: 'Ostala su', other: 'Ostalo je' });
 const queueLater = 'Prijava će biti dodata na listu čekanja, a javićemo vam u Telegramu kada se mesta oslobode.';
 
-export const sr: WebTexts = {
+export const app: AppTexts = {
   fmt: localeFormats('sr', locale),
   common: {
     loading: 'Učitavanje',

@@ -1,13 +1,5 @@
 /** Money, dates and plurals in a language's way, for the catalogues. */
-import {
-  formatDate,
-  formatDateTime,
-  formatPrice,
-  formatTime,
-  formatWeekday,
-  pluralIn,
-  type Instant,
-} from '../../../contract/format';
+import { formatDate, formatDateTime, formatPrice, formatTime, formatWeekday, pluralIn, type Instant } from '../format';
 
 export { pluralIn };
 

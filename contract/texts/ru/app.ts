@@ -1,18 +1,17 @@
-import { pluralIn, ruFormats } from './format';
-import type { LaterTexts } from './ru-later';
+import { pluralIn, ruFormats } from '../app-format';
 
 /*
- * The mini-app's texts in Russian: this catalogue defines every key and each text's parameters;
- * en.ts and sr.ts must have the same keys (the compiler and tests/webapp-catalogue.test.ts check).
- * To add a text: put it here under its screen, then in en.ts and sr.ts, and read it with
- * `const T = useT()` in a component (`T.screen.key`, or `T.screen.key(value)` for a text with values).
+ * The mini-app's texts in Russian: this catalogue (with app-later.ts) defines every key and each text's
+ * parameters; en/app.ts and sr/app.ts must have the same keys (the compiler and tests/webapp/catalogues check).
+ * To add a text: put it here (first screen) or in app-later.ts under its screen, then in en and sr, and read
+ * it with `const T = useT()` in a component (`T.screen.key`, or `T.screen.key(value)` for a text with values).
  */
 
 const locale = 'ru';
 const seats = (n: number) => `${n} ${pluralIn(locale, n, { one: 'место', few: 'места', other: 'мест' })}`;
 
-/** The first screen's texts; the others (ru-later.ts) are attached when a screen that needs them loads. */
-export const ru = {
+/** The first screen's texts; the others (app-later.ts) are attached when a screen that needs them loads. */
+export const app = {
   /** The language's formats (money, dates). */
   fmt: ruFormats,
   common: {
@@ -51,5 +50,3 @@ export const ru = {
     buy: 'Подарочный сертификат',
   },
 };
-
-export type WebTexts = typeof ru & LaterTexts;

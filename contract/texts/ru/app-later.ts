@@ -1,9 +1,9 @@
-import { ru } from './ru';
+import { app as firstScreen } from './app';
 
 /*
  * The Russian texts of the screens after the first (the contact form, success, the seat gift, /record):
  * kept out of the first load. A module that shows them imports this file, which attaches them to the
- * Russian catalogue before any of its components render; en.ts and sr.ts hold all their texts.
+ * Russian catalogue before any of its components render; en/app.ts and sr/app.ts hold all their texts.
  */
 
 const queueLater = 'Запись будет добавлена в очередь, и мы сообщим вам в Telegram, когда освободятся места.';
@@ -221,11 +221,15 @@ const later = {
   },
 };
 
-export type LaterTexts = typeof later;
+/** Every text of the mini-app: the first screen's and the later ones. */
+export type AppTexts = typeof firstScreen & typeof later;
 
 // Groups the first screen has too (common) get the later keys added; the rest are attached whole.
 for (const [key, group] of Object.entries(later)) {
-  const first = (ru as Record<string, object>)[key];
+  const first = (firstScreen as Record<string, object>)[key];
   if (first) Object.assign(first, group);
-  else (ru as Record<string, object>)[key] = group;
+  else (firstScreen as Record<string, object>)[key] = group;
 }
+
+/** The Russian catalogue, whole once this module has run. */
+export const app = firstScreen as AppTexts;
