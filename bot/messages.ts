@@ -9,7 +9,7 @@ import type {
   ScheduleSnapshot,
   StaffNotification,
 } from '../core/notify/notifications';
-import { HOLD_EXPIRED_REASON, invoiceParams } from '../core/payments/telegram';
+import { HOLD_EXPIRED_REASON, invoiceParams, QUEUE_PASSED_REASON } from '../core/payments/telegram';
 import { payNow } from '../core/ledger/price';
 import { PAYMENT_METHOD_LABELS, type PaymentMethod } from '../contract/money';
 import { applyButton, inlineKeyboard, recordButton, urlButton, webAppButton } from './keyboards/webapp';
@@ -169,6 +169,8 @@ function customerText(n: CustomerNotification, rc: RenderContext, money: string[
             [recordButton(rc.publicUrl, r.record_id, C.buttons.myRecord)],
           ]),
         );
+      // The session started without a seat for a queued booking: nothing to restore, the money lines say where it went.
+      if (r.cancel_reason === QUEUE_PASSED_REASON) return msg([C.cancelled(w), C.cancelReason(r.cancel_reason)]);
       return msg([C.cancelled(w), ...(r.cancel_reason ? [C.cancelReason(r.cancel_reason)] : [])], [C.restoreHint]);
     case 'record.paid':
       return msg([n.payload.late ? M.receivedLate(n.payload.amount, w) : M.received(n.payload.amount, w)]);

@@ -4,10 +4,7 @@ import { cancelLocked } from '../booking/engine';
 import { onRecord } from '../booking/command';
 import { SYSTEM } from '../kernel/actor';
 import { recordMoney } from '../ledger/ledger';
-import { HOLD_EXPIRED_REASON } from './telegram';
-
-/** The reason of a queued booking whose session started without a seat for it. */
-export const QUEUE_PASSED_REASON = 'Место не освободилось';
+import { HOLD_EXPIRED_REASON, QUEUE_PASSED_REASON } from './telegram';
 
 /**
  * The seat hold: an ACTIVE booking that has not paid what prepayment asks by its pay_by is cancelled

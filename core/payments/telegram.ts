@@ -156,6 +156,8 @@ export async function preCheckoutRefusal(
 
 /** The reason of a booking cancelled because its seat hold ran out unpaid. */
 export const HOLD_EXPIRED_REASON = 'Не оплачено вовремя';
+/** The reason of a queued booking whose session started without a seat for it. */
+export const QUEUE_PASSED_REASON = 'Место не освободилось';
 
 export interface PaymentReport extends PreCheckout {
   telegram_payment_charge_id: string;

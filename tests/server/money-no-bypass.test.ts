@@ -120,8 +120,16 @@ describe('a queued booking', () => {
     await t.scheduler.runOnce(new Date(start.getTime() - 60_000));
     expect((await view(id, bob)).record.state).toBe('QUEUED');
     await t.scheduler.runOnce(new Date(start.getTime() + 60_000));
-    expect((await view(id, bob)).record.state).toBe('CANCELLED');
+    expect((await view(id, bob)).record).toMatchObject({ state: 'CANCELLED', cancel_reason: 'Место не освободилось' });
     expect(await credit(bob)).toBe(2000);
+    // The customer is told, and where the money went.
+    const told = await t.database.db
+      .selectFrom('notifications')
+      .select(['kind', 'payload'])
+      .where('chat_id', '=', bob.id)
+      .where('kind', '=', 'record.cancelled')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(told.payload).money).toMatchObject({ to_credit: 2000 });
     // Idempotent: the next tick changes nothing.
     await t.scheduler.runOnce(new Date(start.getTime() + 120_000));
     expect(await credit(bob)).toBe(2000);
