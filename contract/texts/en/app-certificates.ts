@@ -1,4 +1,5 @@
 import { pluralIn } from '../app-format';
+import { refusals } from './refusals';
 import type { CertificateTexts } from '../ru/app-certificates';
 
 export const appCertificates: CertificateTexts = {
@@ -8,7 +9,8 @@ export const appCertificates: CertificateTexts = {
     have: 'I have a gift certificate',
     code: 'Certificate code',
     apply: 'Apply',
-    malformed: 'A certificate code is 12 letters and digits, e.g. ABCD-EFGH-JKLM',
+    /** The code a customer typed cannot be one: said as the API refuses it. */
+    malformed: refusals.certificateMalformed,
     covers: (amount: string) => `The certificate pays ${amount}`,
     balance: (balance: string, until: string) => `Balance ${balance}, valid until ${until}`,
     places: (n: number) => `${n}\u00a0${pluralIn('en-GB', n, { one: 'place', other: 'places' })}`,

@@ -1,4 +1,5 @@
 import { pluralIn } from '../app-format';
+import { refusals } from './refusals';
 
 /*
  * The texts of gift certificates and promo codes: /apply step 2 («Сертификат и промокод»), what they covered on
@@ -13,7 +14,8 @@ export const appCertificates = {
     have: 'У меня есть сертификат',
     code: 'Код сертификата',
     apply: 'Применить',
-    malformed: 'Код сертификата — 12 букв и цифр, например ABCD-EFGH-JKLM',
+    /** The code a customer typed cannot be one: said as the API refuses it. */
+    malformed: refusals.certificateMalformed,
     covers: (amount: string) => `Сертификат оплатит ${amount}`,
     balance: (balance: string, until: string) => `Остаток ${balance}, действует до ${until}`,
     /** A places certificate: '2 места'. */

@@ -1,4 +1,5 @@
 import { pluralIn } from '../app-format';
+import { refusals } from './refusals';
 import type { CertificateTexts } from '../ru/app-certificates';
 
 export const appCertificates: CertificateTexts = {
@@ -8,7 +9,8 @@ export const appCertificates: CertificateTexts = {
     have: 'Imam poklon-sertifikat',
     code: 'Kod sertifikata',
     apply: 'Primeni',
-    malformed: 'Kod sertifikata ima 12 slova i cifara, npr. ABCD-EFGH-JKLM',
+    /** The code a customer typed cannot be one: said as the API refuses it. */
+    malformed: refusals.certificateMalformed,
     covers: (amount: string) => `Sertifikat plaća ${amount}`,
     balance: (balance: string, until: string) => `Preostalo ${balance}, važi do ${until}`,
     places: (n: number) => `${n}\u00a0${pluralIn('sr-Latn', n, { one: 'mesto', few: 'mesta', other: 'mesta' })}`,
