@@ -1,4 +1,5 @@
 import { z } from './zod';
+import { formatMoney } from './format';
 import { BANK_ACCOUNT_MSG, Prepayment, RefundTo, normalizeBankAccount } from './money';
 import { DEFAULT_CERTIFICATE_AMOUNTS } from './certificates';
 
@@ -113,7 +114,7 @@ export const BusinessSettings = z.object({
       z
         .number({ error: 'Введите сумму' })
         .int('Сумма — целое число динаров')
-        .min(100, 'Сумма сертификата — от 100 дин.')
+        .min(100, `Сумма сертификата — от ${formatMoney(100, 'ru')}`)
         .max(1_000_000, 'Сумма слишком большая'),
     )
     .min(1, 'Укажите хотя бы одну сумму сертификата')

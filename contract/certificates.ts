@@ -1,6 +1,6 @@
 import { z } from './zod';
 import { IsoDateTime, idField, listOf } from './common';
-import { plural } from './format';
+import { formatMoney, plural } from './format';
 import { PeopleCount } from './records';
 import { TelegramId } from './users';
 import { refusals } from './texts/ru/refusals';
@@ -143,7 +143,7 @@ export const CERTIFICATE_ENTRY_LABELS: Record<CertificateEntryKind, string> = {
 const amount = z
   .number({ error: 'Укажите сумму в динарах' })
   .int('Сумма — целое число динаров')
-  .min(100, 'Сумма сертификата — от 100 дин.')
+  .min(100, `Сумма сертификата — от ${formatMoney(100, 'ru')}`)
   .max(1_000_000, 'Сумма слишком большая');
 const places = z
   .number({ error: 'Укажите количество мест' })

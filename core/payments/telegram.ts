@@ -1,3 +1,4 @@
+import { formatMoney } from '../../contract/format';
 import type { BusinessSettings, RecordSchedule } from '../../contract';
 import type { Database, Executor } from '../../db/database';
 import { withLocks } from '../../db/lock';
@@ -52,7 +53,10 @@ export function certificateIdOfPayload(payload: string): number | null {
 export function certificateInvoiceParams(c: { id: number; amount: number }): InvoiceParams {
   return {
     title: 'Подарочный сертификат',
-    description: cut(`Подарочный сертификат на мастер-класс: ${c.amount} дин. Код придёт в чат после оплаты.`, 255),
+    description: cut(
+      `Подарочный сертификат на мастер-класс: ${formatMoney(c.amount, 'ru')}. Код придёт в чат после оплаты.`,
+      255,
+    ),
     payload: certificateInvoicePayload(c.id),
     currency: CURRENCY,
     prices: [{ label: 'Сертификат', amount: c.amount * MINOR }],

@@ -1091,6 +1091,19 @@ export function postUpdate(app: FastifyInstance, secret: string | null, update: 
   });
 }
 
+/**
+ * Posts an update as Telegram delivers it: again while the webhook answers 503 (another request is
+ * handling a copy of it); the final status.
+ */
+export async function deliverUpdate(app: FastifyInstance, secret: string, update: unknown): Promise<number> {
+  for (let i = 0; i < 100; i++) {
+    const { statusCode } = await postUpdate(app, secret, update);
+    if (statusCode !== 503) return statusCode;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return 503;
+}
+
 /** The inline keyboard of a recorded sendMessage/editMessageText, as [[{text, …}]]. */
 export const keyboardOf = (call: FakeCall): InlineButton[][] => {
   const rm = (

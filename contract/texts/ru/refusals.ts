@@ -1,4 +1,4 @@
-import { plural } from '../../format';
+import { formatMoney, plural } from '../../format';
 import { EXPORT_TOO_LONG } from '../../paging';
 import { CONSENT_REQUIRED } from '../../personal-data';
 
@@ -117,14 +117,15 @@ export const staffRefusals = {
   promoEndsBeforeStart: 'Дата окончания раньше даты начала',
   deskPaidAlready: 'Запись уже оплачена полностью',
   deskAboveBalance: ({ balance }: { balance: number }) =>
-    `Сумма больше остатка к оплате (${balance} дин.): проверьте, не внесена ли оплата`,
+    `Сумма больше остатка к оплате (${formatMoney(balance, 'ru')}): проверьте, не внесена ли оплата`,
   deskNothingToRefund: 'Возвращать нечего',
-  deskAboveRefundable: ({ paid }: { paid: number }) => `Вернуть можно не больше оплаченного (${paid} дин.)`,
+  deskAboveRefundable: ({ paid }: { paid: number }) =>
+    `Вернуть можно не больше оплаченного (${formatMoney(paid, 'ru')})`,
   deskNothingOwed: 'Возвращать нечего: по записи ничего не причитается клиенту',
   deskAboveOwed: ({ owed }: { owed: number }) =>
-    `Клиенту причитается ${owed} дин.: вернуть больше можно, только отметив возврат сверх причитающегося и указав причину`,
+    `Клиенту причитается ${formatMoney(owed, 'ru')}: вернуть больше можно, только отметив возврат сверх причитающегося и указав причину`,
   deskNoCustomer: 'Запись сделана не из Telegram: вернуть на депозит клиента нельзя',
-  deskCreditShort: ({ balance }: { balance: number }) => `На депозите клиента только ${balance} дин.`,
+  deskCreditShort: ({ balance }: { balance: number }) => `На депозите клиента только ${formatMoney(balance, 'ru')}`,
   emailTaken: 'The user with this email already exists in the system',
   emailUnknown: 'The user with this email does not exist in the system.',
   badCredentials: 'Incorrect email or password',
