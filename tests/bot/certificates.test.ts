@@ -92,13 +92,13 @@ describe('buying a certificate in Telegram', () => {
     const { tg, id, amount, user } = await purchase();
     const pay = successfulPaymentUpdate(tg, `cert:${id}`, amount * 100, 'cert-charge-1');
     // As Telegram delivers them: a copy answered 503 while another is being handled is sent again.
-    const deliver = async (update: unknown) =>
+    const asTelegram = async (update: unknown) =>
       expect(await deliverUpdate(t.app, t.config.webhookSecret, update)).toBe(200);
     await Promise.all([
-      deliver(pay),
-      deliver(pay),
-      deliver({ ...pay, update_id: pay.update_id + 1000 }),
-      deliver({ ...pay, update_id: pay.update_id + 2000 }),
+      asTelegram(pay),
+      asTelegram(pay),
+      asTelegram({ ...pay, update_id: pay.update_id + 1000 }),
+      asTelegram({ ...pay, update_id: pay.update_id + 2000 }),
     ]);
     const sales = await t.database.db
       .selectFrom('payments')

@@ -125,7 +125,7 @@ describe('issuing', () => {
     const count = (await s.app.inject({ method: 'GET', url: '/api/v1/certificates/', headers: owner })).json().count;
     const small = await issue({ amount: 50 });
     expect(small.statusCode).toBe(422);
-    expect(small.body).toContain('Сумма сертификата — от 100 RSD');
+    expect(small.body).toContain('Сумма сертификата — от 100\u00a0RSD');
     const past = await issue({ expires_at: new Date(Date.now() - 86_400_000).toISOString() });
     expect(past.statusCode).toBe(400);
     expect(past.json().detail).toBe('Срок действия должен быть в будущем');

@@ -382,7 +382,7 @@ describe('credit adjusted by a superuser', () => {
     expect((await adjust({ amount: 1000, reason: 'Компенсация за перенос' })).json()).toEqual({ balance: 1000 });
     const tooMuch = await adjust({ amount: -1500, reason: 'Ошибка' });
     expect(tooMuch.statusCode).toBe(409);
-    expect(tooMuch.json().detail).toBe('На депозите клиента только 1 000 RSD');
+    expect(tooMuch.json().detail).toBe('На депозите клиента только 1\u00a0000\u00a0RSD');
     expect((await adjust({ amount: -200, reason: 'Ошибка' })).json()).toEqual({ balance: 800 });
     expect(await credit(anna)).toBe(800);
     const log = await t.database.db.selectFrom('audit_log').selectAll().where('entity', '=', 'credit').execute();

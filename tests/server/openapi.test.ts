@@ -189,8 +189,9 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(doc.components.schemas)).toEqual(
       expect.arrayContaining(['UserPublic', 'RecordView', 'SchedulePublic', 'HTTPError']),
     );
+    // The caller's own account carries what they may do (UserMe: UserPublic with capabilities).
     expect(doc.paths['/api/v1/users/me'].get.responses['200'].content?.['application/json'].schema).toEqual({
-      $ref: `${REF}UserPublic`,
+      $ref: `${REF}UserMe`,
     });
   });
 
