@@ -77,13 +77,11 @@ describe.runIf(isPostgres())('three instances on one PostgreSQL', () => {
     }
   };
   const sessionAt = async (date: string, capacity = 8) => {
-    const w = await (await api(servers[0], '/workshops/', json({ title: 'Паста', price: 3500 }, staff))).json();
-    const a = await (await api(servers[0], '/address/', json({ title: 'Адрес', map_link: 'https://m' }, staff))).json();
-    const res = await api(
-      servers[0],
-      '/schedule/',
-      json({ date, capacity, workshop_id: w.id, address_id: a.id }, staff),
-    );
+    // Any instance still running (an earlier test stops one).
+    const s = running()[0];
+    const w = await (await api(s, '/workshops/', json({ title: 'Паста', price: 3500 }, staff))).json();
+    const a = await (await api(s, '/address/', json({ title: 'Адрес', map_link: 'https://m' }, staff))).json();
+    const res = await api(s, '/schedule/', json({ date, capacity, workshop_id: w.id, address_id: a.id }, staff));
     expect(res.status).toBe(201);
     return (await res.json()).id as number;
   };
