@@ -40,16 +40,8 @@ export async function startPurchase(
       buyer_telegram_id: actor.telegram_id,
       recipient_name: input.recipient_name || null,
       greeting: input.greeting || null,
-      recipient_telegram_id: null,
       expires_at: inMonths(CERTIFICATE_MONTHS),
       created_by_user_id: null,
-      paid_at: null,
-      pay_method: null,
-      payment_id: null,
-      voided_at: null,
-      void_reason: null,
-      reminded_at: null,
-      expired_at: null,
     });
     const c = { ...row, balance: 0 };
     const events: Published[] = [certificateAudit(actor, c, 'created', { amount: c.amount, requested: true })];

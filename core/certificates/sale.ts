@@ -111,16 +111,8 @@ export async function issueCertificate(
       buyer_telegram_id: input.buyer_telegram_id ?? null,
       recipient_name: input.recipient_name || null,
       greeting: input.greeting || null,
-      recipient_telegram_id: null,
       expires_at: expires,
       created_by_user_id: actor.user_id,
-      paid_at: null,
-      pay_method: null,
-      payment_id: null,
-      voided_at: null,
-      void_reason: null,
-      reminded_at: null,
-      expired_at: null,
     });
     const c = { ...row, balance: 0 };
     const events: Published[] = [

@@ -5,7 +5,20 @@ import type { CertificateEntriesTable, CertificatesTable } from '../schema';
 
 export type CertificateRow = Selectable<CertificatesTable>;
 export type CertificateEntryRow = Selectable<CertificateEntriesTable>;
-export type CertificateInsert = Omit<Insertable<CertificatesTable>, 'id' | 'created_at'>;
+/** What happens to a certificate after it is made: none of it has happened when it is inserted (unless given). */
+const LATER = {
+  recipient_telegram_id: null,
+  paid_at: null,
+  pay_method: null,
+  payment_id: null,
+  voided_at: null,
+  void_reason: null,
+  reminded_at: null,
+  expired_at: null,
+} as const;
+type Later = keyof typeof LATER;
+export type CertificateInsert = Omit<Insertable<CertificatesTable>, 'id' | 'created_at' | Later> &
+  Partial<Pick<Insertable<CertificatesTable>, Later>>;
 export type CertificateEntryInsert = Omit<Insertable<CertificateEntriesTable>, 'id' | 'at'>;
 
 /** A certificate with its balance: the sum of its entries in its unit (RSD, or places for a places certificate). */
@@ -20,7 +33,7 @@ const numeric = <T extends { balance: string | number | null }>(r: T) => ({ ...r
 export const insertCertificate = (db: Executor, row: CertificateInsert) =>
   db
     .insertInto('certificates')
-    .values({ ...row, created_at: nowIso() })
+    .values({ ...LATER, ...row, created_at: nowIso() })
     .returningAll()
     .executeTakeFirstOrThrow();
 

@@ -90,16 +90,10 @@ async function certificate(amount: number) {
     buyer_telegram_id: null,
     recipient_name: null,
     greeting: null,
-    recipient_telegram_id: null,
     expires_at: '2031-01-01T00:00:00.000Z',
     created_by_user_id: null,
     paid_at: NOW.toISOString(),
     pay_method: 'cash',
-    payment_id: null,
-    voided_at: null,
-    void_reason: null,
-    reminded_at: null,
-    expired_at: null,
   });
   await insertCertificateEntry(database.db, {
     certificate_id: row.id,
