@@ -22,6 +22,7 @@ import * as m20261123_1106 from './migrations/20261123_1106_promo_codes';
 import * as m20261123_1128 from './migrations/20261123_1128_workshop_translations';
 import * as m20261126_2308 from './migrations/20261126_2308_certificate_places';
 import * as m20261128_0100 from './migrations/20261128_0100_update_handling';
+import * as m20261128_0200 from './migrations/20261128_0200_price_override_per_person';
 
 /**
  * Every migration, statically imported so they run the same under tsx, vitest and a bundle.
@@ -51,6 +52,7 @@ export const migrations: Record<string, Migration> = {
   '20261123_1128_workshop_translations': m20261123_1128,
   '20261126_2308_certificate_places': m20261126_2308,
   '20261128_0100_update_handling': m20261128_0100,
+  '20261128_0200_price_override_per_person': m20261128_0200,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
