@@ -1,6 +1,7 @@
 import path from 'node:path';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
+import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
@@ -135,6 +136,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onSend', async (req, reply) => {
     if (req.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
   });
+  // JSON and pages go out gzip/br when the client accepts it (a phone on mobile data loads the schedule
+  // first); hashed assets are already compressed at build time. Request bodies stay uncompressed only,
+  // as before: a compressed body is refused rather than inflated.
+  await app.register(compress, { requestEncodings: ['identity'] });
   // Not strict: an OPTIONS without Origin is no preflight and answers 204 like any other OPTIONS, not a text/plain 400.
   await app.register(cors, { origin: [config.publicUrl], strictPreflight: false });
   await app.register(formbody);
