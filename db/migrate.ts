@@ -23,6 +23,7 @@ import * as m20261123_1128 from './migrations/20261123_1128_workshop_translation
 import * as m20261126_2308 from './migrations/20261126_2308_certificate_places';
 import * as m20261128_0100 from './migrations/20261128_0100_update_handling';
 import * as m20261128_0200 from './migrations/20261128_0200_price_override_per_person';
+import * as m20261128_0210 from './migrations/20261128_0210_promo_redeemer';
 
 /**
  * Every migration, statically imported so they run the same under tsx, vitest and a bundle.
@@ -53,6 +54,7 @@ export const migrations: Record<string, Migration> = {
   '20261126_2308_certificate_places': m20261126_2308,
   '20261128_0100_update_handling': m20261128_0100,
   '20261128_0200_price_override_per_person': m20261128_0200,
+  '20261128_0210_promo_redeemer': m20261128_0210,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -130,6 +130,8 @@ export interface RecordsTable {
   certificate_id: Generated<number | null>;
   /** The promo code the booking was made with, and what it takes off unit_price × people. */
   promo_code_id: Generated<number | null>;
+  /** Who redeemed the code: the Telegram customer it was booked for (kept when the seat is given away). */
+  promo_telegram_id: Generated<number | null>;
   discount: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;

@@ -16,7 +16,7 @@ import { Conflict, type FixedRefusalCode } from '../kernel/errors';
  * Promo codes: a percent or a fixed sum off a booking's price, a part of the price (never a payment).
  * A booking that is not cancelled (ACTIVE, QUEUED, or past) holds one use of its code; a cancelled one
  * gives the use back, and restoring it takes a use again when one is left (else it is restored at the
- * full price). Uses are counted under a lock of the code's row, taken after the customer's and the
+ * full price). A use is its redeemer's (who booked with it), even once the seat is given to a friend. Uses are counted under a lock of the code's row, taken after the customer's and the
  * session's locks, so the total limit and once-per-customer hold however many book at once. The rules
  * about the customer (once each, first visit only) apply to a Telegram customer; a booking staff make
  * for someone without Telegram counts only toward the total.
@@ -89,10 +89,11 @@ export async function promoForBooking(
   trx: Executor,
   code: string | null | undefined,
   u: Omit<PromoUse, 'lock' | 'recordId'>,
-): Promise<{ promo_code_id?: number; discount?: number }> {
+): Promise<{ promo_code_id?: number; discount?: number; promo_telegram_id?: number | null }> {
   if (!code?.trim()) return {};
   const { promo, discount } = await applyPromo(trx, code, { ...u, lock: true });
-  return { promo_code_id: promo.id, discount };
+  // The redeemer stays with the code's use when the seat is given away.
+  return { promo_code_id: promo.id, discount, promo_telegram_id: u.telegramId };
 }
 
 /** A party change: the discount follows the new price (a percent of it, a fixed sum up to it). */
@@ -109,7 +110,7 @@ export async function repricePromo(trx: Executor, record: RecordRow, peopleCount
 export async function reclaimPromo(trx: Executor, record: RecordRow, schedule: RecordSchedule) {
   if (record.promo_code_id === null) return {};
   const promo = await getPromoCodeRow(trx, record.promo_code_id, true);
-  const u = { schedule, people: record.people_count, telegramId: record.telegram_id, recordId: record.id };
+  const u = { schedule, people: record.people_count, telegramId: record.promo_telegram_id, recordId: record.id };
   if (promo && (await refusalOnRestore(trx, promo, u)) === null) return {};
   return { promo_code_id: null, discount: 0 };
 }

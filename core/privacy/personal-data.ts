@@ -14,6 +14,7 @@ import {
   deleteSeatGiftsOf,
   deleteSubscriptionsOf,
   eraseHealthOfRecords,
+  forgetPromoRedeemer,
   getStaffOfTelegram,
   listAuditOfRecords,
   listBookingsOfPerson,
@@ -131,6 +132,7 @@ export async function forgetPerson(database: Database, person: TelegramPerson, a
     const given = await givenAwayBookings(trx, database, person.id, theirs);
     await erase(trx, database, personErasure(person.id, theirs, given), theirs, nowIso());
     await deleteSeatGiftsOf(trx, theirs);
+    await forgetPromoRedeemer(trx, person.id);
     await deleteNotificationsTo(trx, person.id);
     await deleteSubscriptionsOf(trx, person.id);
     await deleteCustomerNote(trx, person.id);

@@ -143,6 +143,10 @@ export const deleteSeatGiftsOf = (db: Executor, recordIds: number[]) =>
     ? Promise.resolve()
     : db.deleteFrom('seat_gifts').where('record_id', 'in', recordIds).execute();
 
+/** The Telegram user is no longer named as the redeemer of a promo code (on seats they gave away too). */
+export const forgetPromoRedeemer = (db: Executor, telegramId: number) =>
+  db.updateTable('records').set({ promo_telegram_id: null }).where('promo_telegram_id', '=', telegramId).execute();
+
 /** The allergy and comment erased: health data goes first. */
 export const eraseHealthOfRecords = (db: Executor, recordIds: number[], now: string) =>
   recordIds.length === 0
@@ -164,6 +168,7 @@ export const anonymiseRecords = (db: Executor, recordIds: number[], erasedName: 
           last_name: null,
           telegram_id: null,
           telegram_login: null,
+          promo_telegram_id: null,
           has_allergy: 0,
           allergy_type: null,
           comment: null,

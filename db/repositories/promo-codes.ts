@@ -34,7 +34,7 @@ export async function workshopIdsOf(db: Executor, promoCodeId: number): Promise<
   return rows.map((r) => r.workshop_id);
 }
 
-/** Bookings holding a use of the code now (of one Telegram customer when given), leaving one booking out. */
+/** Bookings holding a use of the code now (redeemed by one Telegram customer when given), leaving one booking out. */
 export async function countUses(
   db: Executor,
   promoCodeId: number,
@@ -45,14 +45,21 @@ export async function countUses(
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .where('promo_code_id', '=', promoCodeId)
     .where('state', '!=', holdsUse);
-  if (by.telegramId !== undefined) q = q.where('telegram_id', '=', by.telegramId);
+  if (by.telegramId !== undefined) q = q.where('promo_telegram_id', '=', by.telegramId);
   if (by.exceptRecordId !== undefined) q = q.where('id', '!=', by.exceptRecordId);
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
 
-/** Whether the Telegram customer has any booking that is not cancelled (a first-timer has none). */
+/**
+ * Whether the Telegram customer has any booking that is not cancelled, or redeemed a code on one since
+ * given to a friend (a first-timer has neither).
+ */
 export async function hasBooked(db: Executor, telegramId: number, exceptRecordId?: number): Promise<boolean> {
-  let q = db.selectFrom('records').select('id').where('telegram_id', '=', telegramId).where('state', '!=', holdsUse);
+  let q = db
+    .selectFrom('records')
+    .select('id')
+    .where((eb) => eb.or([eb('telegram_id', '=', telegramId), eb('promo_telegram_id', '=', telegramId)]))
+    .where('state', '!=', holdsUse);
   if (exceptRecordId !== undefined) q = q.where('id', '!=', exceptRecordId);
   return (await q.limit(1).executeTakeFirst()) !== undefined;
 }

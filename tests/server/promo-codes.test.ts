@@ -298,6 +298,67 @@ describe('the price quote and bookings with a code', () => {
     expect((await listed(c.id)).uses).toBe(1);
   });
 
+  describe('given seats count for whoever redeemed the code', () => {
+    const giveTo = async (giver: User, recordId: number, friend: User) => {
+      const link = await s.app.inject({ method: 'POST', url: `/api/v1/records/${recordId}/gift`, headers: tma(giver) });
+      expect(link.statusCode, link.body).toBe(200);
+      const token = /start=gift_([\w-]+)$/.exec(link.json().url as string)![1];
+      const accepted = await s.app.inject({
+        method: 'POST',
+        url: `/api/v1/gifts/${token}/accept`,
+        headers: tma(friend),
+        payload: { name: 'Мария', has_allergy: false, consent: true },
+      });
+      expect(accepted.statusCode, accepted.body).toBe(200);
+    };
+
+    it('a once-per-customer first-visit code is used once, however many seats with it are given away', async () => {
+      const sessions = await Promise.all(Array.from({ length: 4 }, () => createSession(s.app, owner)));
+      const c = await code({ once_per_customer: true, first_time_only: true });
+      const u = telegramUser();
+      const first = await book(s.app, u, bookingPayload(sessions[0].schedule.id, { promo_code: c.code }));
+      expect(first.statusCode, first.body).toBe(201);
+      await giveTo(u, first.json().record.id, telegramUser());
+      for (const { schedule } of sessions.slice(1)) {
+        const again = await book(s.app, u, bookingPayload(schedule.id, { promo_code: c.code }));
+        expect(again.statusCode, again.body).toBe(409);
+        expect(again.json().detail).toBe('Вы уже использовали этот промокод');
+      }
+      expect((await listed(c.id)).uses).toBe(1);
+    });
+
+    it('a first-visit code: whoever redeemed it on a seat they gave away is no newcomer', async () => {
+      const one = await createSession(s.app, owner);
+      const two = await createSession(s.app, owner);
+      const c = await code({ first_time_only: true, once_per_customer: false });
+      const u = telegramUser();
+      const friend = telegramUser();
+      const first = await book(s.app, u, bookingPayload(one.schedule.id, { promo_code: c.code }));
+      expect(first.statusCode, first.body).toBe(201);
+      await giveTo(u, first.json().record.id, friend);
+      const again = await book(s.app, u, bookingPayload(two.schedule.id, { promo_code: c.code }));
+      expect(again.statusCode, again.body).toBe(409);
+      expect(again.json().detail).toBe('Промокод только для тех, кто записывается к нам впервые');
+    });
+
+    it('a friend given a seat booked with a once-per-customer code may still redeem it once themselves', async () => {
+      const one = await createSession(s.app, owner);
+      const two = await createSession(s.app, owner);
+      const three = await createSession(s.app, owner);
+      const c = await code({ once_per_customer: true });
+      const u = telegramUser();
+      const friend = telegramUser();
+      const first = await book(s.app, u, bookingPayload(one.schedule.id, { promo_code: c.code }));
+      await giveTo(u, first.json().record.id, friend);
+      const own = await book(s.app, friend, bookingPayload(two.schedule.id, { promo_code: c.code }));
+      expect(own.statusCode, own.body).toBe(201);
+      expect(own.json().record).toMatchObject({ promo_code: c.code, discount: 350 });
+      const twice = await book(s.app, friend, bookingPayload(three.schedule.id, { promo_code: c.code }));
+      expect(twice.json().detail).toBe('Вы уже использовали этот промокод');
+      expect((await listed(c.id)).uses).toBe(2);
+    });
+  });
+
   it('a switched-off code is refused', async () => {
     const { schedule } = await createSession(s.app, owner);
     const c = await code({});
@@ -351,6 +412,33 @@ describe('concurrency', () => {
     );
     expect(responses.map((r) => r.status).filter((st) => st === 201)).toHaveLength(1);
     expect((await listed(c.id)).uses).toBe(1);
+  });
+
+  it('a customer who gave their seat away, booking several sessions at once with the code, gets none', async () => {
+    for (let round = 0; round < 3; round++) {
+      const sessions = await Promise.all(Array.from({ length: 5 }, () => createSession(s.app, owner)));
+      const c = await code({ once_per_customer: true, first_time_only: true });
+      const u = telegramUser();
+      const first = await book(s.app, u, bookingPayload(sessions[0].schedule.id, { promo_code: c.code }));
+      const link = await s.app.inject({
+        method: 'POST',
+        url: `/api/v1/records/${first.json().record.id}/gift`,
+        headers: tma(u),
+      });
+      const token = /start=gift_([\w-]+)$/.exec(link.json().url as string)![1];
+      const accepted = await s.app.inject({
+        method: 'POST',
+        url: `/api/v1/gifts/${token}/accept`,
+        headers: tma(telegramUser()),
+        payload: { name: 'Мария', has_allergy: false, consent: true },
+      });
+      expect(accepted.statusCode, accepted.body).toBe(200);
+      const responses = await Promise.all(
+        sessions.slice(1).map(({ schedule }) => post(u, bookingPayload(schedule.id, { promo_code: c.code }))),
+      );
+      expect(responses.map((r) => r.status)).toEqual([409, 409, 409, 409]);
+      expect((await listed(c.id)).uses).toBe(1);
+    }
   });
 });
 
