@@ -93,7 +93,7 @@ export const RefundCreate = z
   });
 export type RefundCreate = z.input<typeof RefundCreate>;
 
-/** A staff override of a booking's price, with the reason (audited). */
+/** A staff price per person for a booking (it follows the party; null: back to the fixed price), with the reason (audited). */
 export const PriceOverride = z.object({
   price: z.number({ error: 'Укажите цену' }).int('Цена — целое число динаров').min(0).max(10_000_000).nullable(),
   reason: z.string().trim().min(1, 'Укажите причину').max(500),
@@ -102,11 +102,12 @@ export type PriceOverride = z.infer<typeof PriceOverride>;
 
 /** A booking's money, derived from its price and its ledger. */
 export const RecordMoney = z.object({
-  /** The price fixed at booking (× people, less a promo code's discount), or staff's override. */
+  /** The price fixed at booking (× people, less a promo code's discount), or staff's price per person × people. */
   price: z.number().int(),
   unit_price: z.number().int(),
   /** What a promo code took off unit_price × people (a part of the price, not a payment). */
   discount: z.number().int().optional(),
+  /** Staff's price per person (null: none); an older total override is shown as its price per person. */
   price_override: z.number().int().nullable(),
   /** What the booking costs now: its price, nothing once cancelled. */
   amount_due: z.number().int(),
@@ -278,7 +279,9 @@ export interface Priced {
   state: 'ACTIVE' | 'QUEUED' | 'CANCELLED';
   people_count: number;
   unit_price: number;
+  /** Staff's price per person (it follows the party), or a total set for price_override_party people before. */
   price_override: number | null;
+  price_override_party?: number | null;
   pay_by: string | null;
   /** A promo code's discount (whole RSD). */
   discount?: number;
@@ -290,9 +293,17 @@ export interface LedgerEntry {
   kind: PaymentKind;
 }
 
-/** The price fixed at booking: the workshop's price then × people less a promo discount, unless staff set the total. */
-export const priceOf = (r: Pick<Priced, 'people_count' | 'unit_price' | 'price_override' | 'discount'>): number =>
-  r.price_override ?? Math.max(0, r.unit_price * r.people_count - (r.discount ?? 0));
+/**
+ * The price fixed at booking: the workshop's price then × people less a promo discount, unless staff set a
+ * price per person (× people, no discount). An older total override scales with the party (whole RSD).
+ */
+export function priceOf(
+  r: Pick<Priced, 'people_count' | 'unit_price' | 'price_override' | 'price_override_party' | 'discount'>,
+): number {
+  if (r.price_override === null) return Math.max(0, r.unit_price * r.people_count - (r.discount ?? 0));
+  const party = r.price_override_party ?? null;
+  return party === null ? r.price_override * r.people_count : Math.round((r.price_override * r.people_count) / party);
+}
 
 /** What must be paid when booking to keep the seats: the deposit (rounded up) or the whole price. */
 export function requiredOf(price: number, s: { prepayment: Prepayment; deposit_percent: number }): number {
@@ -328,7 +339,10 @@ export function moneyOf(
     price,
     unit_price: r.unit_price,
     discount: r.discount ?? 0,
-    price_override: r.price_override,
+    price_override:
+      r.price_override === null || !r.price_override_party
+        ? r.price_override
+        : Math.round(r.price_override / r.price_override_party),
     amount_due: due,
     amount_paid: paid,
     balance,

@@ -122,7 +122,7 @@ export function recordRefund(
   });
 }
 
-/** Staff set the booking's total instead of unit price × people (null: back to the fixed price), with a reason. */
+/** Staff set a price per person instead of the fixed one, so it follows the party (null: back to the fixed price), with a reason. */
 export function overridePrice(
   database: Database,
   actor: Actor,

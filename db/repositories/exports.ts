@@ -28,6 +28,7 @@ const exportRows = (db: Executor) =>
       'n.note',
       'r.unit_price',
       'r.price_override',
+      'r.price_override_party',
       'r.discount',
       'pc.code as promo_code',
     ]);

@@ -113,10 +113,11 @@ export const setUnitPrice = (db: Executor, recordId: number, price: number) =>
     .returningAll()
     .executeTakeFirstOrThrow();
 
+/** Staff's price per person (null: back to the fixed price); it replaces an older total override. */
 export const setPriceOverride = (db: Executor, recordId: number, price: number | null, reason: string | null) =>
   db
     .updateTable('records')
-    .set({ price_override: price, price_override_reason: reason, updated_at: nowIso() })
+    .set({ price_override: price, price_override_party: null, price_override_reason: reason, updated_at: nowIso() })
     .where('id', '=', recordId)
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -150,13 +151,16 @@ export async function netReceived(db: Executor, from: string, to: string): Promi
   return Number(row?.net ?? 0);
 }
 
+/** A booking's price in SQL over `records as r`, as priceOf computes it. */
+export const recordPriceSql = sql<number>`(case when r.price_override is null then r.unit_price * r.people_count - r.discount when r.price_override_party is null then r.price_override * r.people_count else round(r.price_override * r.people_count * 1.0 / r.price_override_party) end)`;
+
 /** What ACTIVE bookings of sessions dated in [from, to) still owe: each one's price less what it paid, if more. */
 export async function moneyDue(db: Executor, from: string, to: string): Promise<number> {
   const row = await db
     .selectFrom('records as r')
     .innerJoin('schedules as s', 's.id', 'r.schedule_id')
     .select(() => {
-      const owed = sql`coalesce(r.price_override, r.unit_price * r.people_count - r.discount) - coalesce((select sum(p.amount) from payments p where p.record_id = r.id), 0)`;
+      const owed = sql`${recordPriceSql} - coalesce((select sum(p.amount) from payments p where p.record_id = r.id), 0)`;
       return sql<number | string | null>`sum(case when ${owed} > 0 then ${owed} else 0 end)`.as('due');
     })
     .where('r.state', '=', 'ACTIVE')

@@ -2,6 +2,7 @@ import { PostgresAdapter, type Selectable } from 'kysely';
 import type { PromoCodePublic, PromoKind } from '../../contract';
 import { toZonedInput } from '../../contract/format';
 import { bool, flag, nowIso, type Executor } from '../database';
+import { recordPriceSql } from './payments';
 import type { PromoCodesTable } from '../schema';
 
 export type PromoCodeRow = Selectable<PromoCodesTable>;
@@ -191,7 +192,7 @@ export async function existingWorkshops(db: Executor, ids: number[]): Promise<nu
 
 /**
  * Per code, the bookings of sessions dated in [from, to) made with it that are not cancelled: how many,
- * the people, what they cost after the discount (unless staff set the total) and the discounts given.
+ * the people, what they cost after the discount (unless staff set a price) and the discounts given.
  */
 export async function promoCodeFigures(db: Executor, from: string, to: string) {
   const rows = await db
@@ -203,14 +204,7 @@ export async function promoCodeFigures(db: Executor, from: string, to: string) {
       'p.code as code',
       eb.fn.countAll<number | string>().as('bookings'),
       eb.fn.sum<number | string>('r.people_count').as('people'),
-      eb.fn
-        .sum<number | string>(
-          eb.fn.coalesce(
-            'r.price_override',
-            eb(eb('r.unit_price', '*', eb.ref('r.people_count')), '-', eb.ref('r.discount')),
-          ),
-        )
-        .as('revenue'),
+      eb.fn.sum<number | string>(recordPriceSql).as('revenue'),
       eb.fn.sum<number | string>('r.discount').as('discount'),
     ])
     .where('r.state', '!=', holdsUse)

@@ -4,7 +4,7 @@ import type { RecordSchedule } from '../../contract';
 import { createDb, type Database } from '../../db/database';
 import { migrateToLatest } from '../../db/migrate';
 import { getCertificate, insertCertificate, insertCertificateEntry } from '../../db/repositories/certificates';
-import { creditBalance, insertPayment } from '../../db/repositories/payments';
+import { creditBalance, insertPayment, setPriceOverride } from '../../db/repositories/payments';
 import { getRecord, insertRecord, updateRecord, type RecordRow } from '../../db/repositories/records';
 import { getRecordSchedule, insertSchedule } from '../../db/repositories/schedules';
 import { insertAddress } from '../../db/repositories/addresses';
@@ -225,6 +225,45 @@ describe('onPartyChanged', () => {
     const { events } = await onPartyChanged(database.db, booked.record, larger, schedule, settings(), NOW);
     expect(rows(events)).toEqual([{ amount: PRICE, method: 'certificate', kind: 'payment' }]);
     expect((await getCertificate(database.db, c.id))!.balance).toBe(3 * PRICE);
+  });
+
+  it('a staff price is per person: a larger party costs it × people and holds what is short', async () => {
+    const s = settings({ prepayment: 'full' });
+    const r = await booking();
+    await giveCredit(r.telegram_id!, 1000);
+    await setPriceOverride(database.db, r.id, 1000, 'Свой человек');
+    const booked = await onBooked(database.db, (await getRecord(database.db, r.id))!, schedule, s, NOW);
+    expect((await recordMoney(database.db, booked.record, s)).balance).toBe(0);
+    expect(booked.record.pay_by).toBeNull();
+    const larger = await updateRecord(database.db, r.id, { people_count: 8 });
+    const { record } = await onPartyChanged(database.db, booked.record, larger, schedule, s, NOW);
+    expect(await recordMoney(database.db, record, s)).toMatchObject({ price: 8000, amount_paid: 1000, balance: 7000 });
+    expect(record.pay_by).not.toBeNull();
+  });
+
+  it('a smaller party with a staff price gets back what it paid beyond the new price', async () => {
+    const r = await booking({ people: 4 });
+    await giveCredit(r.telegram_id!, 4000);
+    await setPriceOverride(database.db, r.id, 1000, 'Свой человек');
+    const booked = await onBooked(database.db, (await getRecord(database.db, r.id))!, schedule, settings(), NOW);
+    const smaller = await updateRecord(database.db, r.id, { people_count: 2 });
+    const { record, events } = await onPartyChanged(database.db, booked.record, smaller, schedule, settings(), NOW);
+    expect(rows(events)).toEqual([{ amount: -2000, method: 'credit', kind: 'refund' }]);
+    expect(await recordMoney(database.db, record, settings())).toMatchObject({ price: 2000, balance: 0 });
+    expect(await creditBalance(database.db, r.telegram_id!)).toBe(2000);
+  });
+
+  it('a total set before prices were per person stays that total for its party and scales with a new one', async () => {
+    const r = await booking({ people: 3 });
+    await setPriceOverride(database.db, r.id, 1000, 'Старая цена');
+    // As the migration leaves a total that does not divide by its party.
+    await database.db.updateTable('records').set({ price_override_party: 3 }).where('id', '=', r.id).execute();
+    const legacy = (await getRecord(database.db, r.id))!;
+    expect((await recordMoney(database.db, legacy, settings())).price).toBe(1000);
+    const six = await updateRecord(database.db, r.id, { people_count: 6 });
+    expect((await recordMoney(database.db, six, settings())).price).toBe(2000);
+    const two = await updateRecord(database.db, r.id, { people_count: 2 });
+    expect((await recordMoney(database.db, two, settings())).price).toBe(667);
   });
 
   it('a booking sent to the queue holds nothing', async () => {

@@ -175,7 +175,7 @@ export function PaymentDialog({ recordId, title, onClose }: { recordId: number; 
           <Group gap="lg">
             <Text>
               Цена: <b>{rsd(m.price)}</b>
-              {m.price_override !== null && ' (изменена вручную)'}
+              {m.price_override !== null && ` (изменена вручную: ${rsd(m.price_override)} за человека)`}
             </Text>
             {/* A promo code's discount is a part of the price, not a payment: the price above is after it. */}
             {m.price_override === null && (m.discount ?? 0) > 0 && (
