@@ -1,6 +1,6 @@
 import { z } from './zod';
 import { idParam } from './common';
-import { DateRange } from './paging';
+import { DateRange, PageQuery } from './paging';
 
 /*
  * Money as the API carries it: whole RSD everywhere (Telegram's invoices alone use minor units).
@@ -176,8 +176,12 @@ export const RecordLedger = z.object({
 });
 export type RecordLedger = z.infer<typeof RecordLedger>;
 
+/** The cash desk's period (at most EXPORT_MAX_DAYS; without dates the bookings export's default) and method. */
 export const CashDeskQuery = DateRange.extend({ method: PaymentMethod.optional() });
 export type CashDeskQuery = z.input<typeof CashDeskQuery>;
+/** The same with a page of its rows. */
+export const CashDeskListQuery = CashDeskQuery.extend(PageQuery.shape);
+export type CashDeskListQuery = z.input<typeof CashDeskListQuery>;
 
 /** A ledger row in the cash desk list, with its booking's session. */
 export const CashDeskRow = PaymentPublic.extend({
@@ -216,7 +220,13 @@ export const CashDesk = z.object({
     expired_places: z.number().int(),
     voided_places: z.number().int(),
   }),
+  /** One page of the period's ledger rows, newest first. */
   payments: z.array(CashDeskRow),
+  /** The period's ledger rows, all pages together. */
+  count: z.number().int(),
+  /** The period applied (`to` exclusive): the one asked for, or the default when none was. */
+  from: z.string(),
+  to: z.string(),
 });
 export type CashDesk = z.infer<typeof CashDesk>;
 

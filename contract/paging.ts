@@ -37,6 +37,7 @@ export function rangeBounds(r: DateRange, timeZone: string): { from?: string; to
 /** The longest period one bookings export covers; without dates it ends a month from now. */
 export const EXPORT_MAX_DAYS = 400;
 export const EXPORT_TOO_LONG = `Выгрузка — не больше ${EXPORT_MAX_DAYS} дней: выберите период короче`;
+export const CASH_DESK_TOO_LONG = `Касса показывает не больше ${EXPORT_MAX_DAYS} дней за раз: выберите период короче`;
 
 /** An export's bounds: a missing end is EXPORT_MAX_DAYS after the start (and the reverse); null when longer. */
 export function exportBounds(r: DateRange, timeZone: string, now = Date.now()): { from: string; to: string } | null {

@@ -60,8 +60,10 @@ export const paymentsApi = {
     access: 'staff',
     can: 'cashdesk.read',
     tag,
-    summary: 'The cash desk: ledger rows in a range, totals per method, refunds owed, credit outstanding',
-    query: 'CashDeskQuery',
+    summary: 'The cash desk: a page of ledger rows in a period, totals per method, refunds owed, credit outstanding',
+    description:
+      'At most 400 days (422 beyond); without dates, the 400 days ending a month from now. Totals cover the whole period.',
+    query: 'CashDeskListQuery',
     response: 'CashDesk',
   },
   cashDeskCsv: {
@@ -70,7 +72,7 @@ export const paymentsApi = {
     access: 'staff',
     can: 'cashdesk.read',
     tag,
-    summary: 'The cash desk’s rows as CSV (UTF-8 with BOM, ";")',
+    summary: 'The cash desk’s rows as CSV (UTF-8 with BOM, ";"), the same period rule as the list',
     query: 'CashDeskQuery',
   },
   credit: {

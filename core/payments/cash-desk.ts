@@ -1,13 +1,9 @@
-import type { CashDesk, CashDeskRow, PaymentMethod } from '../../contract';
+import type { CashDesk, CashDeskRow } from '../../contract';
 import { PAYMENT_KIND_LABELS, PAYMENT_METHOD_LABELS } from '../../contract/money';
 import { formatDateTime } from '../../contract/format';
 import type { Executor } from '../../db/database';
-import {
-  creditOutstanding,
-  ledgerSumsByRecord,
-  listPaymentsBetween,
-  listRecordsByIds,
-} from '../../db/repositories/payments';
+import { creditOutstanding, ledgerSumsByRecord, listRecordsByIds } from '../../db/repositories/payments';
+import { deskRowsInBatches, deskRowsPage, deskSums, type DeskRange } from '../../db/repositories/cash-desk';
 import type { RecordRow } from '../../db/repositories/records';
 import { certificateSumsBetween, certificatesOutstanding } from '../../db/repositories/certificates';
 import { toPaymentPublic } from '../ledger/payment-public';
@@ -53,27 +49,34 @@ async function certificatesDesk(
   };
 }
 
-/** The cash desk over a time range: every ledger row, the net per method, received and refunded, owed and held. */
+/** A ledger row as the desk lists it, with its booking's session. */
+const toDeskRow = (p: Awaited<ReturnType<typeof deskRowsPage>>[number]): CashDeskRow => ({
+  ...toPaymentPublic(p),
+  workshop_title: p.workshop_title ?? null,
+  schedule_date: p.schedule_date ?? null,
+});
+
+/**
+ * The cash desk over a bounded period: one page of its ledger rows, and the net per method, received and
+ * refunded summed in the database over the whole period; owed and held as of now.
+ */
 export async function cashDesk(
   db: Executor,
-  range: { from?: string; to?: string; method?: PaymentMethod },
+  range: DeskRange,
+  page: { skip: number; limit: number },
 ): Promise<CashDesk> {
-  const rows = await listPaymentsBetween(db, range);
   const totals: Record<string, number> = {};
   let received = 0;
   let refunded = 0;
-  for (const p of rows) {
-    totals[p.method] = (totals[p.method] ?? 0) + p.amount;
+  let count = 0;
+  for (const s of await deskSums(db, range)) {
+    totals[s.method] = s.net;
+    count += s.rows;
     // Credit and gift certificates spend money the studio already holds: neither received nor paid out.
-    if (p.method === 'credit' || p.method === 'certificate') continue;
-    if (p.amount > 0) received += p.amount;
-    else refunded -= p.amount;
+    if (s.method === 'credit' || s.method === 'certificate') continue;
+    received += s.received;
+    refunded += s.refunded;
   }
-  const payments: CashDeskRow[] = rows.map((p) => ({
-    ...toPaymentPublic(p),
-    workshop_title: p.workshop_title ?? null,
-    schedule_date: p.schedule_date ?? null,
-  }));
   return {
     totals,
     received,
@@ -81,8 +84,19 @@ export async function cashDesk(
     refunds_owed: await refundsOwed(db),
     credit_outstanding: await creditOutstanding(db),
     certificates: await certificatesDesk(db, range),
-    payments,
+    payments: (await deskRowsPage(db, range, page)).map(toDeskRow),
+    count,
+    from: range.from,
+    to: range.to,
   };
+}
+
+/** Rows read per query while the desk's CSV streams. */
+const CSV_BATCH = 500;
+
+/** Every row of the period for the CSV, a batch at a time. */
+export async function* cashDeskBatches(db: Executor, range: DeskRange): AsyncIterable<CashDeskRow[]> {
+  for await (const batch of deskRowsInBatches(db, range, CSV_BATCH)) yield batch.map(toDeskRow);
 }
 
 export const CASH_DESK_COLUMNS = [

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { rangeBounds } from '../../contract';
+import { exportBounds, type CashDeskQuery } from '../../contract';
 import { paymentsApi } from '../../contract/endpoints/payments';
-import { Forbidden } from '../../core/kernel/errors';
-import { CASH_DESK_COLUMNS, cashDesk, cashDeskCells } from '../../core/payments/cash-desk';
+import { Forbidden, Unprocessable } from '../../core/kernel/errors';
+import { CASH_DESK_COLUMNS, cashDesk, cashDeskBatches, cashDeskCells } from '../../core/payments/cash-desk';
 import {
   adjustCustomerCredit,
   customerCredit,
@@ -16,7 +16,8 @@ import { ipsQr } from '../../core/payments/ips-qr';
 import { apiTexts } from '../../core/language/api-texts';
 import { titleIn } from '../../contract/language';
 import { customerLanguage } from '../../core/language/customer-language';
-import { toCsv } from '../csv';
+import { Readable } from 'node:stream';
+import { csvStream } from '../csv';
 import { actorOf } from '../plugins/actor';
 import { route } from '../route';
 import { invoicingOf, type RouteDeps, type TelegramGateway } from './deps';
@@ -54,12 +55,19 @@ export default async function paymentsRoutes(
 
   route(app, paymentsApi.price, async (req) => overridePrice(database, actorOf(req), req.params.id, req.body));
 
+  /** The bookings export's rule: a default period when none is given, at most 400 days. */
+  const deskRange = (q: CashDeskQuery) => {
+    const range = exportBounds(q, tz);
+    if (!range) throw new Unprocessable('cashDeskTooLong');
+    return { ...range, method: q.method };
+  };
+
   route(app, paymentsApi.cashDesk, async (req) =>
-    cashDesk(db, { ...rangeBounds(req.query, tz), method: req.query.method }),
+    cashDesk(db, deskRange(req.query), { skip: req.query.skip, limit: req.query.limit }),
   );
 
   route(app, paymentsApi.cashDeskCsv, async (req, reply) => {
-    const desk = await cashDesk(db, { ...rangeBounds(req.query, tz), method: req.query.method });
+    const range = deskRange(req.query);
     const name = ['payments', req.query.from, req.query.to]
       .filter(Boolean)
       .join('-')
@@ -67,12 +75,7 @@ export default async function paymentsRoutes(
     return reply
       .type(CSV)
       .header('content-disposition', `attachment; filename="${name}.csv"`)
-      .send(
-        toCsv(
-          CASH_DESK_COLUMNS,
-          desk.payments.map((p) => cashDeskCells(p, tz)),
-        ),
-      );
+      .send(Readable.from(csvStream(CASH_DESK_COLUMNS, cashDeskBatches(db, range), (p) => cashDeskCells(p, tz))));
   });
 
   route(app, paymentsApi.credit, async (req) => customerCredit(db, telegramUserOf(req).id));

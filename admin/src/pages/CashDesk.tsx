@@ -14,10 +14,13 @@ import { config } from '../config';
 import { CsvButton } from '../components/CsvButton';
 import { EmptyState } from '../components/EmptyState';
 import { PageHeader } from '../components/PageHeader';
+import { Pager } from '../components/Pager';
 import { PaymentDialog } from '../components/PaymentDialog';
 import { TITLES, toastError } from '../notify';
 import { useApi } from '../query';
 import '../pageStyles';
+
+const PAGE_SIZE = 50;
 
 const when = (iso: string | null) => (iso ? formatDateTime(iso, config.businessTimezone) : '—');
 
@@ -57,21 +60,33 @@ export default function CashDesk() {
   const [to, setTo] = useState(day(0));
   const [method, setMethod] = useState<PaymentMethod | null>(null);
   const [open, setOpen] = useState<number | null>(null);
+  const [page, setPage] = useState(1);
   const query = { from: from || undefined, to: to || undefined, method: method ?? undefined };
-  const { data } = useApi(paymentsApi.cashDesk, { query }, { onError: (err) => toastError(TITLES.general, err) });
+  const { data } = useApi(
+    paymentsApi.cashDesk,
+    { query: { ...query, skip: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE } },
+    { onError: (err) => toastError(TITLES.general, err), keepPreviousData: true },
+  );
+  // Another period or method starts from its first page.
+  const pick =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      set(v);
+      setPage(1);
+    };
   return (
     <Stack gap="lg">
       <PageHeader title="Касса" />
       <Group align="flex-end" gap="sm" wrap="wrap">
-        <TextInput type="date" label="С" value={from} onChange={(e) => setFrom(e.currentTarget.value)} w={170} />
-        <TextInput type="date" label="По" value={to} onChange={(e) => setTo(e.currentTarget.value)} w={170} />
+        <TextInput type="date" label="С" value={from} onChange={(e) => pick(setFrom)(e.currentTarget.value)} w={170} />
+        <TextInput type="date" label="По" value={to} onChange={(e) => pick(setTo)(e.currentTarget.value)} w={170} />
         <Select
           label="Способ"
           placeholder="Все способы"
           clearable
           data={PAYMENT_METHODS.map((m) => ({ value: m, label: PAYMENT_METHOD_LABELS[m] }))}
           value={method}
-          onChange={(v) => setMethod(v as PaymentMethod | null)}
+          onChange={(v) => pick(setMethod)(v as PaymentMethod | null)}
           w={210}
         />
         <CsvButton
@@ -181,6 +196,7 @@ export default function CashDesk() {
               </Table>
             </ScrollArea>
           )}
+          {data.count > 0 && <Pager page={page} pageSize={PAGE_SIZE} total={data.count} onChange={setPage} />}
         </>
       )}
       {open !== null && <PaymentDialog recordId={open} title={`запись №${open}`} onClose={() => setOpen(null)} />}

@@ -1,5 +1,5 @@
 import { formatMoney, plural } from '../../format';
-import { EXPORT_TOO_LONG } from '../../paging';
+import { CASH_DESK_TOO_LONG, EXPORT_TOO_LONG } from '../../paging';
 import { CONSENT_REQUIRED } from '../../personal-data';
 
 /*
@@ -109,6 +109,7 @@ export const staffRefusals = {
   noAccess: 'Нет доступа',
   hostMethods: 'Ведущий принимает оплату наличными или картой',
   exportTooLong: EXPORT_TOO_LONG,
+  cashDeskTooLong: CASH_DESK_TOO_LONG,
   certificatePastExpiry: 'Срок действия должен быть в будущем',
   certificateVoidedAlready: 'Сертификат уже аннулирован',
   promoDuplicate: 'Промокод с таким кодом уже есть',
