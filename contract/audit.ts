@@ -22,6 +22,10 @@ export const AuditEntry = z.object({
   action: z.string(),
   before: z.record(z.string(), z.unknown()).nullable(),
   after: z.record(z.string(), z.unknown()).nullable(),
+  /** What the entry is about, by name ('Анна Петрова · Паста, 5 декабря 18:00'); null when it is gone and unnamed. */
+  subject: z.string().nullable(),
+  /** Names of the ids in before/after, keyed 'field:id' ('schedule_id:3'): the log shows names, not ids. */
+  names: z.record(z.string(), z.string()),
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 
@@ -58,6 +62,11 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   confirmed: 'Подтверждение',
   updated: 'Изменение',
   deleted: 'Удаление',
+  erased: 'Удаление персональных данных',
+  // Ledger rows, logged under the kind of the row.
+  payment: 'Оплата',
+  refund: 'Возврат',
+  adjustment: 'Корректировка баланса',
 };
 /** The Russian name of each field an audit entry may show (its before and after). */
 export const AUDIT_FIELD_LABELS: Record<string, string> = {
@@ -88,6 +97,22 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   duration_minutes: 'Длительность, мин',
   confirmed_at: 'Подтверждение',
   rating: 'Оценка',
+  reason: 'Причина',
+  amount: 'Сумма',
+  amount_paid: 'Оплачено',
+  status: 'Оплата',
+  method: 'Способ',
+  note: 'Комментарий',
+  role: 'Роль',
+  code: 'Код',
+  kind: 'Вид',
+  value: 'Скидка',
+  starts_at: 'Действует с',
+  ends_at: 'Действует до',
+  max_uses: 'Сколько раз',
+  contact: 'Контакт',
+  chars: 'Символов',
+  last_name: 'Фамилия',
 };
 export const AUDIT_ENTITY_LABELS: Record<string, string> = {
   record: 'Запись',
@@ -98,6 +123,10 @@ export const AUDIT_ENTITY_LABELS: Record<string, string> = {
   settings: 'Настройки',
   business_settings: 'Настройки студии',
   promo_code: 'Промокод',
+  certificate: 'Сертификат',
+  credit: 'Баланс клиента',
+  customer_note: 'Заметка о клиенте',
+  personal_data: 'Персональные данные',
 };
 export const DELETED_USER = 'удалённый пользователь';
 export const SYSTEM_ACTOR = 'Система';

@@ -50,3 +50,62 @@ export async function listAudit(db: Executor, f: AuditFilter, page: { skip: numb
 }
 
 export type AuditRow = Awaited<ReturnType<typeof listAudit>>['rows'][number];
+
+/** The ids a page of the log refers to, by what they are. */
+export interface AuditRefs {
+  record: number[];
+  schedule: number[];
+  workshop: number[];
+  address: number[];
+  user: number[];
+  promo_code: number[];
+  /** Customers who acted, by Telegram id. */
+  customer: number[];
+}
+
+const when = <T>(ids: number[], q: () => Promise<T[]>): Promise<T[]> => (ids.length ? q() : Promise.resolve([]));
+
+/** What those ids are now (a deleted one is simply missing): names and dates, in one query per kind. */
+export async function auditReferents(db: Executor, refs: AuditRefs) {
+  const [records, schedules, workshops, addresses, users, promoCodes, customers] = await Promise.all([
+    when(refs.record, () =>
+      db
+        .selectFrom('records as r')
+        .innerJoin('schedules as s', 's.id', 'r.schedule_id')
+        .innerJoin('workshops as w', 'w.id', 's.workshop_id')
+        .select(['r.id', 'r.name', 'r.last_name', 's.date', 'w.title'])
+        .where('r.id', 'in', refs.record)
+        .execute(),
+    ),
+    when(refs.schedule, () =>
+      db
+        .selectFrom('schedules as s')
+        .innerJoin('workshops as w', 'w.id', 's.workshop_id')
+        .select(['s.id', 's.date', 'w.title'])
+        .where('s.id', 'in', refs.schedule)
+        .execute(),
+    ),
+    when(refs.workshop, () =>
+      db.selectFrom('workshops').select(['id', 'title']).where('id', 'in', refs.workshop).execute(),
+    ),
+    when(refs.address, () =>
+      db.selectFrom('addresses').select(['id', 'title']).where('id', 'in', refs.address).execute(),
+    ),
+    when(refs.user, () =>
+      db.selectFrom('users').select(['id', 'full_name', 'email']).where('id', 'in', refs.user).execute(),
+    ),
+    when(refs.promo_code, () =>
+      db.selectFrom('promo_codes').select(['id', 'code']).where('id', 'in', refs.promo_code).execute(),
+    ),
+    // A customer is named as on their latest booking.
+    when(refs.customer, () =>
+      db
+        .selectFrom('records')
+        .select(['telegram_id', 'name', 'last_name'])
+        .where('telegram_id', 'in', refs.customer)
+        .orderBy('id', 'desc')
+        .execute(),
+    ),
+  ]);
+  return { records, schedules, workshops, addresses, users, promoCodes, customers };
+}

@@ -4,7 +4,7 @@ import { auditApi } from '../../contract/endpoints/audit';
 import { recordsApi } from '../../contract/endpoints/records';
 import { listAudit } from '../../db/repositories/audit';
 import { getRecord } from '../../db/repositories/records';
-import { toAuditEntry } from '../../core/staff/audit-view';
+import { toAuditEntries } from '../../core/staff/audit-view';
 import { MSG } from '../../core/kernel/messages';
 import { NotFound } from '../../core/kernel/errors';
 import type { RouteDeps } from './deps';
@@ -17,7 +17,7 @@ export default async function auditRoutes(app: FastifyInstance, { database, conf
     // The log outlives a deleted session's bookings, so only an existing record is looked up.
     if (!(await getRecord(db, req.params.id))) throw new NotFound(MSG.recordNotFound);
     const { rows, count } = await listAudit(db, { entity: 'record', entity_id: req.params.id }, req.query);
-    return { data: rows.map(toAuditEntry), count };
+    return { data: await toAuditEntries(db, rows, businessTimezone), count };
   });
 
   route(app, auditApi.list, async (req) => {
@@ -27,6 +27,6 @@ export default async function auditRoutes(app: FastifyInstance, { database, conf
       { entity, entity_id, ...rangeBounds(req.query, businessTimezone) },
       req.query,
     );
-    return { data: rows.map(toAuditEntry), count };
+    return { data: await toAuditEntries(db, rows, businessTimezone), count };
   });
 }

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import type { SchedulePublic } from '../../contract/schedule';
 import { mockApi, renderAdmin } from './setup';
 import { ScheduleCard } from '../../admin/src/components/ScheduleCard';
+import { formatMoney } from '../../contract/format';
 import { changeLines } from '../../admin/src/components/AuditList';
 import { Pager } from '../../admin/src/components/Pager';
 import { sessionRowAllowed } from '../../core/booking/staff-allowed';
@@ -83,11 +84,29 @@ describe('check-in and no-shows on the schedule card', () => {
 });
 
 describe('history views', () => {
-  it('reads a log entry as "field: before → after" in Russian', () => {
+  it('reads a log entry as "field: before → after" in Russian, only the fields that changed', () => {
     expect(
       changeLines({ before: { state: 'QUEUED', people_count: 2 }, after: { state: 'ACTIVE', people_count: 2 } }),
-    ).toEqual(['Статус: В очереди → Участник', 'Количество: 2 → 2']);
+    ).toEqual(['Статус: В очереди → Участник']);
     expect(changeLines({ before: null, after: { id: 3, attendance: 'NO_SHOW' } })).toEqual(['Посещение: Не пришёл']);
+  });
+
+  it('names ids, says money, statuses and dates in Russian on the studio clock', () => {
+    expect(
+      changeLines({
+        before: { schedule_id: 3, amount_paid: 0, status: 'unpaid' },
+        after: { schedule_id: 4, amount_paid: 3500, status: 'paid', method: 'cash', payment_id: 9 },
+        names: { 'schedule_id:3': 'Паста, 5 марта 2030 18:00' },
+      }),
+    ).toEqual([
+      'Занятие: Паста, 5 марта 2030 18:00 → удалено',
+      `Оплачено: ${formatMoney(0)} → ${formatMoney(3500)}`,
+      'Оплата: Не оплачено → Оплачено',
+      'Способ: Наличные',
+    ]);
+    expect(changeLines({ before: null, after: { date: '2030-06-01T09:30:00.000Z' } })).toEqual([
+      'Дата: 1 июня 2030 11:30',
+    ]);
   });
 
   it('pages say which rows they show and hide the buttons for a single page', () => {
