@@ -10,7 +10,8 @@ import { renderNotificationForChat } from './messages';
 import { texts, textsFor } from './texts';
 import { DEFAULT_LANGUAGE, LANGUAGES } from '../contract/language';
 import { webAppsEnabled } from './keyboards/webapp';
-import type { InvoiceParams } from '../core/payments/telegram';
+import { alertChargeNotRecorded, type InvoiceParams } from '../core/payments/telegram';
+import { paymentReportOf } from './features/payments';
 import { SHARE_CHAT_TYPES, type PreparedInlineMessage, type ShareArticle } from '../core/journey/share-messages';
 
 export const ALLOWED_UPDATES = [
@@ -201,6 +202,12 @@ export function createTelegram(deps: {
         }
         if (err instanceof BotError) await bot.errorHandler(err);
         else log.error({ err, update_id: id }, 'telegram: update not handled, given up');
+        // A charge must not vanish silently: staff are told to record it by hand.
+        const charge = paymentReportOf(update.message);
+        if (charge)
+          await alertChargeNotRecorded(database, charge).catch((e: unknown) =>
+            log.error({ err: e, update_id: id }, 'telegram: a charge not recorded could not be told to staff'),
+          );
       }
       await markUpdateHandled(database.db, id, nowIso());
       return 'handled';

@@ -1,5 +1,6 @@
 import { Composer } from 'grammy';
-import { preCheckoutRefusal, recordTelegramPayment } from '../../core/payments/telegram';
+import type { Message } from 'grammy/types';
+import { preCheckoutRefusal, recordTelegramPayment, type PaymentReport } from '../../core/payments/telegram';
 import { sayRefusal } from '../../contract/texts/refusal';
 import type { BotContext, BotDeps } from '../context';
 
@@ -31,16 +32,27 @@ export function paymentsFeature({ database, log }: BotDeps) {
   });
 
   composer.on('message:successful_payment', async (ctx) => {
-    const p = ctx.message.successful_payment;
-    await recordTelegramPayment(database, {
-      from_id: ctx.from.id,
-      currency: p.currency,
-      total_amount: p.total_amount,
-      invoice_payload: p.invoice_payload,
-      telegram_payment_charge_id: p.telegram_payment_charge_id,
-      provider_payment_charge_id: p.provider_payment_charge_id,
-    });
+    await recordTelegramPayment(database, paymentReportOf(ctx.message)!);
   });
 
   return composer;
 }
+
+/** A successful_payment message as the ledger takes it; null when the message is not one. */
+export function paymentReportOf(m: Message | undefined): PaymentReport | null {
+  const p = m?.successful_payment;
+  if (!p || !m.from) return null;
+  return {
+    from_id: m.from.id,
+    currency: p.currency,
+    total_amount: p.total_amount,
+    invoice_payload: p.invoice_payload,
+    telegram_payment_charge_id: p.telegram_payment_charge_id,
+    provider_payment_charge_id: p.provider_payment_charge_id,
+    payer_name: payerName(m.from),
+  };
+}
+
+/** How staff read a payer: their Telegram name and @username. */
+const payerName = (u: { first_name: string; last_name?: string; username?: string }) =>
+  [u.first_name, u.last_name, u.username && `@${u.username}`].filter(Boolean).join(' ');

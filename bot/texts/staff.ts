@@ -121,6 +121,17 @@ export const staff = {
     late: (session: string, amount: number) =>
       `⚠️ Оплата ${rsd(amount)} пришла за отменённую или уже оплаченную запись (${session}): зачислена на депозит клиента.`,
   },
+  /** Money staff must look at: a charge for a deleted booking, one not recorded, a sweeper's finding. */
+  money: {
+    noBooking: (amount: number, payer: string, recordId: number | null) =>
+      `⚠️ Оплата ${rsd(amount)} через Telegram от ${e(payer)} пришла за запись №${recordId ?? '—'}, которой больше нет (мастер-класс удалён): зачислена на депозит клиента.`,
+    notRecorded: (amount: number, payer: string, recordId: number | null, charge: string) =>
+      `🚨 Оплата ${rsd(amount)} через Telegram от ${e(payer)} за запись №${recordId ?? '—'} не записана: обработка не удалась несколько раз. Внесите её вручную (платёж ${e(charge)}).`,
+    unreconciled: (problem: string, amount: number, recordId: number | null) =>
+      `⚠️ Несверенные деньги: ${e(problem)} — запись №${recordId ?? '—'}, ${rsd(amount)}. Решите в разделе «Касса».`,
+    unknownPayer: 'клиента',
+    openCash: '💰 Касса',
+  },
   /** Gift certificates: a request to confirm, a late payment, what expired. */
   certificates: {
     requested: (code: string, amount: number, buyer: string) =>

@@ -102,6 +102,45 @@ export const appendCertificateSale = (
     ...recordedBy(actor),
   });
 
+/**
+ * A Telegram charge whose booking no longer exists (its session was deleted after the customer passed
+ * pre-checkout): the money is the studio's (a row of no booking, by its charge id) and at once the
+ * payer's studio credit, so it is neither lost nor owed to nobody. Returns the credit's event.
+ */
+export async function appendUnbookedCharge(
+  trx: Executor,
+  actor: Actor,
+  charge: {
+    amount: number;
+    telegram_id: number;
+    note: string;
+    telegram_payment_charge_id: string;
+    provider_payment_charge_id: string;
+  },
+): Promise<MoneyEvent> {
+  await lockCredit(trx, charge.telegram_id);
+  const before = await creditBalance(trx, charge.telegram_id);
+  const row = { record_id: null, telegram_id: charge.telegram_id, note: charge.note, ...recordedBy(actor) };
+  await insertPayment(trx, {
+    ...row,
+    amount: charge.amount,
+    method: 'telegram',
+    kind: 'payment',
+    telegram_payment_charge_id: charge.telegram_payment_charge_id,
+    provider_payment_charge_id: charge.provider_payment_charge_id,
+  });
+  const payment = await insertPayment(trx, { ...row, amount: charge.amount, method: 'credit', kind: 'refund' });
+  return {
+    type: 'money.recorded',
+    actor,
+    payment,
+    record: null,
+    schedule: null,
+    before: { amount_paid: before, status: 'credit' },
+    after: { amount_paid: before + charge.amount, status: 'credit' },
+  };
+}
+
 /** A superuser's change of a customer's studio credit (signed), with the reason. */
 export async function adjustCredit(
   trx: Executor,

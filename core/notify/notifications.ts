@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { bookingOwner, erasePersonal, personal, subject, type ErasureScope } from './personal';
+import { UNRECONCILED_KINDS } from '../../contract/unreconciled';
 
 /*
  * What the outbox carries: one union of kinds and their payloads, written here in the transaction
@@ -213,6 +214,30 @@ const StaffCertificatePayload = z.object({
 });
 export type StaffCertificatePayload = z.infer<typeof StaffCertificatePayload>;
 
+/** The payer's name is theirs (erased with them). */
+const payerOwner = (_: Record<string, unknown>, root: Record<string, unknown>) => ({
+  telegram_id: typeof root.payer_telegram_id === 'number' ? root.payer_telegram_id : null,
+});
+/**
+ * Money staff must look at: a charge for a booking that no longer exists (kept as the payer's credit),
+ * a charge whose handling was given up (not recorded), and a sweeper's finding (unreconciled).
+ */
+const StaffMoneyPayload = z.object({
+  event: z.enum(['no_booking', 'not_recorded', 'unreconciled']),
+  /** The finding's kind (event unreconciled). */
+  problem: z.enum(UNRECONCILED_KINDS).optional(),
+  amount: z.number(),
+  record_id: z.number().nullable(),
+  payer_telegram_id: z.number().nullable().optional(),
+  payer_name: personal(z.string().nullable(), 'identity', payerOwner).optional(),
+  charge_id: z.string().optional(),
+});
+export type StaffMoneyPayload = z.infer<typeof StaffMoneyPayload>;
+
+/** A customer erased their data while the studio held their money: what is owed back, amounts only (nobody named). */
+const ErasedMoneyPayload = z.object({ credit: z.number(), paid: z.number(), owed: z.number() });
+export type ErasedMoneyPayload = z.infer<typeof ErasedMoneyPayload>;
+
 const about = <K extends string, P extends z.ZodType>(kind: K, payload: P) =>
   z.object({ kind: z.literal(kind), payload });
 
@@ -248,6 +273,7 @@ export const Notification = z.discriminatedUnion('kind', [
   about('staff.certificate', StaffCertificatePayload),
   about('staff.session_cancelled', SessionCancelledPayload),
   about('staff.min_people', MinPeoplePayload),
+  about('staff.money', StaffMoneyPayload),
 ]);
 export type Notification = z.infer<typeof Notification>;
 export type NotificationKind = Notification['kind'];
@@ -268,7 +294,8 @@ export type StaffNotification = Extract<
       | 'staff.transferred'
       | 'staff.paid'
       | 'staff.certificate'
-      | 'staff.session_cancelled';
+      | 'staff.session_cancelled'
+      | 'staff.money';
   }
 >;
 export type CustomerNotification = Exclude<

@@ -24,6 +24,7 @@ const SETTING_OF = {
   'staff.paid': 'user_apply',
   'staff.certificate': 'user_apply',
   'staff.session_cancelled': 'user_cancel',
+  'staff.money': 'user_apply',
 } as const;
 
 /**

@@ -1,18 +1,18 @@
 import { formatMoney } from '../../contract/format';
 import type { BusinessSettings, RecordSchedule } from '../../contract';
 import type { Database, Executor } from '../../db/database';
-import { withLocks } from '../../db/lock';
+import { withLocks, withWriteTransaction } from '../../db/lock';
 import { findPaymentByCharge, setPayBy } from '../../db/repositories/payments';
 import { getRecord, type RecordRow } from '../../db/repositories/records';
 import { getRecordSchedule } from '../../db/repositories/schedules';
 import { customerActor, type Actor } from '../kernel/actor';
 import { Conflict, type FixedRefusalCode } from '../kernel/errors';
 import type { MoneyEvent } from '../kernel/events';
-import { publish } from '../notify/publish';
+import { publish, type Published } from '../notify/publish';
 import { getBusinessSettings } from '../kernel/settings';
 import { loadForActor } from '../booking/command';
 import { certificatePurchaseRefusal, recordCertificatePayment } from '../certificates/purchase';
-import { appendToRecord, recordMoney } from '../ledger/ledger';
+import { appendToRecord, appendUnbookedCharge, recordMoney } from '../ledger/ledger';
 import { api as ruApi } from '../../contract/texts/ru/api';
 
 /*
@@ -166,13 +166,16 @@ export const QUEUE_PASSED_REASON = 'Место не освободилось';
 export interface PaymentReport extends PreCheckout {
   telegram_payment_charge_id: string;
   provider_payment_charge_id: string;
+  /** The payer as Telegram names them (for staff's alert when the booking is gone). */
+  payer_name?: string | null;
 }
 
 /**
  * Records a Telegram payment once per charge id: a replayed or concurrent delivery finds it and
  * changes nothing. Money for a booking that no longer takes it (cancelled, or already paid) is kept
- * on the booking's ledger and moved straight to the customer's credit, and staff are alerted.
- * Returns whether it was new.
+ * on the booking's ledger and moved straight to the customer's credit, and staff are alerted; money
+ * for a booking that no longer exists (its session deleted) is kept without a booking, as the payer's
+ * credit. A charge is never refused here: the customer has paid. Returns whether it was new.
  */
 export async function recordTelegramPayment(database: Database, p: PaymentReport): Promise<boolean> {
   const certificateId = certificateIdOfPayload(p.invoice_payload);
@@ -180,13 +183,18 @@ export async function recordTelegramPayment(database: Database, p: PaymentReport
     return recordCertificatePayment(database, certificateId, { ...p, amount: Math.round(p.total_amount / MINOR) });
   const id = recordIdOfPayload(p.invoice_payload);
   const ref = id === null ? undefined : await getRecord(database.db, id);
-  if (!ref) throw new Error(`successful_payment for an unknown booking: ${p.invoice_payload}`);
   const actor = customerActor(p.from_id);
   const amount = Math.round(p.total_amount / MINOR);
-  return withLocks(database, { scheduleIds: [ref.schedule_id] }, async (trx) => {
+  // The payer's lock serialises deliveries of one charge even when the session (and its lock) is gone.
+  const keys = { telegramIds: [p.from_id], scheduleIds: ref ? [ref.schedule_id] : [] };
+  return withLocks(database, keys, async (trx) => {
     // The charge id is unique in the ledger: under the lock, a second delivery sees the first.
     if (await findPaymentByCharge(trx, p.telegram_payment_charge_id)) return false;
-    const r = (await getRecord(trx, ref.id))!;
+    const r = ref && (await getRecord(trx, ref.id));
+    if (!r) {
+      await publish(trx, await keepUnbooked(trx, actor, p, id, amount));
+      return true;
+    }
     const schedule = (await getRecordSchedule(trx, r.schedule_id))!;
     const s = await getBusinessSettings(trx);
     const owed = (await recordMoney(trx, r, s)).balance;
@@ -222,5 +230,62 @@ export async function recordTelegramPayment(database: Database, p: PaymentReport
     if (r.pay_by !== null && m.amount_paid >= m.required_now) await setPayBy(trx, r.id, null);
     await publish(trx, events);
     return true;
+  });
+}
+
+/** A charge for no booking that exists: the payer's credit, and staff told who paid, how much, for what, where it went. */
+async function keepUnbooked(
+  trx: Executor,
+  actor: Actor,
+  p: PaymentReport,
+  recordId: number | null,
+  amount: number,
+): Promise<Published[]> {
+  const credit = await appendUnbookedCharge(trx, actor, {
+    amount,
+    telegram_id: p.from_id,
+    note: `Оплата за запись №${recordId ?? '—'}, которой больше нет: на депозит клиента`,
+    telegram_payment_charge_id: p.telegram_payment_charge_id,
+    provider_payment_charge_id: p.provider_payment_charge_id,
+  });
+  return [
+    credit,
+    {
+      type: 'staff.alert',
+      notification: {
+        kind: 'staff.money',
+        payload: {
+          event: 'no_booking',
+          amount,
+          record_id: recordId,
+          payer_telegram_id: p.from_id,
+          payer_name: p.payer_name ?? null,
+          charge_id: p.telegram_payment_charge_id,
+        },
+      },
+    },
+  ];
+}
+
+/** A charge whose handling was given up: staff are told to record it by hand, unless the ledger has it after all. */
+export async function alertChargeNotRecorded(database: Database, p: PaymentReport): Promise<void> {
+  await withWriteTransaction(database, async (trx) => {
+    if (await findPaymentByCharge(trx, p.telegram_payment_charge_id)) return;
+    await publish(trx, [
+      {
+        type: 'staff.alert',
+        notification: {
+          kind: 'staff.money',
+          payload: {
+            event: 'not_recorded',
+            amount: Math.round(p.total_amount / MINOR),
+            record_id: recordIdOfPayload(p.invoice_payload),
+            payer_telegram_id: p.from_id,
+            payer_name: p.payer_name ?? null,
+            charge_id: p.telegram_payment_charge_id,
+          },
+        },
+      },
+    ]);
   });
 }
