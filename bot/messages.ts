@@ -1,3 +1,4 @@
+import { staffMoneyMessage } from './money-messages';
 import type { OutgoingMessage } from './outgoing-message';
 import type { AttendanceValue, PersonalDataExport } from '../contract';
 import { daysBetween } from '../contract/format';
@@ -292,7 +293,7 @@ function newDatesMessage(n: Extract<Notification, { kind: 'workshop.new_dates' }
 const openSchedule = (rc: RenderContext) => inlineKeyboard([[urlButton(rc.publicUrl, S.openSchedule, '/schedule')]]);
 
 function staffMessage(
-  n: Exclude<StaffNotification, { kind: 'staff.session_cancelled' | 'staff.certificate' }>,
+  n: Exclude<StaffNotification, { kind: 'staff.session_cancelled' | 'staff.certificate' | 'staff.money' }>,
   rc: RenderContext,
 ): OutgoingMessage {
   const { schedule: s, record: r } = n.payload;
@@ -362,6 +363,7 @@ export function renderNotification(n: Notification, rc: RenderContext, now = new
   if (n.kind === 'staff.session_cancelled') return sessionCancelledMessage(n.payload, rc);
   if (n.kind === 'certificate.ready' || n.kind === 'certificate.expiring') return certificateMessage(n, rc);
   if (n.kind === 'staff.certificate') return staffCertificateMessage(n, rc);
+  if (n.kind === 'staff.money') return staffMoneyMessage(n, rc);
   if (
     n.kind === 'staff.new_record' ||
     n.kind === 'staff.cancelled' ||
