@@ -4,17 +4,17 @@ import { call } from './api';
 import { MESSAGES, TITLES, refetchAll, toastError, toastSuccess } from './notify';
 
 /**
- * Every change the admin makes: a success toast, or the server's detail in an error toast under
+ * Every change the admin makes: a success toast (its text may name what was made), or the server's detail in an error toast under
  * `errorTitle`; the lists are fetched again either way. True when it worked.
  */
-export async function runChange(
-  call: () => Promise<unknown>,
-  success: string,
+export async function runChange<T>(
+  call: () => Promise<T>,
+  success: string | ((result: T) => string),
   errorTitle: string = TITLES.general,
 ): Promise<boolean> {
   try {
-    await call();
-    toastSuccess(success);
+    const result = await call();
+    toastSuccess(typeof success === 'string' ? success : success(result));
     return true;
   } catch (err) {
     toastError(errorTitle, err);

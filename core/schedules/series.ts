@@ -1,5 +1,5 @@
 import { SERIES_MAX_MONTHS, type ScheduleSeriesCreate } from '../../contract';
-import { fromZonedInput } from '../../contract/format';
+import { seriesPlan } from '../../contract/schedule-series';
 import type { Database } from '../../db/database';
 import { withWriteTransaction } from '../../db/lock';
 import { insertSchedule, insertSeries } from '../../db/repositories/schedules';
@@ -18,29 +18,12 @@ export const SERIES_MSG = {
 
 type SeriesInput = Omit<ScheduleSeriesCreate, 'capacity'> & { capacity: number };
 
-const addDays = (day: string, n: number) => {
-  const d = new Date(`${day}T12:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + n);
-  return d.toISOString().slice(0, 10);
-};
-
-/** The series' start instants (UTC), in order: each chosen weekday at `time` on the studio's clock, future ones only. */
+/** The series' start instants (UTC), in order; a series with none is refused with its reason. */
 export function seriesDates(input: SeriesInput, timeZone: string, now = new Date()): string[] {
-  const last = input.weeks !== undefined ? addDays(input.start, input.weeks * 7 - 1) : input.until!;
-  if (last < input.start) throw new Unprocessable(SERIES_MSG.untilBeforeStart);
-  const limit = new Date(`${input.start}T12:00:00Z`);
-  limit.setUTCMonth(limit.getUTCMonth() + SERIES_MAX_MONTHS);
-  if (last > limit.toISOString().slice(0, 10)) throw new Unprocessable(SERIES_MSG.tooLong);
-  const weekdays = new Set(input.weekdays);
-  const dates: string[] = [];
-  for (let day = input.start; day <= last; day = addDays(day, 1)) {
-    const weekday = new Date(`${day}T12:00:00Z`).getUTCDay() || 7;
-    if (!weekdays.has(weekday)) continue;
-    const at = new Date(fromZonedInput(`${day} ${input.time}:00`, timeZone)).toISOString();
-    if (at > now.toISOString()) dates.push(at);
-  }
-  if (dates.length === 0) throw new Unprocessable(SERIES_MSG.empty);
-  return dates;
+  const plan = seriesPlan(input, timeZone, now);
+  if (plan.problem === 'tooLong') throw new Unprocessable(SERIES_MSG.tooLong);
+  if (plan.problem) throw new Unprocessable(SERIES_MSG[plan.problem]);
+  return plan.dates;
 }
 
 /**

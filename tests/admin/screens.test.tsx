@@ -194,7 +194,9 @@ describe('schedule form', () => {
     );
     const dialog = await screen.findByRole('dialog', { name: 'Добавление мастер-класса в расписание' });
     expect((within(dialog).getByLabelText('Количество мест') as HTMLInputElement).value).toBe('8');
-    expect(within(dialog).getByText('21 ноября 2026 12:00')).toBeTruthy();
+    expect((within(dialog).getByRole('textbox', { name: /^Дата/ }) as HTMLInputElement).value).toBe('21.11.2026');
+    expect((within(dialog).getByRole('spinbutton', { name: 'Часы' }) as HTMLInputElement).value).toBe('12');
+    expect((within(dialog).getByRole('spinbutton', { name: 'Минуты' }) as HTMLInputElement).value).toBe('00');
     expect((within(dialog).getByRole('combobox', { name: /^Адрес/ }) as HTMLInputElement).value).toBe('Улица 1');
     expect(within(dialog).getByText('Новый адрес можно добавить в разделе Настройки – Адреса')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Сохранить' }));

@@ -1,30 +1,31 @@
-import '@mantine/dates/styles.css';
-// The picker formats its value with dayjs: Russian month names.
-import 'dayjs/locale/ru';
 import { useState } from 'react';
 import {
   Chip,
   Group,
+  List,
   NumberInput,
   Radio,
+  ScrollArea,
   SegmentedControl,
   Select,
   Stack,
   Switch,
   Text,
-  TextInput,
 } from '@mantine/core';
-import { DateTimePicker, DatesProvider } from '@mantine/dates';
+import { TimePicker } from '@mantine/dates';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import type { AddressPublic } from '../../../contract/addresses';
 import { DEFAULT_CAPACITY } from '../../../contract/common';
-import { fromZonedInput, toZonedInput, type Instant } from '../../../contract/format';
-import { ScheduleCreate, WEEKDAY_LABELS, type SchedulePublic } from '../../../contract/schedule';
+import { formatShortDateTime, fromZonedInput, plural, toZonedInput, type Instant } from '../../../contract/format';
+import { ScheduleCreate, SERIES_MAX_MONTHS, WEEKDAY_LABELS, type SchedulePublic } from '../../../contract/schedule';
+import { seriesPlan } from '../../../contract/schedule-series';
+import { staffRefusals } from '../../../contract/texts/ru/refusals';
 import type { WorkshopPublic } from '../../../contract/workshops';
 import { scheduleApi } from '../../../contract/endpoints/schedule';
 import { call } from '../api';
+import { DateField } from '../components/DateField';
 import { FormModal } from '../components/FormModal';
 import { config } from '../config';
 import { MESSAGES } from '../notify';
@@ -52,13 +53,24 @@ export const SCOPE_OPTIONS = [
   { value: 'following', label: 'Это и следующие' },
 ];
 
-/** ISO weekday (1 = Monday) of a session input on the studio's clock. */
-const weekdayOf = (iso: string) => new Date(`${toZonedInput(iso, zone).slice(0, 10)}T12:00:00Z`).getUTCDay() || 7;
+/** ISO weekday (1 = Monday) of a day 'YYYY-MM-DD'. */
+const weekdayOf = (day: string) => new Date(`${day}T12:00:00Z`).getUTCDay() || 7;
+
+/** «Создано 5 мастер-классов», «Создан 21 мастер-класс». */
+export const seriesCreatedMessage = (n: number) =>
+  `${plural(n, ['Создан', 'Создано', 'Создано'])} ${n} ${plural(n, ['мастер-класс', 'мастер-класса', 'мастер-классов'])}`;
+
+const SERIES_PROBLEMS = {
+  tooLong: staffRefusals.seriesTooLong({ months: SERIES_MAX_MONTHS }),
+  untilBeforeStart: staffRefusals.seriesUntilBeforeStart,
+  empty: staffRefusals.seriesEmpty,
+};
 
 /** Weekly repeat of a new session: on which weekdays, for how many weeks or until which day. */
 interface Repeat {
   on: boolean;
-  weekdays: string[];
+  /** null until the owner picks: the weekday of the chosen date. */
+  weekdays: string[] | null;
   end: 'weeks' | 'until';
   weeks: number | string;
   until: string;
@@ -76,6 +88,7 @@ export interface ScheduleFormProps {
 
 /** Add (no `schedule`) or edit a session: 'Добавление мастер-класса в расписание' / 'Редактирование расписания'. */
 export function ScheduleForm({ schedule, workshops, addresses, opened, onClose, now }: ScheduleFormProps) {
+  const startDate = schedule ? asZonedIso(schedule.date) : fromZonedInput(defaultSessionInput(now), zone);
   const {
     control,
     handleSubmit,
@@ -85,14 +98,14 @@ export function ScheduleForm({ schedule, workshops, addresses, opened, onClose, 
     resolver: zodResolver(ScheduleCreate),
     defaultValues: schedule
       ? {
-          date: asZonedIso(schedule.date),
+          date: startDate,
           workshop_id: schedule.workshop_id,
           address_id: schedule.address_id,
           capacity: schedule.capacity,
           min_people: schedule.min_people ?? null,
         }
       : {
-          date: fromZonedInput(defaultSessionInput(now), zone),
+          date: startDate,
           workshop_id: undefined,
           address_id: addresses[0]?.id,
           capacity: DEFAULT_CAPACITY,
@@ -101,10 +114,36 @@ export function ScheduleForm({ schedule, workshops, addresses, opened, onClose, 
   });
 
   const [scope, setScope] = useState<'one' | 'following'>('one');
-  const [repeat, setRepeat] = useState<Repeat>({ on: false, weekdays: [], end: 'weeks', weeks: 4, until: '' });
+  const [repeat, setRepeat] = useState<Repeat>({ on: false, weekdays: null, end: 'weeks', weeks: 4, until: '' });
+  // The day and the time are two fields: the session's date is both, or none while either is empty.
+  const initial = toZonedInput(startDate, zone);
+  const [day, setDay] = useState(initial.slice(0, 10));
+  const [time, setTime] = useState(initial.slice(11, 16));
+  const today = toZonedInput(now ?? new Date(), zone).slice(0, 10);
+  // An existing session keeps its own day even when it has passed.
+  const firstDay = schedule && initial.slice(0, 10) < today ? initial.slice(0, 10) : today;
+
+  const weekdays = repeat.weekdays ?? (day ? [String(weekdayOf(day))] : []);
+  const seriesDays = {
+    start: day,
+    time,
+    weekdays: weekdays.map(Number),
+    ...(repeat.end === 'weeks' ? { weeks: Number(repeat.weeks) || 1 } : { until: repeat.until }),
+  };
+  const plan =
+    repeat.on && day && time && (repeat.end === 'weeks' || repeat.until) ? seriesPlan(seriesDays, zone, now) : null;
 
   const onSubmit = async (body: ScheduleCreate) => {
-    const local = toZonedInput(body.date, zone);
+    if (schedule) {
+      const update = () =>
+        call(scheduleApi.update, {
+          params: { id: schedule.id },
+          query: { scope: scope === 'following' ? scope : null },
+          body,
+        });
+      if (await runChange(update, MESSAGES.scheduleUpdated)) onClose();
+      return;
+    }
     const series = () =>
       call(scheduleApi.series, {
         body: {
@@ -112,23 +151,13 @@ export function ScheduleForm({ schedule, workshops, addresses, opened, onClose, 
           address_id: body.address_id,
           capacity: body.capacity,
           min_people: body.min_people,
-          start: local.slice(0, 10),
-          time: local.slice(11, 16),
-          weekdays: (repeat.weekdays.length ? repeat.weekdays : [String(weekdayOf(body.date))]).map(Number),
-          ...(repeat.end === 'weeks' ? { weeks: Number(repeat.weeks) } : { until: repeat.until }),
+          ...seriesDays,
         },
       });
-    const save = () =>
-      schedule
-        ? call(scheduleApi.update, {
-            params: { id: schedule.id },
-            query: { scope: scope === 'following' ? scope : null },
-            body,
-          })
-        : repeat.on
-          ? series()
-          : call(scheduleApi.create, { body });
-    if (await runChange(save, schedule ? MESSAGES.scheduleUpdated : MESSAGES.scheduleCreated)) onClose();
+    const done = repeat.on
+      ? await runChange(series, (made) => seriesCreatedMessage(made.count))
+      : await runChange(() => call(scheduleApi.create, { body }), MESSAGES.scheduleCreated);
+    if (done) onClose();
   };
 
   const workshopOptions = workshops.map((w) => ({ value: String(w.id), label: w.title }));
@@ -167,26 +196,42 @@ export function ScheduleForm({ schedule, workshops, addresses, opened, onClose, 
       <Controller
         control={control}
         name="date"
-        render={({ field, fieldState }) => (
-          <DatesProvider settings={{ locale: 'ru', firstDayOfWeek: 1 }}>
-            <DateTimePicker
-              label="Дата и время"
-              placeholder="Выберите дату и время"
-              withAsterisk
-              valueFormat="D MMMM YYYY H:mm"
-              clearable
-              clearButtonProps={{ 'aria-label': 'Очистить дату' }}
-              name={field.name}
-              ref={field.ref}
-              value={field.value ? toZonedInput(field.value, zone) : null}
-              onChange={(v) => field.onChange(v ? fromZonedInput(v, zone) : '')}
-              onBlur={field.onBlur}
-              error={fieldState.error?.message}
-              description={`Часовой пояс: ${zone}`}
-              popoverProps={{ withinPortal: true }}
-            />
-          </DatesProvider>
-        )}
+        render={({ field, fieldState }) => {
+          const change = (nextDay: string, nextTime: string) => {
+            setDay(nextDay);
+            setTime(nextTime);
+            field.onChange(nextDay && nextTime ? fromZonedInput(`${nextDay} ${nextTime}:00`, zone) : '');
+          };
+          return (
+            <Stack gap={4}>
+              <Group gap="sm" align="flex-start" wrap="nowrap">
+                <DateField
+                  label="Дата"
+                  withAsterisk
+                  name={field.name}
+                  ref={field.ref}
+                  value={day}
+                  minDate={firstDay}
+                  onChange={(d) => change(d, time)}
+                  onBlur={field.onBlur}
+                  error={fieldState.error?.message}
+                  style={{ flex: 1 }}
+                />
+                <TimePicker
+                  label="Время"
+                  withAsterisk
+                  hoursInputLabel="Часы"
+                  minutesInputLabel="Минуты"
+                  // The time picker's own value: fed back exactly as it says it, it never retypes a digit.
+                  value={time}
+                  onChange={(t) => change(day, t)}
+                  w={110}
+                />
+              </Group>
+              <Text size="xs" c="gray.7">{`Часовой пояс: ${zone}`}</Text>
+            </Stack>
+          );
+        }}
       />
       <Controller
         control={control}
@@ -272,7 +317,7 @@ export function ScheduleForm({ schedule, workshops, addresses, opened, onClose, 
               <Text size="sm" id="weekdays-label">
                 Дни недели (по умолчанию — день выбранной даты)
               </Text>
-              <Chip.Group multiple value={repeat.weekdays} onChange={(v) => setRepeat({ ...repeat, weekdays: v })}>
+              <Chip.Group multiple value={weekdays} onChange={(v) => setRepeat({ ...repeat, weekdays: v })}>
                 <Group gap={6} role="group" aria-labelledby="weekdays-label">
                   {WEEKDAY_LABELS.map((label, i) => (
                     <Chip key={label} value={String(i + 1)} size="sm" color="teal.9">
@@ -301,17 +346,52 @@ export function ScheduleForm({ schedule, workshops, addresses, opened, onClose, 
                   onChange={(v) => setRepeat({ ...repeat, weeks: v })}
                 />
               ) : (
-                <TextInput
-                  type="date"
+                <DateField
                   label="Последний день (не дальше 6 месяцев)"
                   value={repeat.until}
-                  onChange={(e) => setRepeat({ ...repeat, until: e.currentTarget.value })}
+                  minDate={day || today}
+                  onChange={(until) => setRepeat({ ...repeat, until })}
                 />
               )}
+              {plan && <SeriesPreview dates={plan.dates} problem={plan.problem} weekdaysChosen={weekdays.length > 0} />}
             </>
           )}
         </Stack>
       )}
     </FormModal>
+  );
+}
+
+/** The dates a series will make, listed before it is saved (or why it makes none). */
+function SeriesPreview({
+  dates,
+  problem,
+  weekdaysChosen,
+}: {
+  dates: string[];
+  problem?: keyof typeof SERIES_PROBLEMS;
+  weekdaysChosen: boolean;
+}) {
+  if (problem)
+    return (
+      <Text size="sm" c="red.8" data-testid="series-preview">
+        {weekdaysChosen ? SERIES_PROBLEMS[problem] : 'Выберите дни недели'}
+      </Text>
+    );
+  return (
+    <Stack gap={4} data-testid="series-preview">
+      <Text size="sm" fw={500}>
+        {`Будет ${plural(dates.length, ['создан', 'создано', 'создано'])} ${dates.length} ${plural(dates.length, ['мастер-класс', 'мастер-класса', 'мастер-классов'])}:`}
+      </Text>
+      <ScrollArea.Autosize mah={140} type="auto">
+        <List size="sm" spacing={2}>
+          {dates.map((d) => (
+            <List.Item key={d}>
+              {`${WEEKDAY_LABELS[weekdayOf(toZonedInput(d, zone).slice(0, 10)) - 1]}, ${formatShortDateTime(d, zone)}`}
+            </List.Item>
+          ))}
+        </List>
+      </ScrollArea.Autosize>
+    </Stack>
   );
 }

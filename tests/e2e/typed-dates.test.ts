@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import dayjs from 'dayjs';
+import utc from 'dayjs/plugin/utc';
+import timezone from 'dayjs/plugin/timezone';
+import 'dayjs/locale/ru';
+import { launchBrowser, screenshotPath } from '../helpers/browser';
+import { startTestServer } from '../helpers/server';
+import { axeProblems } from '../helpers/miniapp';
+
+dayjs.extend(utc);
+dayjs.extend(timezone);
+
+/*
+ * What is typed is what is saved: the schedule dialog keeps the hour typed after a day was picked in
+ * its calendar, a weekly series includes the picked day and lists its dates before saving, the toast
+ * counts the sessions made, and days before today cannot be picked.
+ */
+
+type Server = Awaited<ReturnType<typeof startTestServer>>;
+const TZ = 'Europe/Belgrade';
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+let server: Server;
+let browser: Browser;
+let staff: { authorization: string };
+const errors: string[] = [];
+
+async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${server.url}/api/v1${path}`, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...staff },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+async function newPage(viewport: { width: number; height: number }): Promise<{ ctx: BrowserContext; page: Page }> {
+  // bypassCSP: axe-core is injected as an inline script, which the admin's policy rightly refuses.
+  const ctx = await browser.newContext({ viewport, locale: 'ru-RU', timezoneId: 'UTC', bypassCSP: true });
+  const page = await ctx.newPage();
+  page.setDefaultTimeout(10_000);
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) errors.push(m.text());
+  });
+  await page.goto(`${server.url}/login`);
+  await page.getByLabel('Email').fill(server.superuser.email);
+  await page.getByLabel('Password', { exact: true }).fill(server.superuser.password);
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await page.waitForURL((u) => u.pathname !== '/login');
+  await page.locator('main').waitFor();
+  return { ctx, page };
+}
+
+async function shot(page: Page, name: string, fullPage = false) {
+  await page.waitForTimeout(400); // transitions settle
+  await page.screenshot({ path: screenshotPath(`typed-dates-${name}`), fullPage });
+}
+
+const studioDay = (plusDays: number) => dayjs().tz(TZ).add(plusDays, 'day').startOf('day');
+/** The calendar's name for a day: «30 ноября 2026». */
+const dayLabel = (d: dayjs.Dayjs) => d.locale('ru').format('D MMMM YYYY');
+
+/** Clicks a day in the open calendar, turning to the next month when it is not shown yet. */
+async function pickDay(page: Page, d: dayjs.Dayjs) {
+  const day = page.getByRole('button', { name: dayLabel(d), exact: true });
+  for (let i = 0; i < 3 && (await day.count()) === 0; i++) {
+    await page.locator('[data-direction="next"]').first().click();
+  }
+  await day.click();
+}
+
+async function openAddDialog(page: Page) {
+  await page.goto(`${server.url}/schedule`);
+  await page.getByRole('button', { name: 'Добавить' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Добавление мастер-класса в расписание' });
+  await dialog.getByRole('combobox', { name: 'Мастер-класс' }).click();
+  await page.getByRole('option', { name: 'Сырники' }).click();
+  return dialog;
+}
+
+const sessions = () => api<{ data: { id: number; date: string }[] }>('GET', '/schedule/');
+const studioTimes = (list: { date: string }[]) =>
+  list.map((s) => dayjs(s.date).tz(TZ).format('YYYY-MM-DD HH:mm')).sort();
+
+beforeAll(async () => {
+  server = await startTestServer({ env: { BUSINESS_TIMEZONE: TZ } });
+  browser = await launchBrowser();
+  staff = await server.auth();
+  await api('POST', '/workshops/', { title: 'Сырники', price: 2500 });
+  await api('POST', '/address/', { title: 'Улица 1', map_link: 'https://m/1' });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('what is typed in the schedule dialog is what is saved', () => {
+  for (const [width, viewport] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
+    it(`an hour typed after picking a day is the hour saved (${width})`, async () => {
+      const { ctx, page } = await newPage(viewport);
+      const before = (await sessions()).data.map((s) => s.id);
+      const dialog = await openAddDialog(page);
+      const target = studioDay(width === 'desktop' ? 3 : 4);
+      await dialog.getByRole('textbox', { name: 'Дата' }).click();
+      await pickDay(page, target);
+      // As a person types: a click on the hours, then one digit at a time.
+      await dialog.getByRole('spinbutton', { name: 'Часы' }).click();
+      await page.keyboard.type('18', { delay: 300 });
+      await page.keyboard.type('30', { delay: 300 });
+      await shot(page, `hour-typed-${width}`);
+      expect(await axeProblems(page, '[role="dialog"]')).toEqual([]);
+      const created = page.waitForResponse((r) => r.url().endsWith('/schedule/') && r.status() === 201);
+      await dialog.getByRole('button', { name: 'Сохранить' }).click();
+      await created;
+      const added = (await sessions()).data.filter((s) => !before.includes(s.id));
+      expect(studioTimes(added)).toEqual([`${target.format('YYYY-MM-DD')} 18:30`]);
+      await ctx.close();
+    });
+  }
+});
