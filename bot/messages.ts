@@ -360,6 +360,7 @@ function digestMessage(p: DigestPayload, rc: RenderContext, now: Date): Outgoing
 export function renderNotification(n: Notification, rc: RenderContext, now = new Date()): RenderedMessage {
   if (n.kind === 'staff.digest') return digestMessage(n.payload, rc, now);
   if (n.kind === 'staff.min_people') return minPeopleCard(n.payload, rc);
+  if (n.kind === 'staff.money_check') return { text: S.moneyCheck(n.payload.text) };
   if (n.kind === 'staff.session_cancelled') return sessionCancelledMessage(n.payload, rc);
   if (n.kind === 'certificate.ready' || n.kind === 'certificate.expiring') return certificateMessage(n, rc);
   if (n.kind === 'staff.certificate') return staffCertificateMessage(n, rc);

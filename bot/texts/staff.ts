@@ -145,4 +145,6 @@ export const staff = {
     unknownBuyer: 'клиента',
     openList: '🎁 Сертификаты',
   },
+  /** The nightly money check found a break of the money invariants (`text` says which). */
+  moneyCheck: (text: string) => `🧮 Сверка денег: ${e(text)}. Проверьте в разделе «Касса».`,
 };

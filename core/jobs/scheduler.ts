@@ -11,6 +11,7 @@ import { cancelExpiredHolds, cancelPassedQueue } from '../payments/hold';
 import { remindExpiringCertificates, settleExpiredCertificates } from '../certificates/expiry';
 import { runMinPeopleRule } from '../schedules/min-people';
 import type { Log } from '../kernel/log';
+import { moneyCheckJob } from './money-check';
 
 /**
  * The periodic jobs: one timer, every job in turn at each tick. A job must be idempotent (it runs
@@ -50,6 +51,8 @@ export const jobs = (database: Database, opts: { timezone?: string } = {}): Job[
   { name: 'certificate-reminders', run: (now) => remindExpiringCertificates(database, now) },
   { name: 'retention', run: (now) => runRetention(database, now) },
   { name: 'shared-state', run: (now) => pruneSharedState(database, now) },
+  // Last, at a quiet hour: the money invariants over the whole ledger, each break told to staff once.
+  { name: 'money-check', run: moneyCheckJob(database, opts.timezone ?? DEFAULT_TIMEZONE) },
 ];
 
 export function createScheduler(deps: {

@@ -273,6 +273,8 @@ export const Notification = z.discriminatedUnion('kind', [
   about('staff.certificate', StaffCertificatePayload),
   about('staff.session_cancelled', SessionCancelledPayload),
   about('staff.min_people', MinPeoplePayload),
+  // The nightly money check: one break of the money invariants, said for staff.
+  about('staff.money_check', z.object({ text: z.string() })),
   about('staff.money', StaffMoneyPayload),
 ]);
 export type Notification = z.infer<typeof Notification>;
@@ -300,7 +302,9 @@ export type StaffNotification = Extract<
 >;
 export type CustomerNotification = Exclude<
   Notification,
-  StaffNotification | CertificateNotification | { kind: 'staff.digest' | 'staff.min_people' | 'workshop.new_dates' }
+  | StaffNotification
+  | CertificateNotification
+  | { kind: 'staff.digest' | 'staff.min_people' | 'staff.money_check' | 'workshop.new_dates' }
 >;
 
 /** The customer's certificate messages (rendered apart: they name no booking). */
