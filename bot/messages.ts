@@ -12,6 +12,7 @@ import type {
 } from '../core/notify/notifications';
 import { HOLD_EXPIRED_REASON, invoiceParams, QUEUE_PASSED_REASON } from '../core/payments/telegram';
 import { payNow } from '../core/ledger/price';
+import { telegramCharge } from '../contract/telegram-limits';
 import { PAYMENT_METHOD_LABELS, type PaymentMethod } from '../contract/money';
 import { applyButton, inlineKeyboard, recordButton, urlButton, webAppButton } from './keyboards/webapp';
 import { ratingButtons, reminderButton } from './keyboards/journey';
@@ -22,7 +23,7 @@ import { certificateMessage, staffCertificateMessage } from './certificate-messa
 import { texts, textsFor, type BotTexts } from './texts';
 import { DEFAULT_LANGUAGE, type Language } from '../contract/language';
 import { customerLanguage } from '../core/language/customer-language';
-import { apiTexts } from '../core/language/api-texts';
+import { apiTexts, sayCancelReason } from '../core/language/api-texts';
 import type { Executor } from '../db/database';
 
 /*
@@ -110,8 +111,11 @@ function invoiceCall(n: CustomerNotification, rc: RenderContext): RenderedMessag
   const m = n.payload.money;
   const r = n.payload.record;
   if (!rc.paymentProviderToken || !m || r.state !== 'ACTIVE') return [];
-  const amount = payNow(m);
-  if (amount <= 0) return [];
+  if (payNow(m) <= 0) return [];
+  // Within Telegram's limits for one payment, as the invoice link asks; else the money lines say what is due.
+  const charge = telegramCharge(payNow(m), m.balance);
+  if ('refusal' in charge) return [];
+  const amount = charge.amount;
   const s = n.payload.schedule;
   // The invoice in the recipient's language, as the message it follows.
   const params = invoiceParams(
@@ -138,6 +142,8 @@ function customerText(n: CustomerNotification, rc: RenderContext, money: string[
   const { customer: C, money: M, common } = T;
   const { schedule: s, record: r } = n.payload;
   const w = s.workshop_title;
+  // A reason the system gave is said in the customer's language; one a person typed, as typed.
+  const reason = (text: string) => C.cancelReason(sayCancelReason(text, rc.language ?? DEFAULT_LANGUAGE));
   const myRecord = inlineKeyboard([[recordButton(rc.publicUrl, r.record_id, C.buttons.myRecord)]]);
   // Once the seats are theirs, the confirmation offers the date for the customer's calendar.
   const withCalendar = inlineKeyboard([
@@ -163,7 +169,7 @@ function customerText(n: CustomerNotification, rc: RenderContext, money: string[
       // A seat hold that ran out unpaid: the seats went to others, so the way back is a new booking.
       if (r.cancel_reason === HOLD_EXPIRED_REASON)
         return msg(
-          [C.cancelled(w), C.cancelReason(r.cancel_reason)],
+          [C.cancelled(w), reason(r.cancel_reason)],
           [M.holdExpiredHint],
           inlineKeyboard([
             [webAppButton(rc.publicUrl, C.buttons.bookAgain, `/apply?again=${r.record_id}`)],
@@ -171,8 +177,8 @@ function customerText(n: CustomerNotification, rc: RenderContext, money: string[
           ]),
         );
       // The session started without a seat for a queued booking: nothing to restore, the money lines say where it went.
-      if (r.cancel_reason === QUEUE_PASSED_REASON) return msg([C.cancelled(w), C.cancelReason(r.cancel_reason)]);
-      return msg([C.cancelled(w), ...(r.cancel_reason ? [C.cancelReason(r.cancel_reason)] : [])], [C.restoreHint]);
+      if (r.cancel_reason === QUEUE_PASSED_REASON) return msg([C.cancelled(w), reason(r.cancel_reason)]);
+      return msg([C.cancelled(w), ...(r.cancel_reason ? [reason(r.cancel_reason)] : [])], [C.restoreHint]);
     case 'record.paid':
       return msg([n.payload.late ? M.receivedLate(n.payload.amount, w) : M.received(n.payload.amount, w)]);
     case 'record.restored':
@@ -212,7 +218,7 @@ function customerText(n: CustomerNotification, rc: RenderContext, money: string[
             ...(r.cancel_reason === MIN_PEOPLE_REASON
               ? [C.minPeopleReason]
               : r.cancel_reason
-                ? [C.cancelReason(r.cancel_reason)]
+                ? [reason(r.cancel_reason)]
                 : []),
             ...(money.length ? ['', ...money] : []),
             '',

@@ -23,6 +23,7 @@ export const ALLOWED_UPDATES = [
 ] as const;
 const SETUP_RETRY_MS = 30_000;
 const INIT_TIMEOUT_MS = 10_000;
+const INVOICE_TIMEOUT_MS = 10_000;
 /** How long an update being handled is this instance's; past it (the process died) a redelivery takes it. */
 const UPDATE_LEASE_MS = 60_000;
 /** Deliveries of one update whose handling fails before it is given up (the error is logged and told). */
@@ -216,8 +217,25 @@ export function createTelegram(deps: {
       await init();
       return bot.botInfo.username;
     },
-    createInvoiceLink: ({ title, description, payload, currency, prices, provider_token }) =>
-      bot.api.createInvoiceLink(title, description, payload, provider_token, currency, prices),
+    async createInvoiceLink({ title, description, payload, currency, prices, provider_token }) {
+      // Bounded: a customer waits for the answer (and a certificate's transaction holds it).
+      const signal = AbortSignal.timeout(INVOICE_TIMEOUT_MS) as Parameters<typeof bot.api.createInvoiceLink>[7];
+      try {
+        return await bot.api.createInvoiceLink(
+          title,
+          description,
+          payload,
+          provider_token,
+          currency,
+          prices,
+          {},
+          signal,
+        );
+      } catch (err) {
+        log.warn({ err, payload }, 'telegram: no invoice link');
+        throw err;
+      }
+    },
     savePreparedInlineMessage: (userId, result) => bot.api.savePreparedInlineMessage(userId, result, SHARE_CHAT_TYPES),
     async start() {
       stopped = false;

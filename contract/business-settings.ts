@@ -2,6 +2,7 @@ import { z } from './zod';
 import { formatMoney } from './format';
 import { BANK_ACCOUNT_MSG, Prepayment, RefundTo, normalizeBankAccount } from './money';
 import { DEFAULT_CERTIFICATE_AMOUNTS } from './certificates';
+import { TELEGRAM_RSD } from './telegram-limits';
 
 /** Hours before a session at which a reminder is sent; each offset at most once per booking. */
 export const REMINDER_HOURS_MAX = 336;
@@ -114,7 +115,10 @@ export const BusinessSettings = z.object({
       z
         .number({ error: 'Введите сумму' })
         .int('Сумма — целое число динаров')
-        .min(100, `Сумма сертификата — от ${formatMoney(100, 'ru')}`)
+        .min(
+          TELEGRAM_RSD.min,
+          `Сумма сертификата — от ${formatMoney(TELEGRAM_RSD.min, 'ru')}: меньше Telegram не принимает к оплате`,
+        )
         .max(1_000_000, 'Сумма слишком большая'),
     )
     .min(1, 'Укажите хотя бы одну сумму сертификата')

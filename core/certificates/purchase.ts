@@ -20,13 +20,19 @@ export const certificateAmounts = async (db: Executor): Promise<number[]> =>
 
 /**
  * A Telegram customer starts a purchase: a certificate waiting for its payment (usable once paid).
- * Without Telegram payments staff are told, and confirm it when the money arrives.
+ * Without Telegram payments staff are told, and confirm it when the money arrives. `invoice` makes its
+ * Telegram invoice in the same transaction: when it throws, the certificate is never written.
  */
 export async function startPurchase(
   database: Database,
   actor: Actor,
   input: { amount: number; recipient_name?: string | null; greeting?: string | null },
-  buyer: { name: string | null; telegramInvoices: boolean; amounts: readonly number[] },
+  buyer: {
+    name: string | null;
+    telegramInvoices: boolean;
+    amounts: readonly number[];
+    invoice?: (c: CertificateWithBalance) => Promise<void>;
+  },
 ): Promise<CertificateWithBalance> {
   if (actor.kind !== 'customer') throw new Forbidden(CERTIFICATE_TEXTS.telegramOnly);
   if (!buyer.amounts.includes(input.amount)) throw new Invalid(CERTIFICATE_TEXTS.amountNotOffered);
@@ -58,6 +64,7 @@ export async function startPurchase(
           },
         },
       });
+    await buyer.invoice?.(c);
     await publish(trx, events);
     return c;
   });

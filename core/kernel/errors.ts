@@ -61,3 +61,8 @@ export class TooManyRequests<C extends RefusalCode = RefusalCode> extends Domain
 export class Unprocessable<C extends RefusalCode = RefusalCode> extends DomainError<C> {
   override readonly name = 'Unprocessable';
 }
+
+/** A service the request needs (Telegram) cannot answer now: the caller should try again shortly. */
+export class Unavailable<C extends RefusalCode = RefusalCode> extends DomainError<C> {
+  override readonly name = 'Unavailable';
+}

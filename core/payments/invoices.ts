@@ -1,7 +1,8 @@
 import { CERTIFICATE_MONTHS, type RecordSchedule } from '../../contract';
 import type { Database, Executor } from '../../db/database';
 import type { Actor } from '../kernel/actor';
-import { Conflict } from '../kernel/errors';
+import { Conflict, Unavailable } from '../kernel/errors';
+import type { ApiTexts } from '../language/api-texts';
 import { certificateAmounts, startPurchase } from '../certificates/purchase';
 import {
   certificateInvoiceParams,
@@ -18,10 +19,28 @@ import {
  * says how the invoice reads in the customer's language.
  */
 
-/** Telegram payments as the studio set them up: absent (null) without a provider token or a bot. */
+/**
+ * Telegram payments as the studio set them up: absent (null) without a provider token or a bot.
+ * createInvoiceLink throws Telegram's refusal as the Bot API says it (`error_code`, `description`),
+ * or an error without a code when Telegram could not be reached.
+ */
 export interface Invoicing {
   providerToken: string;
   createInvoiceLink(params: InvoiceParams & { provider_token: string }): Promise<string>;
+}
+
+/**
+ * An invoice link, or Telegram's refusal as an answer the customer can act on: a 400 refuses this
+ * invoice whenever it is asked again (Conflict); unreachable, its 5xx or a rate limit pass (Unavailable).
+ */
+async function invoiceLink(invoicing: Invoicing, params: InvoiceParams): Promise<string> {
+  try {
+    return await invoicing.createInvoiceLink({ ...params, provider_token: invoicing.providerToken });
+  } catch (err) {
+    const code = (err as { error_code?: unknown } | null)?.error_code;
+    if (code === 400) throw new Conflict('invoiceRefused');
+    throw new Unavailable('invoiceUnavailable');
+  }
 }
 
 /** How an invoice reads in the customer's language. */
@@ -48,7 +67,7 @@ export async function bookingInvoice(
     wording.dateTime(schedule.date),
     wording.texts,
   );
-  return { url: await invoicing.createInvoiceLink({ ...params, provider_token: invoicing.providerToken }), amount };
+  return { url: await invoiceLink(invoicing, params), amount };
 }
 
 /** What the mini-app offers to buy: the studio's amounts, whether Telegram takes the payment, how long it lasts. */
@@ -59,8 +78,10 @@ export const certificateOptions = async (db: Executor, invoicing: Invoicing | nu
 });
 
 /**
- * A Telegram customer buys a certificate: it waits for its payment, with an invoice link when Telegram
- * takes payments (else staff are told and confirm it when the money arrives).
+ * A Telegram customer buys a certificate: it waits for its payment, with an invoice link in the
+ * buyer's language (`texts`) when Telegram takes payments (else staff are told and confirm it when the
+ * money arrives). The link is made inside the certificate's transaction: when Telegram refuses it, no
+ * certificate is left waiting for a payment that cannot come.
  */
 export async function buyCertificate(
   database: Database,
@@ -68,14 +89,16 @@ export async function buyCertificate(
   input: { amount: number; recipient_name?: string | null; greeting?: string | null },
   buyerName: string | null,
   invoicing: Invoicing | null,
+  texts: ApiTexts,
 ) {
+  let invoiceUrl: string | null = null;
   const c = await startPurchase(database, actor, input, {
     name: buyerName,
     telegramInvoices: invoicing !== null,
     amounts: await certificateAmounts(database.db),
+    invoice: invoicing
+      ? async (c) => void (invoiceUrl = await invoiceLink(invoicing, certificateInvoiceParams(c, texts)))
+      : undefined,
   });
-  const invoiceUrl = invoicing
-    ? await invoicing.createInvoiceLink({ ...certificateInvoiceParams(c), provider_token: invoicing.providerToken })
-    : null;
   return { id: c.id, amount: c.amount, status: 'pending' as const, invoice_url: invoiceUrl };
 }

@@ -1,4 +1,3 @@
-import { formatMoney } from '../../contract/format';
 import type { BusinessSettings, RecordSchedule } from '../../contract';
 import type { Database, Executor } from '../../db/database';
 import { withLocks, withWriteTransaction } from '../../db/lock';
@@ -13,7 +12,8 @@ import { getBusinessSettings } from '../kernel/settings';
 import { loadForActor } from '../booking/command';
 import { certificatePurchaseRefusal, recordCertificatePayment } from '../certificates/purchase';
 import { appendToRecord, appendUnbookedCharge, recordMoney } from '../ledger/ledger';
-import { api as ruApi } from '../../contract/texts/ru/api';
+import { api as ruApi, type ApiTexts } from '../../contract/texts/ru/api';
+import { telegramCharge } from '../../contract/telegram-limits';
 
 /*
  * Telegram payments: the invoice (the same for the mini-app's link and the bot's pay button), the
@@ -49,21 +49,16 @@ export function certificateIdOfPayload(payload: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
-/** The invoice of a gift certificate bought in the mini-app. */
-export function certificateInvoiceParams(c: { id: number; amount: number }): InvoiceParams {
+/** The invoice of a gift certificate bought in the mini-app, in the buyer's language (`t`). */
+export function certificateInvoiceParams(c: { id: number; amount: number }, t: ApiTexts = ruApi): InvoiceParams {
   return {
-    title: 'Подарочный сертификат',
-    description: cut(
-      `Подарочный сертификат на мастер-класс: ${formatMoney(c.amount, 'ru')}. Код придёт в чат после оплаты.`,
-      255,
-    ),
+    title: t.invoice.certificateTitle,
+    description: t.invoice.certificateDescription(t.format.money(c.amount)),
     payload: certificateInvoicePayload(c.id),
     currency: CURRENCY,
-    prices: [{ label: 'Сертификат', amount: c.amount * MINOR }],
+    prices: [{ label: t.invoice.certificateLabel, amount: c.amount * MINOR }],
   };
 }
-
-const cut = (s: string, max: number) => ([...s].length <= max ? s : [...s].slice(0, max - 1).join('') + '…');
 
 export interface InvoiceParams {
   title: string;
@@ -109,12 +104,22 @@ export async function payableNow(
   db: Executor,
   r: RecordRow,
   s: Pick<BusinessSettings, 'prepayment' | 'deposit_percent'>,
-): Promise<{ amount: number } | { refusal: FixedRefusalCode }> {
+): Promise<{ amount: number; balance: number } | { refusal: FixedRefusalCode }> {
   if (r.state === 'CANCELLED')
     return { refusal: r.cancel_reason === HOLD_EXPIRED_REASON ? MONEY_MSG.expired : MONEY_MSG.cancelled };
   if (r.state === 'QUEUED') return { refusal: MONEY_MSG.queued };
-  const amount = (await recordMoney(db, r, s)).pay_now;
-  return amount > 0 ? { amount } : { refusal: MONEY_MSG.nothingToPay };
+  const m = await recordMoney(db, r, s);
+  return m.pay_now > 0 ? { amount: m.pay_now, balance: m.balance } : { refusal: MONEY_MSG.nothingToPay };
+}
+
+/** What a Telegram invoice asks of a booking now: payableNow within Telegram's limits for one payment. */
+export async function telegramPayable(
+  db: Executor,
+  r: RecordRow,
+  s: Pick<BusinessSettings, 'prepayment' | 'deposit_percent'>,
+): Promise<{ amount: number } | { refusal: FixedRefusalCode }> {
+  const due = await payableNow(db, r, s);
+  return 'refusal' in due ? due : telegramCharge(due.amount, due.balance);
 }
 
 /** What the owner may pay by Telegram now, for the invoice; Conflict when nothing. */
@@ -124,7 +129,7 @@ export async function invoiceFor(
   recordId: number,
 ): Promise<{ record: RecordRow; schedule: RecordSchedule; amount: number }> {
   const c = await loadForActor(database.db, actor, recordId);
-  const due = await payableNow(database.db, c.record, c.settings);
+  const due = await telegramPayable(database.db, c.record, c.settings);
   if ('refusal' in due) throw new Conflict(due.refusal);
   return { record: c.record, schedule: c.schedule, amount: due.amount };
 }
@@ -152,16 +157,16 @@ export async function preCheckoutRefusal(
   if (!r || r.telegram_id !== q.from_id) return MONEY_MSG.notFound;
   if (q.currency !== CURRENCY) return MONEY_MSG.currency;
   if (r.state === 'ACTIVE' && r.pay_by !== null && new Date(r.pay_by) <= now) return MONEY_MSG.expired;
-  const due = await payableNow(database.db, r, await getBusinessSettings(database.db));
+  const due = await telegramPayable(database.db, r, await getBusinessSettings(database.db));
   if ('refusal' in due) return due.refusal;
   if (q.total_amount !== due.amount * MINOR) return MONEY_MSG.amountChanged;
   return null;
 }
 
 /** The reason of a booking cancelled because its seat hold ran out unpaid. */
-export const HOLD_EXPIRED_REASON = 'Не оплачено вовремя';
+export const HOLD_EXPIRED_REASON = ruApi.cancelReasons.holdExpired;
 /** The reason of a queued booking whose session started without a seat for it. */
-export const QUEUE_PASSED_REASON = 'Место не освободилось';
+export const QUEUE_PASSED_REASON = ruApi.cancelReasons.queuePassed;
 
 export interface PaymentReport extends PreCheckout {
   telegram_payment_charge_id: string;

@@ -6,7 +6,7 @@ import { toRecordPublic } from '../../db/repositories/records';
 import type { RecordResult } from '../booking/engine';
 import type { Actor } from '../kernel/actor';
 import { calendarPath } from '../journey/calendar';
-import { localizeAllowed } from '../language/api-texts';
+import { localizeAllowed, sayCancelReason } from '../language/api-texts';
 import { customerLanguage } from '../language/customer-language';
 import { moneyOfRecord } from '../ledger/ledger';
 import { payOptions } from '../payments/pay-options';
@@ -46,9 +46,12 @@ export const sayAllowed = (allowed: RecordAllowed, language: Language): RecordAl
  * what followed it (credit spent or returned, the hold).
  */
 export async function recordView(db: Executor, actor: Actor, r: RecordResult, page: RecordPage): Promise<RecordView> {
+  const language = actor.kind === 'customer' ? await customerLanguage(db, actor.telegram_id) : 'ru';
+  const reason = r.record.cancel_reason;
   return {
     record: {
       ...toRecordPublic(r.record),
+      cancel_reason: reason === null ? null : sayCancelReason(reason, language),
       promo_code: await promoCodeName(db, r.record.promo_code_id),
       schedule: r.schedule,
     },
@@ -57,7 +60,7 @@ export async function recordView(db: Executor, actor: Actor, r: RecordResult, pa
     change_until: r.change_until,
     contact: r.contact,
     calendar_url: page.secretKey ? calendarPath(page.secretKey, r.record.id) : null,
-    allowed: await allowedFor(db, actor, r.allowed),
+    allowed: sayAllowed(r.allowed, language),
     money: await moneyOfRecord(db, r.record.id),
     pay: await payOptions(db, page.telegramInvoices),
   };

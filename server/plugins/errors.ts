@@ -10,6 +10,7 @@ import {
   Invalid,
   NotFound,
   TooManyRequests,
+  Unavailable,
   Unprocessable,
 } from '../../core/kernel/errors';
 import { HttpError } from '../http-error';
@@ -27,6 +28,7 @@ const STATUS_OF: [typeof DomainError, number][] = [
   [Forbidden, 403],
   [Unprocessable, 422],
   [TooManyRequests, 429],
+  [Unavailable, 503],
 ];
 
 const INTEGRITY_DETAIL = {

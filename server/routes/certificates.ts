@@ -13,6 +13,8 @@ import {
   voidCertificate,
 } from '../../core/certificates/sale';
 import { buyCertificate, certificateOptions } from '../../core/payments/invoices';
+import { apiTexts } from '../../core/language/api-texts';
+import { customerLanguage } from '../../core/language/customer-language';
 import { actorOf } from '../plugins/actor';
 import { route } from '../route';
 import { certificatePage, refusalPage } from './certificate-page';
@@ -51,7 +53,9 @@ export default async function certificatesRoutes(
     const tg = req.telegramUser;
     if (!tg) throw new Forbidden(TELEGRAM_ONLY);
     const name = [tg.first_name, tg.last_name].filter(Boolean).join(' ') || null;
-    return reply.status(201).send(await buyCertificate(database, actorOf(req), req.body, name, invoicing()));
+    // The invoice reads in the buyer's language.
+    const texts = apiTexts(await customerLanguage(db, tg.id));
+    return reply.status(201).send(await buyCertificate(database, actorOf(req), req.body, name, invoicing(), texts));
   });
 
   route(app, certificatesApi.check, async (req) => checkCertificate(database, actorOf(req), req.body, req.ip));

@@ -886,6 +886,10 @@ function paymentCallError(method: string, params: CallParams): ApiError | undefi
     const prices = param<{ label?: string; amount?: unknown }[] | undefined>(params.prices);
     if (!Array.isArray(prices) || prices.length === 0) return bad('prices must be non-empty');
     if (prices.some((p) => !p.label || !Number.isInteger(p.amount))) return bad('invalid price');
+    // Telegram's limits for one payment (currencies.json), here for the dinar only, in para.
+    const total = invoiceTotal(params);
+    if (params.currency === 'RSD' && (total < 10_391 || total > 103_910_127))
+      return bad('CURRENCY_TOTAL_AMOUNT_INVALID');
     if (method === 'sendInvoice' && params.chat_id === undefined) return bad('chat not found');
   }
   if (method === 'answerPreCheckoutQuery') {

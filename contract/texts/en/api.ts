@@ -18,6 +18,14 @@ export const api: ApiTexts = {
     description: (workshop: string, date: string, people: number, id: number) =>
       cut(`“${workshop}”, ${date}, people: ${people}. Booking No. ${id}.`, 255),
     label: (id: number) => cut(`Booking No. ${id}`, 32),
+    certificateTitle: 'Gift certificate',
+    certificateDescription: (amount: string) =>
+      cut(`A gift certificate for a workshop: ${amount}. The code arrives in the chat once paid.`, 255),
+    certificateLabel: 'Certificate',
+  },
+  cancelReasons: {
+    holdExpired: 'Not paid in time',
+    queuePassed: 'No place came free',
   },
   share: {
     giftTitle: (workshop: string) => `A seat at the workshop “${workshop}”`,

@@ -1,4 +1,5 @@
-import { pluralIn } from '../../format';
+import { formatMoney, pluralIn } from '../../format';
+import { TELEGRAM_RSD } from '../../telegram-limits';
 import { LOCALES } from '../../language';
 import type { CustomerRefusals, DeadlineArgs } from '../ru/refusals';
 
@@ -42,6 +43,10 @@ export const refusals: CustomerRefusals = {
   paymentExpired: 'The time to pay has run out and the booking was cancelled. Please book again',
   amountChanged: 'The amount to pay has changed. Open the booking and pay again',
   currency: 'Payments are accepted in dinars only',
+  invoiceRefused: 'Telegram did not accept the invoice. Please pay at the studio or write to us',
+  invoiceUnavailable: 'Telegram is not answering right now. Please try to pay again in a minute',
+  paymentBelowTelegramMinimum: `Telegram takes payments from ${formatMoney(TELEGRAM_RSD.min, 'en')}, so please pay the rest at the studio`,
+  paymentAboveTelegramMaximum: `Telegram takes payments up to ${formatMoney(TELEGRAM_RSD.max, 'en')}, so please pay at the studio or by bank transfer`,
   certificateMalformed: 'A certificate code has 12 letters and digits, e.g. ABCD-EFGH-JKLM',
   certificateNotFound: 'No certificate has this code',
   certificateExpired: 'The certificate has expired',

@@ -28,6 +28,16 @@ export const api = {
     description: (workshop: string, date: string, people: number, id: number) =>
       cut(`«${workshop}», ${date}, человек: ${people}. Запись №${id}.`, 255),
     label: (id: number) => cut(`Запись №${id}`, 32),
+    /** A gift certificate bought in the mini-app; `amount` as format.money writes it. */
+    certificateTitle: 'Подарочный сертификат',
+    certificateDescription: (amount: string) =>
+      cut(`Подарочный сертификат на мастер-класс: ${amount}. Код придёт в чат после оплаты.`, 255),
+    certificateLabel: 'Сертификат',
+  },
+  /** The reasons the system cancels a booking for (stored in Russian, said in the reader's language). */
+  cancelReasons: {
+    holdExpired: 'Не оплачено вовремя',
+    queuePassed: 'Место не освободилось',
   },
   share: {
     giftTitle: (workshop: string) => `Место на мастер-класс «${workshop}»`,

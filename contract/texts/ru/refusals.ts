@@ -1,6 +1,7 @@
 import { formatMoney, plural } from '../../format';
 import { CASH_DESK_TOO_LONG, EXPORT_TOO_LONG } from '../../paging';
 import { CONSENT_REQUIRED } from '../../personal-data';
+import { TELEGRAM_RSD } from '../../telegram-limits';
 
 /*
  * What the studio refuses, by code. `refusals` reach customers and are said in their language too
@@ -49,6 +50,10 @@ export const refusals = {
   paymentExpired: 'Время на оплату истекло, запись отменена. Запишитесь снова',
   amountChanged: 'Сумма к оплате изменилась. Откройте запись и оплатите заново',
   currency: 'Оплата принимается только в динарах',
+  invoiceRefused: 'Telegram не принял счёт на оплату. Оплатите в студии или напишите нам',
+  invoiceUnavailable: 'Telegram сейчас не отвечает. Попробуйте оплатить через минуту',
+  paymentBelowTelegramMinimum: `Telegram принимает оплату от ${formatMoney(TELEGRAM_RSD.min, 'ru')}, поэтому остаток оплатите в студии`,
+  paymentAboveTelegramMaximum: `Telegram принимает оплату до ${formatMoney(TELEGRAM_RSD.max, 'ru')}, поэтому оплатите в студии или переводом`,
   certificateMalformed: 'Код сертификата — 12 букв и цифр, например ABCD-EFGH-JKLM',
   certificateNotFound: 'Сертификат с таким кодом не найден',
   certificateExpired: 'Срок действия сертификата истёк',

@@ -19,6 +19,14 @@ export const api: ApiTexts = {
     description: (workshop: string, date: string, people: number, id: number) =>
       cut(`„${workshop}“, ${date}, osoba: ${people}. Prijava br. ${id}.`, 255),
     label: (id: number) => cut(`Prijava br. ${id}`, 32),
+    certificateTitle: 'Poklon sertifikat',
+    certificateDescription: (amount: string) =>
+      cut(`Poklon sertifikat za radionicu: ${amount}. Kod stiže u čet nakon plaćanja.`, 255),
+    certificateLabel: 'Sertifikat',
+  },
+  cancelReasons: {
+    holdExpired: 'Nije plaćeno na vreme',
+    queuePassed: 'Mesto se nije oslobodilo',
   },
   share: {
     giftTitle: (workshop: string) => `Mesto na radionici „${workshop}“`,

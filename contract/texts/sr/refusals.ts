@@ -1,4 +1,5 @@
-import { pluralIn } from '../../format';
+import { formatMoney, pluralIn } from '../../format';
+import { TELEGRAM_RSD } from '../../telegram-limits';
 import { LOCALES } from '../../language';
 import type { CustomerRefusals, DeadlineArgs } from '../ru/refusals';
 
@@ -42,6 +43,10 @@ export const refusals: CustomerRefusals = {
   paymentExpired: 'Vreme za plaćanje je isteklo i prijava je otkazana. Prijavite se ponovo',
   amountChanged: 'Iznos za plaćanje se promenio. Otvorite prijavu i platite ponovo',
   currency: 'Plaćanje se prima samo u dinarima',
+  invoiceRefused: 'Telegram nije prihvatio račun za plaćanje. Platite u studiju ili nam pišite',
+  invoiceUnavailable: 'Telegram trenutno ne odgovara. Pokušajte ponovo da platite za minut',
+  paymentBelowTelegramMinimum: `Telegram prima uplate od ${formatMoney(TELEGRAM_RSD.min, 'sr')}, pa ostatak platite u studiju`,
+  paymentAboveTelegramMaximum: `Telegram prima uplate do ${formatMoney(TELEGRAM_RSD.max, 'sr')}, pa platite u studiju ili uplatom na račun`,
   certificateMalformed: 'Kod sertifikata ima 12 slova i cifara, npr. ABCD-EFGH-JKLM',
   certificateNotFound: 'Sertifikat sa ovim kodom nije pronađen',
   certificateExpired: 'Sertifikat je istekao',

@@ -19,3 +19,13 @@ export function localizeAllowed(allowed: RecordAllowed, language: Language): Rec
   };
   return Object.fromEntries(Object.entries(allowed).map(([action, p]) => [action, say(p)])) as RecordAllowed;
 }
+
+/**
+ * A booking's cancel reason as a customer reads it: a reason the system gave (stored in Russian) in
+ * their language, a reason a person typed as typed.
+ */
+export function sayCancelReason(reason: string, language: Language): string {
+  const ru = catalogue('ru').api.cancelReasons;
+  const key = (Object.keys(ru) as (keyof typeof ru)[]).find((k) => ru[k] === reason);
+  return key ? catalogue(language).api.cancelReasons[key] : reason;
+}
