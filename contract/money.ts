@@ -315,6 +315,17 @@ export function priceOf(
   return party === null ? r.price_override * r.people_count : Math.round((r.price_override * r.people_count) / party);
 }
 
+/**
+ * What a booking holds by where it came from: money paid in (cash, card, transfer, Telegram), studio
+ * credit and gift certificates, each net of what went back; a refund to credit beyond what credit paid
+ * came out of the money part.
+ */
+export const paidBySource = (m: Pick<RecordMoney, 'amount_paid' | 'paid_by_credit' | 'paid_by_certificate'>) => ({
+  money: m.amount_paid - m.paid_by_credit - (m.paid_by_certificate ?? 0),
+  credit: m.paid_by_credit,
+  certificate: m.paid_by_certificate ?? 0,
+});
+
 /** What must be paid when booking to keep the seats: the deposit (rounded up) or the whole price. */
 export function requiredOf(price: number, s: { prepayment: Prepayment; deposit_percent: number }): number {
   if (s.prepayment === 'full') return price;

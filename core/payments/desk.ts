@@ -13,7 +13,7 @@ import { adjustCredit, appendToRecord, recordMoney } from '../ledger/ledger';
 import { toPaymentPublic } from '../ledger/payment-public';
 import { withLocks } from '../../db/lock';
 import { publish } from '../notify/publish';
-import { moneyOf, priceOf } from '../ledger/price';
+import { moneyOf, paidBySource, priceOf } from '../ledger/price';
 
 /*
  * The studio's side of money: a booking's ledger, payments taken at the desk, refunds made, a price
@@ -30,6 +30,8 @@ export const DESK_MSG = {
   nothingOwed: 'deskNothingOwed',
   aboveOwed: (owed: number): RefusalRef => ({ code: 'deskAboveOwed', args: { owed } }),
   noCustomer: 'deskNoCustomer',
+  aboveMoneyPaid: (paid: number): RefusalRef => ({ code: 'deskAboveMoneyPaid', args: { paid } }),
+  aboveCreditRefundable: (paid: number): RefusalRef => ({ code: 'deskAboveCreditRefundable', args: { paid } }),
   creditShort: (balance: number): RefusalRef => ({ code: 'deskCreditShort', args: { balance } }),
 } as const;
 
@@ -102,6 +104,12 @@ export function recordRefund(
     if (amount <= 0) throw new Conflict(DESK_MSG.nothingToRefund);
     if (amount > m.amount_paid) throw new Conflict(DESK_MSG.aboveRefundable(m.amount_paid));
     if (input.method === 'credit' && record.telegram_id === null) throw new Conflict(DESK_MSG.noCustomer);
+    // Money goes back where it came from: only money paid in (cash, card, transfer, Telegram) can leave
+    // as money; what credit paid can only go back to credit, and a certificate's part to the certificate.
+    const { money, credit } = paidBySource(m);
+    if (input.method !== 'credit' && amount > money) throw new Conflict(DESK_MSG.aboveMoneyPaid(money));
+    if (input.method === 'credit' && amount > money + credit)
+      throw new Conflict(DESK_MSG.aboveCreditRefundable(money + credit));
     const event = await appendToRecord(trx, actor, record, c.schedule, settings, {
       amount: -amount,
       method: input.method,

@@ -59,3 +59,99 @@ describe('a staff price', () => {
     expect(m.pay_by).not.toBeNull();
   });
 });
+
+const refund = (id: number, payload: Record<string, unknown>) =>
+  t.app.inject({ method: 'POST', url: `/api/v1/records/${id}/refunds`, headers: staff, payload });
+const ledger = (id: number) =>
+  t.app.inject({ method: 'GET', url: `/api/v1/records/${id}/payments`, headers: staff }).then((r) => r.json());
+const giveCredit = async (user: User, amount: number) => {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/v1/customers/${user.id}/credit`,
+    headers: staff,
+    payload: { amount, reason: 'Подарок' },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+};
+const deliberate = (amount: number, method: string) => ({
+  amount,
+  method,
+  over_owed: true,
+  note: 'Клиент попросил вернуть',
+});
+
+/** A booking of 3000 the customer paid 2000 from credit and 1000 in cash: nothing is owed back. */
+async function paidByCreditAndCash(): Promise<{ id: number; anna: User }> {
+  const { schedule } = await createSession(t.app, staff, { price: 3000 });
+  const anna = telegramUser();
+  await giveCredit(anna, 2000);
+  const id = (await book(t.app, anna, bookingPayload(schedule.id))).json().record.id;
+  expect((await pay(id, { method: 'cash' })).json().money).toMatchObject({
+    amount_paid: 3000,
+    paid_by_credit: 2000,
+    balance: 0,
+  });
+  expect(await credit(anna)).toBe(0);
+  return { id, anna };
+}
+
+describe('a refund goes back where the money came from', () => {
+  it('only what was paid in money can leave as cash; credit goes back to credit', async () => {
+    const { id, anna } = await paidByCreditAndCash();
+    const cash = await refund(id, deliberate(3000, 'cash'));
+    expect(cash.statusCode).toBe(409);
+    expect(cash.json().detail).toBe(
+      'Деньгами (наличные, карта, перевод, Telegram) за запись оплачено 1\u00a0000\u00a0RSD: вернуть деньгами больше нельзя, оплаченное с депозита возвращается на депозит, сертификатом — на сертификат',
+    );
+    expect((await refund(id, deliberate(1001, 'card'))).statusCode).toBe(409);
+    expect((await refund(id, deliberate(1000, 'cash'))).statusCode).toBe(201);
+    expect((await refund(id, deliberate(1, 'bank_transfer'))).statusCode).toBe(409);
+    expect((await refund(id, deliberate(2000, 'credit'))).statusCode).toBe(201);
+    expect(await credit(anna)).toBe(2000);
+    expect((await ledger(id)).money).toMatchObject({ amount_paid: 0, paid_by_credit: 0 });
+  });
+
+  it('a certificate’s part goes back to the certificate only, never as cash or credit', async () => {
+    const { schedule } = await createSession(t.app, staff, { price: 3000 });
+    const sold = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/certificates/',
+      headers: staff,
+      payload: { amount: 3000, method: 'cash' },
+    });
+    expect(sold.statusCode, sold.body).toBe(201);
+    const anna = telegramUser();
+    const booked = await book(
+      t.app,
+      anna,
+      bookingPayload(schedule.id, { certificate_code: sold.json().certificate?.code ?? sold.json().code }),
+    );
+    const id = booked.json().record.id;
+    expect(booked.json().money).toMatchObject({ amount_paid: 3000, paid_by_certificate: 3000 });
+    expect((await refund(id, deliberate(3000, 'cash'))).statusCode).toBe(409);
+    const toCredit = await refund(id, deliberate(1, 'credit'));
+    expect(toCredit.statusCode).toBe(409);
+    expect(toCredit.json().detail).toMatch(/сертификатом возвращается на сертификат/);
+    expect(await credit(anna)).toBe(0);
+  });
+
+  it('refunds at once never return more than each source paid (several rounds)', async () => {
+    for (let round = 0; round < 4; round++) {
+      const { id, anna } = await paidByCreditAndCash();
+      const results = await Promise.all([
+        refund(id, deliberate(1000, 'cash')),
+        refund(id, deliberate(1000, 'card')),
+        refund(id, deliberate(2000, 'credit')),
+        refund(id, deliberate(3000, 'cash')),
+        refund(id, deliberate(2000, 'credit')),
+      ]);
+      expect(results.map((r) => r.statusCode).sort()).toEqual([201, 201, 409, 409, 409]);
+      const rows: { amount: number; method: string; kind: string }[] = (await ledger(id)).payments;
+      const out = (methods: string[]) =>
+        -rows.filter((p) => p.kind === 'refund' && methods.includes(p.method)).reduce((s, p) => s + p.amount, 0);
+      expect(out(['cash', 'card'])).toBe(1000);
+      expect(out(['credit'])).toBe(2000);
+      expect(await credit(anna)).toBe(2000);
+    }
+  });
+});

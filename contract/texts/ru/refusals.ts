@@ -131,6 +131,10 @@ export const staffRefusals = {
   deskAboveOwed: ({ owed }: { owed: number }) =>
     `Клиенту причитается ${formatMoney(owed, 'ru')}: вернуть больше можно, только отметив возврат сверх причитающегося и указав причину`,
   deskNoCustomer: 'Запись сделана не из Telegram: вернуть на депозит клиента нельзя',
+  deskAboveMoneyPaid: ({ paid }: { paid: number }) =>
+    `Деньгами (наличные, карта, перевод, Telegram) за запись оплачено ${formatMoney(paid, 'ru')}: вернуть деньгами больше нельзя, оплаченное с депозита возвращается на депозит, сертификатом — на сертификат`,
+  deskAboveCreditRefundable: ({ paid }: { paid: number }) =>
+    `На депозит можно вернуть не больше ${formatMoney(paid, 'ru')}: оплаченное сертификатом возвращается на сертификат`,
   deskCreditShort: ({ balance }: { balance: number }) => `На депозите клиента только ${formatMoney(balance, 'ru')}`,
   emailTaken: 'The user with this email already exists in the system',
   emailUnknown: 'The user with this email does not exist in the system.',
