@@ -125,5 +125,42 @@ describe('what is typed in the schedule dialog is what is saved', () => {
       expect(studioTimes(added)).toEqual([`${target.format('YYYY-MM-DD')} 18:30`]);
       await ctx.close();
     });
+
+    it(`a weekly series includes the picked day, lists its dates before saving, and the toast counts them (${width})`, async () => {
+      const { ctx, page } = await newPage(viewport);
+      const before = (await sessions()).data.map((s) => s.id);
+      const dialog = await openAddDialog(page);
+      const target = studioDay(width === 'desktop' ? 2 : 5);
+      await dialog.getByRole('textbox', { name: 'Дата' }).click();
+      // Days before today cannot be picked; today can.
+      const yesterday = page.getByRole('button', { name: dayLabel(studioDay(-1)), exact: true });
+      if (await yesterday.count()) expect(await yesterday.isDisabled()).toBe(true);
+      const today = page.getByRole('button', { name: dayLabel(studioDay(0)), exact: true });
+      if (await today.count()) expect(await today.isDisabled()).toBe(false);
+      await shot(page, `calendar-${width}`);
+      await pickDay(page, target);
+      await dialog.getByRole('spinbutton', { name: 'Часы' }).click();
+      await page.keyboard.type('1830', { delay: 200 });
+      await dialog.getByLabel('Повторять каждую неделю').check();
+      // The picked day's weekday is chosen already, as the hint says.
+      const weekday = ['Пн', 'Вт', 'Ср', 'Чт', 'Пт', 'Сб', 'Вс'][(target.day() + 6) % 7];
+      expect(await dialog.getByRole('checkbox', { name: weekday, exact: true }).isChecked()).toBe(true);
+      await dialog.getByLabel('Недель (до 26)').fill('3');
+      const preview = dialog.getByTestId('series-preview');
+      await preview.getByText('Будет создано 3 мастер-класса:').waitFor();
+      const listed = await preview.getByRole('listitem').allInnerTexts();
+      const expected = [0, 7, 14].map((d) => target.add(d, 'day').locale('ru').format('D MMMM 18:30'));
+      expect(listed.map((t) => t.replace(/^\S+, /, ''))).toEqual(expected);
+      await preview.scrollIntoViewIfNeeded();
+      await page.mouse.move(0, 0);
+      await shot(page, `series-${width}`);
+      expect(await axeProblems(page, '[role="dialog"]')).toEqual([]);
+      await dialog.getByRole('button', { name: 'Сохранить' }).click();
+      await page.getByText('Создано 3 мастер-класса', { exact: true }).waitFor();
+      await shot(page, `series-toast-${width}`);
+      const added = (await sessions()).data.filter((s) => !before.includes(s.id));
+      expect(studioTimes(added)).toEqual([0, 7, 14].map((d) => target.add(d, 'day').format('YYYY-MM-DD 18:30')));
+      await ctx.close();
+    });
   }
 });
