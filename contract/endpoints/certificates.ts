@@ -44,7 +44,7 @@ export const certificatesApi = {
     tag,
     summary: 'Buy a certificate (a Telegram customer): an invoice link, or a request staff confirm when paid',
     description: 'The code is sent to the buyer in the chat once the certificate is paid.',
-    errors: [400, 403],
+    errors: [400, 403, 409, 503],
     body: 'CertificatePurchase',
     response: 'CertificatePurchaseResult',
     status: 201,

@@ -104,7 +104,7 @@ export const paymentsApi = {
     can: 'bookings.manage',
     tag,
     summary: 'A Telegram invoice link for what the booking should pay now (the owner, from Telegram)',
-    errors: [403, 404, 409],
+    errors: [403, 404, 409, 503],
     params: 'IdParam',
     response: 'InvoiceLink',
   },
