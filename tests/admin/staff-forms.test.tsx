@@ -259,14 +259,14 @@ describe('notification settings form', () => {
 });
 
 describe('user form', () => {
-  it('add: the rules of email, password and confirmation; flags default to false', async () => {
+  it('add: the rules of email, password and confirmation; a manager, active unless unticked', async () => {
     const user = userEvent.setup();
     const { calls } = mockApi({ 'POST /users/': { body: { id: 2 } } });
     const onClose = vi.fn();
     renderAdmin(<UserForm opened onClose={onClose} />);
     const dialog = await screen.findByRole('dialog', { name: 'Добавить пользователя' });
-    expect((within(dialog).getByLabelText('Суперпользователь') as HTMLInputElement).checked).toBe(false);
-    expect((within(dialog).getByLabelText('Активный') as HTMLInputElement).checked).toBe(false);
+    expect((within(dialog).getByLabelText('Роль') as HTMLSelectElement).value).toBe('manager');
+    expect((within(dialog).getByLabelText('Активен') as HTMLInputElement).checked).toBe(true);
     await user.click(save());
     expect(await within(dialog).findByText('Укажите email')).toBeTruthy();
     expect(within(dialog).getByText('Укажите пароль')).toBeTruthy();
@@ -286,7 +286,6 @@ describe('user form', () => {
     await user.type(within(dialog).getByLabelText(/^Пароль/), 'cook-password');
     await user.clear(within(dialog).getByLabelText(/Подтвердите пароль/));
     await user.type(within(dialog).getByLabelText(/Подтвердите пароль/), 'cook-password');
-    await user.click(within(dialog).getByLabelText('Активный'));
     await user.click(save());
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(calls[0].body).toEqual({
@@ -299,6 +298,24 @@ describe('user form', () => {
       is_active: true,
     });
     expect(await screen.findByText('Пользователь добавлен.')).toBeTruthy();
+  });
+
+  it('add: the owner is chosen in the same role select; unticked, the account is added disabled', async () => {
+    const user = userEvent.setup();
+    const { calls } = mockApi({ 'POST /users/': { body: { id: 3 } } });
+    renderAdmin(<UserForm opened onClose={() => undefined} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Добавить пользователя' });
+    const role = within(dialog).getByLabelText('Роль') as HTMLSelectElement;
+    expect([...role.options].map((o) => o.value)).toEqual(['owner', 'manager', 'host']);
+    expect(within(dialog).queryByLabelText('Суперпользователь')).toBeNull();
+    await user.selectOptions(role, 'owner');
+    await user.click(within(dialog).getByLabelText('Активен'));
+    await user.type(within(dialog).getByLabelText(/^Email/), 'partner@example.com');
+    await user.type(within(dialog).getByLabelText(/^Пароль/), 'partner-password');
+    await user.type(within(dialog).getByLabelText(/Подтвердите пароль/), 'partner-password');
+    await user.click(save());
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0].body).toMatchObject({ role: 'owner', is_superuser: true, is_active: false });
   });
 
   it('add: a failure gets the user-create title', async () => {

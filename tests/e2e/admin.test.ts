@@ -365,8 +365,8 @@ describe('staff admin in the browser', () => {
     const meRow = page.locator('tbody tr').filter({ hasText: server.superuser.email });
     await meRow.getByText('Вы').waitFor();
     await meRow.getByText('N/A').waitFor();
-    await meRow.getByText('Superuser').waitFor();
-    await meRow.getByText('Active').waitFor();
+    await meRow.getByText('Владелец').waitFor();
+    await meRow.getByText('Активен').waitFor();
     await shot(page, 'desktop-users');
     await page.getByRole('button', { name: 'Добавить' }).click();
     const addUser = page.getByRole('dialog', { name: 'Добавить пользователя' });
@@ -384,14 +384,14 @@ describe('staff admin in the browser', () => {
     await addUser.getByText('Указанные пароли не совпадают').waitFor();
     await addUser.getByLabel(/^Пароль/).fill('cook-password-1');
     await addUser.getByLabel('Подтвердите пароль').fill('cook-password-1');
-    await addUser.getByLabel('Активный').check({ force: true });
+    expect(await addUser.getByLabel('Активен').isChecked()).toBe(true);
     await shot(page, 'desktop-user-add');
     await addUser.getByRole('button', { name: 'Сохранить' }).click();
     await expectToast(page, 'Пользователь добавлен.');
     const cookRow = page.locator('tbody tr').filter({ hasText: 'cook@example.com' });
     await cookRow.getByText('Мария Повар').waitFor();
-    await cookRow.getByText('User', { exact: true }).waitFor();
-    await cookRow.getByText('Active').waitFor();
+    await cookRow.getByText('Менеджер', { exact: true }).waitFor();
+    await cookRow.getByText('Активен').waitFor();
 
     await cookRow.getByRole('button', { name: 'Редактировать cook@example.com' }).click();
     const editUser = page.getByRole('dialog', { name: 'Редактирорвание данных пользователя' });

@@ -1,4 +1,4 @@
-import { Checkbox, Group, NativeSelect, PasswordInput, TextInput } from '@mantine/core';
+import { Checkbox, NativeSelect, PasswordInput, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import type { z } from 'zod';
@@ -32,14 +32,15 @@ export function UserForm({ user, opened, onClose }: { user?: UserPublic; opened:
       password: '',
       confirm_password: '',
       is_superuser: user?.is_superuser ?? false,
-      role: user?.role === 'host' ? 'host' : 'manager',
-      is_active: user?.is_active ?? false,
+      role: user?.role ?? (user?.is_superuser ? 'owner' : 'manager'),
+      // A new colleague is added to work: active unless the owner unticks it.
+      is_active: user?.is_active ?? true,
     },
   });
 
   const onSubmit = async ({ password, confirm_password, ...v }: UserValues) => {
-    // A superuser is the owner; otherwise the chosen role.
-    const base = { ...v, role: v.is_superuser ? ('owner' as const) : v.role, full_name: v.full_name || null };
+    // The owner is the API's superuser: the flag follows the chosen role.
+    const base = { ...v, is_superuser: v.role === 'owner', full_name: v.full_name || null };
     const withPassword = { ...base, password, confirm_password };
     const ok = user
       ? await runChange(
@@ -97,51 +98,36 @@ export function UserForm({ user, opened, onClose }: { user?: UserPublic; opened:
         render={({ field }) => (
           <NativeSelect
             label="Роль"
-            description="Суперпользователь — владелец: ему доступно всё"
             data={[
+              { value: 'owner', label: `${STAFF_ROLE_LABELS.owner}: всё, включая пользователей и настройки бизнеса` },
               { value: 'manager', label: `${STAFF_ROLE_LABELS.manager}: всё, кроме пользователей и настроек бизнеса` },
               { value: 'host', label: `${STAFF_ROLE_LABELS.host}: занятия сегодня и завтра, отметки и оплата` },
             ]}
             name={field.name}
             ref={field.ref}
-            value={field.value === 'host' ? 'host' : 'manager'}
+            value={field.value ?? 'manager'}
             onChange={(e) => field.onChange(e.currentTarget.value)}
             onBlur={field.onBlur}
           />
         )}
       />
-      <Group gap="xl" mt="xs">
-        <Controller
-          control={control}
-          name="is_superuser"
-          render={({ field }) => (
-            <Checkbox
-              label="Суперпользователь"
-              color="teal"
-              name={field.name}
-              ref={field.ref}
-              checked={field.value}
-              onChange={(e) => field.onChange(e.currentTarget.checked)}
-              onBlur={field.onBlur}
-            />
-          )}
-        />
-        <Controller
-          control={control}
-          name="is_active"
-          render={({ field }) => (
-            <Checkbox
-              label="Активный"
-              color="teal"
-              name={field.name}
-              ref={field.ref}
-              checked={field.value}
-              onChange={(e) => field.onChange(e.currentTarget.checked)}
-              onBlur={field.onBlur}
-            />
-          )}
-        />
-      </Group>
+      <Controller
+        control={control}
+        name="is_active"
+        render={({ field }) => (
+          <Checkbox
+            mt="xs"
+            label="Активен"
+            description="Отключённый пользователь не может войти"
+            color="teal"
+            name={field.name}
+            ref={field.ref}
+            checked={field.value}
+            onChange={(e) => field.onChange(e.currentTarget.checked)}
+            onBlur={field.onBlur}
+          />
+        )}
+      />
     </FormModal>
   );
 }

@@ -13,7 +13,7 @@ import {
   Text,
   Tooltip,
 } from '@mantine/core';
-import type { UserPublic } from '../../../contract/users';
+import { STAFF_ROLE_LABELS, type UserPublic } from '../../../contract/users';
 import { usersApi } from '../../../contract/endpoints/users';
 import { ConfirmDelete } from '../components/ConfirmDialog';
 import { IconEdit, IconPlus, IconTrash } from '../components/icons';
@@ -26,13 +26,15 @@ import '../pageStyles';
 import { useCurrentUser } from '../session';
 import { useCan } from '../session';
 
-export const USER_COLUMNS = ['Имя', 'Email', 'Права', 'Статус', 'Действия'] as const;
+export const USER_COLUMNS = ['Имя', 'Email', 'Роль', 'Статус', 'Действия'] as const;
+/** An account's status: a disabled one cannot log in. */
+export const USER_STATUS_LABELS = { active: 'Активен', disabled: 'Отключён' } as const;
 
 function StatusDot({ active }: { active: boolean }) {
   return (
     <Group gap={8} wrap="nowrap">
       <Box w={8} h={8} style={{ borderRadius: '50%', flexShrink: 0 }} bg={active ? 'teal.6' : 'red.6'} aria-hidden />
-      <Text size="sm">{active ? 'Active' : 'Inactive'}</Text>
+      <Text size="sm">{USER_STATUS_LABELS[active ? 'active' : 'disabled']}</Text>
     </Group>
   );
 }
@@ -81,7 +83,7 @@ export function UsersTable({
                   </Text>
                 </Table.Td>
                 <Table.Td>
-                  <Text size="sm">{ACCOUNT_KIND[u.role ?? 'manager']}</Text>
+                  <Text size="sm">{STAFF_ROLE_LABELS[u.role ?? (u.is_superuser ? 'owner' : 'manager')]}</Text>
                 </Table.Td>
                 <Table.Td>
                   <StatusDot active={u.is_active} />
@@ -119,9 +121,6 @@ export function UsersTable({
     </ScrollArea>
   );
 }
-
-/** The column the list has always shown: the owner is the API's superuser. */
-const ACCOUNT_KIND = { owner: 'Superuser', manager: 'User', host: 'User' } as const;
 
 export default function Users() {
   const { data: me, isLoading: meLoading } = useCurrentUser();
