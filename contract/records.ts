@@ -65,6 +65,11 @@ export const RecordCreate = z.object({
   certificate_code: z.string().trim().max(40).nullable().optional(),
   /** A promo code: its discount becomes part of the price, or the booking is refused with the reason (409). */
   promo_code: z.string().max(64).nullable().optional(),
+  /**
+   * Staff booking for a customer: the customer agreed to pay from their studio credit (default: not spent).
+   * The customer's own booking always spends it.
+   */
+  use_credit: z.boolean().optional(),
 });
 export type RecordCreate = z.input<typeof RecordCreate>;
 

@@ -170,7 +170,9 @@ export async function createRecord(
     });
     const settings = await getBusinessSettings(trx);
     const now = new Date();
-    const { record, events: money } = await onBooked(trx, inserted, schedule, settings, now);
+    // Staff spend a customer's credit only with the customer's agreement.
+    const spendCredit = actor.kind === 'customer' || input.use_credit === true;
+    const { record, events: money } = await onBooked(trx, inserted, schedule, settings, now, { spendCredit });
     await publish(trx, [{ type: 'record.created', actor, before: null, record, schedule }, ...money]);
     return resultOf({
       trx,

@@ -12,7 +12,8 @@ import { appendToRecord, recordMoney } from './ledger';
  * change under the session's lock and returns what it gives back with its own events, so the
  * messages tell where the money went:
  * - a booking that becomes ACTIVE (booked, restored, promoted) first spends its gift certificate
- *   (if it has one), then the customer's studio credit, up to what it costs; with prepayment,
+ *   (if it has one), then the customer's studio credit, up to what it costs (a booking staff made
+ *   spends credit only when the customer agreed); with prepayment,
  *   whatever is still required holds its seats until
  *   pay_by = now + payment_hold_minutes, never past the start. A QUEUED booking pays nothing, and a
  *   booking staff took for someone without Telegram is not held (they pay at the studio).
@@ -42,10 +43,11 @@ async function becameActive(
   schedule: RecordSchedule,
   s: Settings,
   now: Date,
+  spendCredit = true,
 ): Promise<MoneyStep> {
   // A gift certificate pays first (it expires; credit does not), then the customer's credit.
   const events: MoneyEvent[] = await spendCertificate(trx, SYSTEM, r, schedule, s);
-  if (r.telegram_id !== null) {
+  if (r.telegram_id !== null && spendCredit) {
     await lockCredit(trx, r.telegram_id);
     const credit = await creditBalance(trx, r.telegram_id);
     const owed = (await recordMoney(trx, r, s)).balance;
@@ -109,16 +111,22 @@ async function giveBack(
   ];
 }
 
-/** A new booking: its price is fixed now (a later change of the workshop's price leaves it as it is), then it pays if ACTIVE. */
+/**
+ * A new booking: its price is fixed now (a later change of the workshop's price leaves it as it is), then it
+ * pays if ACTIVE; the customer's credit only with spendCredit (staff booking for someone need their agreement).
+ */
 export async function onBooked(
   trx: Executor,
   r: RecordRow,
   schedule: RecordSchedule,
   s: Settings,
   now: Date,
+  opts: { spendCredit: boolean } = { spendCredit: true },
 ): Promise<MoneyStep> {
   const priced = await setUnitPrice(trx, r.id, schedule.workshop.price);
-  return priced.state === 'ACTIVE' ? becameActive(trx, priced, schedule, s, now) : { record: priced, events: [] };
+  return priced.state === 'ACTIVE'
+    ? becameActive(trx, priced, schedule, s, now, opts.spendCredit)
+    : { record: priced, events: [] };
 }
 
 /** The queue served the booking (or a restore found seats): it pays as a new ACTIVE booking does. */

@@ -155,3 +155,34 @@ describe('a refund goes back where the money came from', () => {
     }
   });
 });
+
+describe('a staff booking for a customer', () => {
+  const staffBook = (scheduleId: number, user: User, extra: Record<string, unknown> = {}) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/v1/records/',
+      headers: staff,
+      payload: { ...bookingPayload(scheduleId), telegram_id: user.id, ...extra },
+    });
+
+  it('does not spend their credit unless they agreed (use_credit); their own booking does', async () => {
+    const { schedule } = await createSession(t.app, staff, { price: 3000, capacity: 10 });
+    const anna = telegramUser();
+    await giveCredit(anna, 5000);
+    const plain = await staffBook(schedule.id, anna);
+    expect(plain.statusCode, plain.body).toBe(201);
+    expect(plain.json().money).toMatchObject({ amount_paid: 0, paid_by_credit: 0, balance: 3000 });
+    expect(await credit(anna)).toBe(5000);
+    // Without the credit, a cash refund of the booking has nothing of money to return.
+    expect((await refund(plain.json().record.id, deliberate(3000, 'cash'))).statusCode).toBe(409);
+
+    const { schedule: other } = await createSession(t.app, staff, { price: 3000, capacity: 10 });
+    const agreed = await staffBook(other.id, anna, { use_credit: true });
+    expect(agreed.json().money).toMatchObject({ amount_paid: 3000, paid_by_credit: 3000, balance: 0 });
+    expect(await credit(anna)).toBe(2000);
+
+    const { schedule: third } = await createSession(t.app, staff, { price: 1000, capacity: 10 });
+    expect((await book(t.app, anna, bookingPayload(third.id))).json().money).toMatchObject({ paid_by_credit: 1000 });
+    expect(await credit(anna)).toBe(1000);
+  });
+});
