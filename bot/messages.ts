@@ -299,7 +299,10 @@ function newDatesMessage(n: Extract<Notification, { kind: 'workshop.new_dates' }
 const openSchedule = (rc: RenderContext) => inlineKeyboard([[urlButton(rc.publicUrl, S.openSchedule, '/schedule')]]);
 
 function staffMessage(
-  n: Exclude<StaffNotification, { kind: 'staff.session_cancelled' | 'staff.certificate' | 'staff.money' }>,
+  n: Exclude<
+    StaffNotification,
+    { kind: 'staff.session_cancelled' | 'staff.certificate' | 'staff.money' | 'staff.erased_money' }
+  >,
   rc: RenderContext,
 ): OutgoingMessage {
   const { schedule: s, record: r } = n.payload;
@@ -370,6 +373,7 @@ export function renderNotification(n: Notification, rc: RenderContext, now = new
   if (n.kind === 'staff.session_cancelled') return sessionCancelledMessage(n.payload, rc);
   if (n.kind === 'certificate.ready' || n.kind === 'certificate.expiring') return certificateMessage(n, rc);
   if (n.kind === 'staff.certificate') return staffCertificateMessage(n, rc);
+  if (n.kind === 'staff.erased_money') return { text: S.erasedMoney(n.payload) };
   if (n.kind === 'staff.money') return staffMoneyMessage(n, rc);
   if (
     n.kind === 'staff.new_record' ||

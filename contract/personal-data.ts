@@ -65,5 +65,7 @@ export const ForgetResult = z.object({
   cancelled: z.number().int(),
   /** Bookings whose personal values of theirs were erased: their own (counts and statistics keep them) and those they gave to a friend. */
   anonymised: z.number().int(),
+  /** What the studio owes them back (their credit, what the cancelled bookings and earlier ones had paid), whole RSD. */
+  owed: z.number().int(),
 });
 export type ForgetResult = z.infer<typeof ForgetResult>;

@@ -322,6 +322,18 @@ export interface PaymentsTable {
   at: Timestamp;
 }
 
+/** Money owed back to someone the studio no longer knows (an erased customer's credit), until refunded. */
+export interface OwedRefundsTable {
+  id: Generated<number>;
+  amount: number;
+  /** The ledger row that took the money out of the customer's credit. */
+  payment_id: number;
+  reason: 'erasure';
+  created_at: Timestamp;
+  refunded_at: Timestamp | null;
+  refund_payment_id: number | null;
+}
+
 /** A gift certificate; its balance is the sum of its entries. */
 export interface CertificatesTable {
   id: Generated<number>;
@@ -390,6 +402,7 @@ export interface DB {
   rate_limits: RateLimitsTable;
   telegram_updates: TelegramUpdatesTable;
   payments: PaymentsTable;
+  owed_refunds: OwedRefundsTable;
   certificates: CertificatesTable;
   certificate_entries: CertificateEntriesTable;
   customer_notes: CustomerNotesTable;

@@ -1,6 +1,5 @@
 import { Composer, InputFile } from 'grammy';
-import { nowIso } from '../../db/database';
-import { exportPersonalData, forgetPerson } from '../../core/privacy/personal-data';
+import { exportPersonalData, forgetPerson, forgetPreview } from '../../core/privacy/personal-data';
 import { customerActor } from '../../core/kernel/actor';
 import { HTML, type BotContext, type BotDeps } from '../context';
 import { confirmForgetKeyboard } from '../keyboards/personal-data';
@@ -27,9 +26,9 @@ export function personalDataFeature(deps: BotDeps) {
   composer.command('forget', async (ctx) => {
     const PD = ctx.t.replies.personalData;
     const data = await exportPersonalData(deps.database.db, person(ctx));
-    const now = nowIso();
-    const upcoming = data.bookings.filter((b) => b.state !== 'CANCELLED' && b.date > now).length;
-    await ctx.reply(PD.forgetAsk(upcoming, data.staff_account?.email ?? null), {
+    // The money is said before the customer agrees: what they hold and what the studio will owe them.
+    const { upcoming, ...money } = await forgetPreview(deps.database.db, person(ctx));
+    await ctx.reply(PD.forgetAsk(upcoming, data.staff_account?.email ?? null, money), {
       ...HTML,
       reply_markup: confirmForgetKeyboard(ctx.t),
     });
@@ -51,7 +50,7 @@ export function personalDataFeature(deps: BotDeps) {
       throw err;
     }
     await ctx.answerCallbackQuery({ text: PD.forgetDoneToast });
-    await ctx.editMessageText(PD.forgetDone(result.cancelled), HTML);
+    await ctx.editMessageText(PD.forgetDone(result.cancelled, result.owed), HTML);
   });
 
   return composer;

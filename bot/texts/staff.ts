@@ -132,6 +132,14 @@ export const staff = {
     unknownPayer: 'клиента',
     openCash: '💰 Касса',
   },
+  /** A customer erased their data while the studio held their money: what is owed back, nobody named. */
+  erasedMoney: (p: { credit: number; paid: number; owed: number }) =>
+    [
+      `💸 Клиент удалил свои персональные данные. К возврату: ${rsd(p.owed)}.`,
+      ...(p.credit > 0 ? [`Депозит в студии: ${rsd(p.credit)}.`] : []),
+      ...(p.paid > 0 ? [`Оплачено за отменённые записи: ${rsd(p.paid)}.`] : []),
+      'Сумма входит в «К возврату» в «Кассе», без имени клиента: верните её, когда клиент обратится.',
+    ].join('\n'),
   /** Gift certificates: a request to confirm, a late payment, what expired. */
   certificates: {
     requested: (code: string, amount: number, buyer: string) =>

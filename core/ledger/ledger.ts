@@ -199,3 +199,24 @@ export async function moneyOfRecord(db: Executor, recordId: number): Promise<Rec
   const r = await getRecord(db, recordId);
   return r && recordMoney(db, r, await getBusinessSettings(db));
 }
+
+/**
+ * A customer who erases their data takes no credit with them: what they hold leaves their credit as a
+ * row that names nobody (the money is then owed back). Null when they hold none.
+ */
+export async function appendErasedCredit(trx: Executor, actor: Actor, telegramId: number): Promise<PaymentRow | null> {
+  await lockCredit(trx, telegramId);
+  const balance = await creditBalance(trx, telegramId);
+  if (balance <= 0) return null;
+  return insertPayment(trx, {
+    record_id: null,
+    telegram_id: null,
+    amount: -balance,
+    method: 'credit',
+    kind: 'adjustment',
+    note: 'Клиент удалил свои данные: депозит к возврату',
+    telegram_payment_charge_id: null,
+    provider_payment_charge_id: null,
+    ...recordedBy(actor),
+  });
+}

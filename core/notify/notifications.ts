@@ -238,6 +238,10 @@ export type StaffMoneyPayload = z.infer<typeof StaffMoneyPayload>;
 const ErasedMoneyPayload = z.object({ credit: z.number(), paid: z.number(), owed: z.number() });
 export type ErasedMoneyPayload = z.infer<typeof ErasedMoneyPayload>;
 
+/** A customer erased their data while the studio held their money: what is owed back, amounts only (nobody named). */
+const ErasedMoneyPayload = z.object({ credit: z.number(), paid: z.number(), owed: z.number() });
+export type ErasedMoneyPayload = z.infer<typeof ErasedMoneyPayload>;
+
 const about = <K extends string, P extends z.ZodType>(kind: K, payload: P) =>
   z.object({ kind: z.literal(kind), payload });
 
@@ -273,6 +277,7 @@ export const Notification = z.discriminatedUnion('kind', [
   about('staff.certificate', StaffCertificatePayload),
   about('staff.session_cancelled', SessionCancelledPayload),
   about('staff.min_people', MinPeoplePayload),
+  about('staff.erased_money', ErasedMoneyPayload),
   // The nightly money check: one break of the money invariants, said for staff.
   about('staff.money_check', z.object({ text: z.string() })),
   about('staff.money', StaffMoneyPayload),
@@ -295,6 +300,7 @@ export type StaffNotification = Extract<
       | 'staff.cancelled'
       | 'staff.transferred'
       | 'staff.paid'
+      | 'staff.erased_money'
       | 'staff.certificate'
       | 'staff.session_cancelled'
       | 'staff.money';

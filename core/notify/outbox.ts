@@ -22,6 +22,7 @@ const SETTING_OF = {
   'staff.cancelled': 'user_cancel',
   'staff.transferred': 'user_apply',
   'staff.paid': 'user_apply',
+  'staff.erased_money': 'user_cancel',
   'staff.certificate': 'user_apply',
   'staff.session_cancelled': 'user_cancel',
   'staff.money': 'user_apply',

@@ -8,13 +8,18 @@ import type { RecordRow } from '../../db/repositories/records';
 import { certificateSumsBetween, certificatesOutstanding } from '../../db/repositories/certificates';
 import { toPaymentPublic } from '../ledger/payment-public';
 import { priceOf } from '../ledger/price';
+import { owedRefundsTotal } from '../../db/repositories/owed-refunds';
 
 /* The cash desk: what came in and went out over a range, what is owed back, the credit and certificates held. */
 
-/** What bookings owe their customers back: paid beyond what each costs now (a deleted booking costs nothing). */
+/**
+ * What is owed back: what bookings were paid beyond what each costs now (a deleted booking costs nothing),
+ * and the credit of customers who erased their data.
+ */
 async function refundsOwed(db: Executor): Promise<number> {
+  const erased = await owedRefundsTotal(db);
   const sums = (await ledgerSumsByRecord(db)).filter((s) => Number(s.paid) > 0);
-  if (sums.length === 0) return 0;
+  if (sums.length === 0) return erased;
   const ids = sums.map((s) => s.record_id!);
   const records = new Map<number, RecordRow>();
   for (let i = 0; i < ids.length; i += 500)
@@ -23,7 +28,7 @@ async function refundsOwed(db: Executor): Promise<number> {
     const r = records.get(s.record_id!);
     const due = !r || r.state === 'CANCELLED' ? 0 : priceOf(r);
     return owed + Math.max(0, Number(s.paid) - due);
-  }, 0);
+  }, erased);
 }
 
 /**

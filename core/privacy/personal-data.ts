@@ -29,6 +29,7 @@ import { getBusinessSettings } from '../kernel/settings';
 import { cancelLocked } from '../booking/engine';
 import { loadForActor } from '../booking/command';
 import { bookingsErasure, eraseCopies, givenAwayBookings, personErasure, type Erasure } from './erasure';
+import { erasureMoney, leaveOwed, type ErasureMoney } from './erasure-money';
 
 /*
  * A customer's personal data: what the export shows, and erasure. Erasing a booking keeps the row
@@ -92,6 +93,20 @@ export async function exportPersonalData(db: Executor, person: TelegramPerson): 
 
 /* ---------- erasure ---------- */
 
+/** What /forget asks about before it erases: the upcoming bookings it cancels and the money owed back. */
+export async function forgetPreview(
+  db: Executor,
+  person: TelegramPerson,
+): Promise<ErasureMoney & { upcoming: number }> {
+  const now = nowIso();
+  const bookings = (await listBookingsOfPerson(db, person.id, loginsOf(person))).map((r) => ({
+    id: r.id,
+    upcoming: r.state !== 'CANCELLED' && r.schedule_date > now,
+  }));
+  const money = await erasureMoney(db, person.id, bookings);
+  return { ...money, upcoming: bookings.filter((b) => b.upcoming).length };
+}
+
 /** Erases the people of `e` from `rows` (their bookings now) and from every copy of their values elsewhere. */
 async function erase(trx: Executor, database: Database, e: Erasure, rows: number[], now: string): Promise<void> {
   await eraseCopies(trx, database, e);
@@ -120,13 +135,26 @@ export async function forgetPerson(database: Database, person: TelegramPerson, a
       trx,
       upcoming.map((r) => r.schedule_id),
     );
+    const upcomingIds = new Set(upcoming.map((r) => r.id));
+    const money = await erasureMoney(
+      trx,
+      person.id,
+      (await listBookingsOfPerson(trx, person.id, loginsOf(person))).map((r) => ({
+        id: r.id,
+        upcoming: upcomingIds.has(r.id),
+      })),
+    );
     let cancelled = 0;
     for (const r of upcoming) {
-      // The system cancels: a change deadline binds the customer's own changes, not their erasure.
-      const { events } = await cancelLocked(await loadForActor(trx, SYSTEM, r.id), FORGET_REASON);
+      // The system cancels: a change deadline binds the customer's own changes, not their erasure. What
+      // they paid stays owed back on the booking: credit would be held for nobody.
+      const c = await loadForActor(trx, SYSTEM, r.id);
+      const { events } = await cancelLocked({ ...c, settings: { ...c.settings, refund_to: 'refund' } }, FORGET_REASON);
       await publish(trx, events);
       cancelled++;
     }
+    // Their credit (with what the cancels gave back to it) is owed back too, before their rows lose their name.
+    await publish(trx, await leaveOwed(trx, actor, person.id, money));
     // Their bookings now, and those they gave to a friend (whose older messages and history hold their values).
     const theirs = (await listBookingsOfPerson(trx, person.id, loginsOf(person))).map((r) => r.id);
     const given = await givenAwayBookings(trx, database, person.id, theirs);
@@ -136,7 +164,7 @@ export async function forgetPerson(database: Database, person: TelegramPerson, a
     await deleteNotificationsTo(trx, person.id);
     await deleteSubscriptionsOf(trx, person.id);
     await deleteCustomerNote(trx, person.id);
-    // The studio's books keep amounts, dates and methods, never whose they were (their credit goes with them).
+    // The studio's books keep amounts, dates and methods, never whose they were (their credit is owed back above).
     await forgetPaymentsOf(trx, person.id);
     // Gift certificates keep their amounts and balances, never who bought, received or was greeted.
     await forgetCertificatesOf(trx, person.id);
@@ -153,10 +181,10 @@ export async function forgetPerson(database: Database, person: TelegramPerson, a
         actor,
         entity: 'personal_data',
         entity_id: 0,
-        after: { cancelled, anonymised },
+        after: { cancelled, anonymised, owed: money.owed },
       },
     ]);
-    return { cancelled, anonymised };
+    return { cancelled, anonymised, owed: money.owed };
   });
 }
 

@@ -306,7 +306,7 @@ describe('export and forget (GET and DELETE /me/data)', () => {
     const res = await t.app.inject({ method: 'DELETE', url: '/api/v1/me/data', headers: tma(zina) });
     expect(res.statusCode).toBe(200);
     // The upcoming one and the one staff took by phone; the past and the cancelled ones are only anonymised.
-    expect(res.json()).toEqual({ cancelled: 2, anonymised: 4 });
+    expect(res.json()).toEqual({ cancelled: 2, anonymised: 4, owed: 0 });
 
     // The queue filled, and staff were told of the cancellation (without her name).
     expect((await recordRow(queued)).state).toBe('ACTIVE');
@@ -365,7 +365,7 @@ describe('export and forget (GET and DELETE /me/data)', () => {
     const again = await t.app.inject({ method: 'GET', url: '/api/v1/me/data', headers: tma(zina) });
     expect(again.json()).toMatchObject({ bookings: [], subscriptions: [], history: [], messages: 0 });
     const twice = await t.app.inject({ method: 'DELETE', url: '/api/v1/me/data', headers: tma(zina) });
-    expect(twice.json()).toEqual({ cancelled: 0, anonymised: 0 });
+    expect(twice.json()).toEqual({ cancelled: 0, anonymised: 0, owed: 0 });
   });
 
   it('refuses staff: erasure is the Telegram user’s own request', async () => {
@@ -397,14 +397,14 @@ describe('a request that reached the studio another way', () => {
       [id, 'Писала'],
     ]);
     const res = await t.app.inject({ method: 'DELETE', url: `/api/v1/customers/${who.id}/data`, headers: staff });
-    expect(res.json()).toEqual({ cancelled: 1, anonymised: 1 });
+    expect(res.json()).toEqual({ cancelled: 1, anonymised: 1, owed: 0 });
     expect(await findEverywhere(t.database, ['Писала', who.username, String(who.id)])).toEqual([]);
     const me = (await t.app.inject({ method: 'GET', url: '/api/v1/users/me', headers: staff })).json();
     const log = await t.app.inject({ method: 'GET', url: '/api/v1/audit/?entity=personal_data', headers: staff });
     expect(log.json().data[0]).toMatchObject({
       action: 'erased',
       actor: { kind: 'staff', user_id: me.id },
-      after: { cancelled: 1, anonymised: 1 },
+      after: { cancelled: 1, anonymised: 1, owed: 0 },
     });
   });
 });
@@ -658,10 +658,10 @@ describe('erasure of a customer who gave their seat to a friend', () => {
     const res = await t.app.inject({ method: 'DELETE', url: '/api/v1/me/data', headers: tma(giver) });
     expect(res.statusCode).toBe(200);
     // Nothing to cancel (the booking is the friend's); one booking whose values of hers were erased.
-    expect(res.json()).toEqual({ cancelled: 0, anonymised: 1 });
+    expect(res.json()).toEqual({ cancelled: 0, anonymised: 1, owed: 0 });
     await expectOnlyTheFriendLeft(t, id, giver, friend);
     const again = await t.app.inject({ method: 'DELETE', url: '/api/v1/me/data', headers: tma(giver) });
-    expect(again.json()).toEqual({ cancelled: 0, anonymised: 0 });
+    expect(again.json()).toEqual({ cancelled: 0, anonymised: 0, owed: 0 });
   });
 
   it('/forget in the bot does the same', async () => {

@@ -2,6 +2,7 @@ import { formatDateTime, formatMoney, formatShortDateTime, pluralIn, type Instan
 import { LOCALES } from '../../language';
 import { escapeHtml as e, fullName } from '../html';
 import type { BotTexts } from '../ru/bot';
+import type { ErasureMoneyText } from '../ru/bot/replies';
 
 /* The customer's texts in English; staff texts stay Russian (the studio's language). */
 
@@ -244,7 +245,7 @@ const replies: BotTexts['replies'] = {
     forgetHint: 'Delete your data: /forget',
     fileName: 'mydata.json',
     fileCaption: 'Your data in JSON format',
-    forgetAsk: (upcoming: number, staffEmail: string | null) =>
+    forgetAsk: (upcoming: number, staffEmail: string | null, money: ErasureMoneyText) =>
       [
         '<b>Delete your personal data?</b>',
         '',
@@ -253,16 +254,24 @@ const replies: BotTexts['replies'] = {
           : 'You have no upcoming bookings.',
         'In all your bookings the name, Telegram account, comment and allergy details will be deleted; so will your subscriptions to new dates, the studio’s note about you and unfinished conversations with the bot.',
         'The number of people and the dates stay in the studio’s statistics without your name.',
+        ...(money.credit > 0 ? [`Your deposit at the studio: ${rsd(money.credit)}.`] : []),
+        ...(money.paid > 0 ? [`Paid for upcoming bookings: ${rsd(money.paid)}.`] : []),
+        ...(money.owed > 0
+          ? [
+              `After the deletion the studio will owe you ${rsd(money.owed)} but will no longer know it is you. To get the money, ask the studio to return it first, then delete your data.`,
+            ]
+          : []),
         ...(staffEmail ? [`Staff notifications for ${e(staffEmail)} will stop coming to this chat.`] : []),
         '',
         'This cannot be undone.',
       ].join('\n'),
     forgetYes: 'Yes, delete my data',
     forgetNo: 'No, keep it',
-    forgetDone: (cancelled: number) =>
+    forgetDone: (cancelled: number, owed: number) =>
       [
         '🗑 Done: your personal data is deleted.',
         ...(cancelled > 0 ? [`Upcoming bookings cancelled: ${cancelled}.`] : []),
+        ...(owed > 0 ? [`The studio owes you ${rsd(owed)}: write to the studio to get it back.`] : []),
         'To book again, just open the bot: /start',
       ].join('\n'),
     forgetDoneToast: 'Data deleted',

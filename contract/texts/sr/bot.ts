@@ -2,6 +2,7 @@ import { formatDateTime, formatMoney, formatShortDateTime, pluralIn, type Instan
 import { LOCALES } from '../../language';
 import { escapeHtml as e, fullName } from '../html';
 import type { BotTexts } from '../ru/bot';
+import type { ErasureMoneyText } from '../ru/bot/replies';
 
 /* The customer's texts in Serbian (Latin script); staff texts stay Russian (the studio's language). */
 
@@ -244,7 +245,7 @@ const replies: BotTexts['replies'] = {
     forgetHint: 'Brisanje vaših podataka: /forget',
     fileName: 'mydata.json',
     fileCaption: 'Vaši podaci u JSON formatu',
-    forgetAsk: (upcoming: number, staffEmail: string | null) =>
+    forgetAsk: (upcoming: number, staffEmail: string | null, money: ErasureMoneyText) =>
       [
         '<b>Obrisati vaše lične podatke?</b>',
         '',
@@ -253,16 +254,24 @@ const replies: BotTexts['replies'] = {
           : 'Nemate predstojećih prijava.',
         'U svim vašim prijavama biće obrisani ime, Telegram nalog, komentar i podaci o alergiji; takođe i prijave za nove datume, beleška studija o vama i nezavršeni razgovori sa botom.',
         'Broj osoba i datumi ostaju u statistici studija bez vašeg imena.',
+        ...(money.credit > 0 ? [`Na vašem depozitu u studiju: ${rsd(money.credit)}.`] : []),
+        ...(money.paid > 0 ? [`Plaćeno za predstojeće prijave: ${rsd(money.paid)}.`] : []),
+        ...(money.owed > 0
+          ? [
+              `Posle brisanja studio će vam dugovati ${rsd(money.owed)}, ali više neće znati da ste to vi. Da biste dobili novac, prvo zamolite studio da vam ga vrati, pa onda obrišite podatke.`,
+            ]
+          : []),
         ...(staffEmail ? [`Obaveštenja zaposlenog ${e(staffEmail)} više neće stizati u ovaj čet.`] : []),
         '',
         'Ovo se ne može poništiti.',
       ].join('\n'),
     forgetYes: 'Da, obriši moje podatke',
     forgetNo: 'Ne, zadrži',
-    forgetDone: (cancelled: number) =>
+    forgetDone: (cancelled: number, owed: number) =>
       [
         '🗑 Gotovo: vaši lični podaci su obrisani.',
         ...(cancelled > 0 ? [`Otkazano predstojećih prijava: ${cancelled}.`] : []),
+        ...(owed > 0 ? [`Studio vam duguje ${rsd(owed)}: javite se studiju da vam ih vrati.`] : []),
         'Da se ponovo prijavite, samo otvorite bota: /start',
       ].join('\n'),
     forgetDoneToast: 'Podaci obrisani',

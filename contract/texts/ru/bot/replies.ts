@@ -1,5 +1,13 @@
 import { common } from './common';
 import { escapeHtml as e, fullName } from '../../html';
+import { rsd } from './money';
+
+/** The money /forget's confirmation states: the credit, what upcoming bookings paid, all owed back after. */
+export interface ErasureMoneyText {
+  credit: number;
+  paid: number;
+  owed: number;
+}
 
 /** The bot's answers to commands and buttons, its command list and the buttons of those answers. */
 export const replies = {
@@ -157,7 +165,7 @@ export const replies = {
     forgetHint: 'Удалить свои данные: /forget',
     fileName: 'mydata.json',
     fileCaption: 'Ваши данные в формате JSON',
-    forgetAsk: (upcoming: number, staffEmail: string | null) =>
+    forgetAsk: (upcoming: number, staffEmail: string | null, money: ErasureMoneyText) =>
       [
         '<b>Удалить ваши персональные данные?</b>',
         '',
@@ -166,16 +174,24 @@ export const replies = {
           : 'Предстоящих записей у вас нет.',
         'Во всех ваших записях имя, Telegram-аккаунт, комментарий и сведения об аллергии будут удалены; подписки на новые даты, заметка студии о вас и незавершённые диалоги с ботом тоже.',
         'Количество человек и даты останутся в статистике студии без вашего имени.',
+        ...(money.credit > 0 ? [`На вашем депозите в студии: ${rsd(money.credit)}.`] : []),
+        ...(money.paid > 0 ? [`Оплачено за предстоящие записи: ${rsd(money.paid)}.`] : []),
+        ...(money.owed > 0
+          ? [
+              `После удаления студия будет должна вам ${rsd(money.owed)}, но уже не будет знать, что это вы. Чтобы получить деньги, сначала попросите студию вернуть их, а потом удалите данные.`,
+            ]
+          : []),
         ...(staffEmail ? [`Уведомления сотрудника ${e(staffEmail)} перестанут приходить в этот чат.`] : []),
         '',
         'Это нельзя отменить.',
       ].join('\n'),
     forgetYes: 'Да, удалить мои данные',
     forgetNo: 'Нет, оставить',
-    forgetDone: (cancelled: number) =>
+    forgetDone: (cancelled: number, owed: number) =>
       [
         '🗑 Готово: ваши персональные данные удалены.',
         ...(cancelled > 0 ? [`Отменено предстоящих записей: ${cancelled}.`] : []),
+        ...(owed > 0 ? [`Студия должна вам ${rsd(owed)}: напишите студии, чтобы получить их.`] : []),
         'Чтобы записаться снова, просто откройте бота: /start',
       ].join('\n'),
     forgetDoneToast: 'Данные удалены',
