@@ -127,6 +127,7 @@ export const AUDIT_ENTITY_LABELS: Record<string, string> = {
   credit: 'Баланс клиента',
   customer_note: 'Заметка о клиенте',
   personal_data: 'Персональные данные',
+  unreconciled: 'Несверенные деньги',
 };
 export const DELETED_USER = 'удалённый пользователь';
 export const SYSTEM_ACTOR = 'Система';

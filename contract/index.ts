@@ -17,3 +17,4 @@ export * from './stats';
 export * from './money';
 export * from './promo-codes';
 export * from './certificates';
+export * from './unreconciled';

@@ -8,6 +8,7 @@ const DEFAULT_TIMEZONE = 'Europe/Belgrade';
 import { runRetention } from '../privacy/personal-data';
 import { pruneSharedState } from './shared-state';
 import { cancelExpiredHolds, cancelPassedQueue } from '../payments/hold';
+import { sweepUnreconciled } from '../payments/reconcile';
 import { remindExpiringCertificates, settleExpiredCertificates } from '../certificates/expiry';
 import { runMinPeopleRule } from '../schedules/min-people';
 import type { Log } from '../kernel/log';
@@ -38,6 +39,8 @@ export const DEFAULT_TICK_MS = 60_000;
 export const jobs = (database: Database, opts: { timezone?: string } = {}): Job[] => [
   { name: 'payment-holds', run: (now) => cancelExpiredHolds(database, now) },
   { name: 'passed-queue', run: (now) => cancelPassedQueue(database, now) },
+  // After the hold and queue jobs, so what they settle is not reported as stuck.
+  { name: 'unreconciled-money', run: (now) => sweepUnreconciled(database, now) },
   // Before the digest, so a session cancelled for too few people gets no digest.
   { name: 'min-people', run: (now) => runMinPeopleRule(database, now) },
   { name: 'digest', run: (now) => enqueueDueDigests(database, now) },

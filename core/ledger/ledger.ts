@@ -141,6 +141,39 @@ export async function appendUnbookedCharge(
   };
 }
 
+/**
+ * A row on the ledger of a booking that no longer exists (its session was deleted with money on it):
+ * the row keeps the booking's number, so the money the gone booking held is settled on its own ledger.
+ */
+export async function appendToGoneRecord(
+  trx: Executor,
+  actor: Actor,
+  gone: { record_id: number; telegram_id: number | null },
+  row: Append,
+): Promise<MoneyEvent> {
+  if (row.method === 'credit' && gone.telegram_id !== null) await lockCredit(trx, gone.telegram_id);
+  const payment = await insertPayment(trx, {
+    record_id: gone.record_id,
+    telegram_id: gone.telegram_id,
+    amount: row.amount,
+    method: row.method,
+    kind: row.kind,
+    note: row.note ?? null,
+    telegram_payment_charge_id: null,
+    provider_payment_charge_id: null,
+    ...recordedBy(actor),
+  });
+  return {
+    type: 'money.recorded',
+    actor,
+    payment,
+    record: null,
+    schedule: null,
+    before: null,
+    after: { amount_paid: row.amount, status: 'gone' },
+  };
+}
+
 /** A superuser's change of a customer's studio credit (signed), with the reason. */
 export async function adjustCredit(
   trx: Executor,

@@ -13,6 +13,7 @@ import {
 } from '../../core/payments/desk';
 import { bookingInvoice } from '../../core/payments/invoices';
 import { ipsQr } from '../../core/payments/ips-qr';
+import { decideUnreconciled, listUnreconciled } from '../../core/payments/reconcile';
 import { apiTexts } from '../../core/language/api-texts';
 import { titleIn } from '../../contract/language';
 import { customerLanguage } from '../../core/language/customer-language';
@@ -77,6 +78,12 @@ export default async function paymentsRoutes(
       .header('content-disposition', `attachment; filename="${name}.csv"`)
       .send(Readable.from(csvStream(CASH_DESK_COLUMNS, cashDeskBatches(db, range), (p) => cashDeskCells(p, tz))));
   });
+
+  route(app, paymentsApi.unreconciled, async (req) => listUnreconciled(db, actorOf(req)));
+
+  route(app, paymentsApi.decideUnreconciled, async (req) =>
+    decideUnreconciled(database, actorOf(req), req.params.id, req.body),
+  );
 
   route(app, paymentsApi.credit, async (req) => customerCredit(db, telegramUserOf(req).id));
 
