@@ -1,5 +1,5 @@
 import { startTransition, useEffect, useState } from 'react';
-import { Button, Group, NativeSelect, SegmentedControl, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, NativeSelect, SegmentedControl, Skeleton, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { urlOf } from '../../../contract/endpoints/client';
 import { addressesApi } from '../../../contract/endpoints/addresses';
@@ -19,6 +19,7 @@ import { PageHeader } from './PageHeader';
 import { useApi } from '../query';
 import { Pager } from './Pager';
 import { CsvButton } from './CsvButton';
+import { DateField } from './DateField';
 import { ScheduleCard } from './ScheduleCard';
 import { CancelSessionDialog } from './CancelSessionDialog';
 import { useCan } from '../session';
@@ -65,20 +66,8 @@ function FilterBar({ filter, onChange }: { filter: Filter; onChange: (f: Filter)
   const workshops = useApi(workshopsApi.list, {}, { onError: (err) => toastError(TITLES.workshops, err) });
   return (
     <Group gap="sm" mb="lg" align="flex-end" wrap="wrap" data-testid="list-filter">
-      <TextInput
-        type="date"
-        label="С"
-        value={filter.from}
-        onChange={(e) => onChange({ ...filter, from: e.currentTarget.value })}
-        w={160}
-      />
-      <TextInput
-        type="date"
-        label="По"
-        value={filter.to}
-        onChange={(e) => onChange({ ...filter, to: e.currentTarget.value })}
-        w={160}
-      />
+      <DateField label="С" value={filter.from} onChange={(from) => onChange({ ...filter, from })} w={160} />
+      <DateField label="По" value={filter.to} onChange={(to) => onChange({ ...filter, to })} w={160} />
       <NativeSelect
         label="Мастер-класс"
         value={filter.workshopId}

@@ -16,6 +16,7 @@ import { certificatesApi } from '../../../contract/endpoints/certificates';
 import { fromZonedInput, toZonedInput } from '../../../contract/format';
 import { PAYMENT_METHOD_LABELS } from '../../../contract/money';
 import { call } from '../api';
+import { DateField } from '../components/DateField';
 import { FormModal } from '../components/FormModal';
 import { config } from '../config';
 import { runChange } from '../mutations';
@@ -248,13 +249,22 @@ export function CertificateIssueForm({
         error={errors.greeting?.message}
         {...register('greeting')}
       />
-      <TextInput
-        type="date"
-        label="Действует до"
-        description={`По умолчанию ${CERTIFICATE_MONTHS} месяцев`}
-        withAsterisk
-        error={errors.expires_day?.message}
-        {...register('expires_day')}
+      <Controller
+        control={control}
+        name="expires_day"
+        render={({ field }) => (
+          <DateField
+            label="Действует до"
+            description={`По умолчанию ${CERTIFICATE_MONTHS} месяцев`}
+            withAsterisk
+            name={field.name}
+            ref={field.ref}
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            error={errors.expires_day?.message}
+          />
+        )}
       />
       <TextInput
         label="Комментарий"

@@ -12,6 +12,7 @@ import { promoCodesApi } from '../../../contract/endpoints/promo-codes';
 import { workshopsApi } from '../../../contract/endpoints/workshops';
 import { call } from '../api';
 import { FormModal } from '../components/FormModal';
+import { DateField } from '../components/DateField';
 import { runChange } from '../mutations';
 import { useApi } from '../query';
 import { numberValue, onNumberChange } from './numberField';
@@ -121,11 +122,10 @@ export function PromoCodeForm({
           control={control}
           name="valid_from"
           render={({ field, fieldState }) => (
-            <TextInput
-              type="date"
+            <DateField
               label="Действует с"
               value={day(field.value)}
-              onChange={(e) => field.onChange(e.currentTarget.value || null)}
+              onChange={(v) => field.onChange(v || null)}
               onBlur={field.onBlur}
               error={fieldState.error?.message}
             />
@@ -135,11 +135,10 @@ export function PromoCodeForm({
           control={control}
           name="valid_to"
           render={({ field, fieldState }) => (
-            <TextInput
-              type="date"
+            <DateField
               label="по (включительно)"
               value={day(field.value)}
-              onChange={(e) => field.onChange(e.currentTarget.value || null)}
+              onChange={(v) => field.onChange(v || null)}
               onBlur={field.onBlur}
               error={fieldState.error?.message}
             />

@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Group, NativeSelect, Paper, Skeleton, TextInput } from '@mantine/core';
+import { Group, NativeSelect, Paper, Skeleton } from '@mantine/core';
 import { AUDIT_ENTITIES, AUDIT_ENTITY_LABELS } from '../../../contract/audit';
 import { auditApi } from '../../../contract/endpoints/audit';
 import { TITLES, toastError } from '../notify';
 import { AuditList } from '../components/AuditList';
+import { DateField } from '../components/DateField';
 import { EmptyState } from '../components/EmptyState';
 import { PageHeader } from '../components/PageHeader';
 import { Pager } from '../components/Pager';
@@ -44,8 +45,8 @@ export default function AuditLogPage() {
           ]}
           w={200}
         />
-        <TextInput type="date" label="С" value={from} onChange={(e) => set(setFrom)(e.currentTarget.value)} w={160} />
-        <TextInput type="date" label="По" value={to} onChange={(e) => set(setTo)(e.currentTarget.value)} w={160} />
+        <DateField label="С" value={from} onChange={set(setFrom)} w={160} />
+        <DateField label="По" value={to} onChange={set(setTo)} w={160} />
       </Group>
       {isLoading && !data ? (
         <Skeleton h={240} radius="md" />
