@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Card, Group, ScrollArea, Select, SimpleGrid, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Card, Group, ScrollArea, Select, SimpleGrid, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { urlOf } from '../../../contract/endpoints/client';
 import { paymentsApi } from '../../../contract/endpoints/payments';
 import {
@@ -12,6 +12,7 @@ import { formatPlaces } from '../../../contract/certificates';
 import { formatDateTime, formatPrice } from '../../../contract/format';
 import { config } from '../config';
 import { CsvButton } from '../components/CsvButton';
+import { DateField } from '../components/DateField';
 import { EmptyState } from '../components/EmptyState';
 import { PageHeader } from '../components/PageHeader';
 import { Pager } from '../components/Pager';
@@ -78,8 +79,8 @@ export default function CashDesk() {
     <Stack gap="lg">
       <PageHeader title="Касса" />
       <Group align="flex-end" gap="sm" wrap="wrap">
-        <TextInput type="date" label="С" value={from} onChange={(e) => pick(setFrom)(e.currentTarget.value)} w={170} />
-        <TextInput type="date" label="По" value={to} onChange={(e) => pick(setTo)(e.currentTarget.value)} w={170} />
+        <DateField label="С" value={from} onChange={pick(setFrom)} w={170} />
+        <DateField label="По" value={to} onChange={pick(setTo)} w={170} />
         <Select
           label="Способ"
           placeholder="Все способы"
