@@ -238,10 +238,6 @@ export type StaffMoneyPayload = z.infer<typeof StaffMoneyPayload>;
 const ErasedMoneyPayload = z.object({ credit: z.number(), paid: z.number(), owed: z.number() });
 export type ErasedMoneyPayload = z.infer<typeof ErasedMoneyPayload>;
 
-/** A customer erased their data while the studio held their money: what is owed back, amounts only (nobody named). */
-const ErasedMoneyPayload = z.object({ credit: z.number(), paid: z.number(), owed: z.number() });
-export type ErasedMoneyPayload = z.infer<typeof ErasedMoneyPayload>;
-
 const about = <K extends string, P extends z.ZodType>(kind: K, payload: P) =>
   z.object({ kind: z.literal(kind), payload });
 
