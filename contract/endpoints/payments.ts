@@ -48,7 +48,8 @@ export const paymentsApi = {
     access: 'staff',
     can: 'price.override',
     tag,
-    summary: "Set a booking's price by hand, with the reason (null: back to the price fixed at booking)",
+    summary:
+      "Set a booking's price per person by hand (it follows the party), with the reason (null: back to the price fixed at booking)",
     errors: [404, 409],
     params: 'IdParam',
     body: 'PriceOverride',

@@ -21,6 +21,7 @@ import {
   REFUND_METHODS,
   type PaymentCreate,
   type PaymentStatus,
+  type PriceOverride,
   type RefundCreate,
 } from '../../../contract/money';
 import { formatDateTime, formatPrice } from '../../../contract/format';
@@ -153,6 +154,37 @@ function MoneyForm({
   );
 }
 
+/** Staff's price per person (it follows the party): empty goes back to the price fixed at booking; a reason always. */
+function PriceForm({ current, submit }: { current: number | null; submit: (body: PriceOverride) => Promise<boolean> }) {
+  const [price, setPrice] = useState<number | string>(current ?? '');
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
+  const run = async () => {
+    setBusy(true);
+    const ok = await submit({ price: typeof price === 'number' ? price : null, reason: reason.trim() });
+    setBusy(false);
+    if (ok) setReason('');
+  };
+  return (
+    <Group align="flex-end" gap="xs" wrap="wrap" data-testid="price-form">
+      <NumberInput
+        label="Цена за человека, дин."
+        description="пусто: цена при записи"
+        value={price}
+        onChange={setPrice}
+        min={0}
+        allowDecimal={false}
+        thousandSeparator=" "
+        w={190}
+      />
+      <TextInput label="Причина" required value={reason} onChange={(e) => setReason(e.currentTarget.value)} w={240} />
+      <Button variant="default" onClick={() => void run()} loading={busy}>
+        Изменить цену
+      </Button>
+    </Group>
+  );
+}
+
 /** A booking's money: price (and its promo discount), paid, balance, the ledger, and the forms the server's `allowed` offers. */
 export function PaymentDialog({ recordId, title, onClose }: { recordId: number; title: string; onClose: () => void }) {
   const { data, mutate } = useApi(
@@ -276,6 +308,15 @@ export function PaymentDialog({ recordId, title, onClose }: { recordId: number; 
                     }),
                   'Возврат записан',
                 )
+              }
+            />
+          )}
+          {data.allowed.override_price && (
+            <PriceForm
+              key={m.price_override ?? 'fixed'}
+              current={m.price_override}
+              submit={(body) =>
+                after(() => call(paymentsApi.price, { params: { id: recordId }, body }), 'Цена изменена')
               }
             />
           )}
