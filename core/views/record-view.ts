@@ -10,6 +10,7 @@ import { localizeAllowed, sayCancelReason } from '../language/api-texts';
 import { customerLanguage } from '../language/customer-language';
 import { moneyOfRecord } from '../ledger/ledger';
 import { payOptions } from '../payments/pay-options';
+import { telegramCharge } from '../../contract/telegram-limits';
 
 /*
  * The booking page's view, built in this one place for every command that returns it (the API's
@@ -48,6 +49,10 @@ export const sayAllowed = (allowed: RecordAllowed, language: Language): RecordAl
 export async function recordView(db: Executor, actor: Actor, r: RecordResult, page: RecordPage): Promise<RecordView> {
   const language = actor.kind === 'customer' ? await customerLanguage(db, actor.telegram_id) : 'ru';
   const reason = r.record.cancel_reason;
+  const money = await moneyOfRecord(db, r.record.id);
+  // Telegram's pay button only for an amount Telegram takes (else the page says to pay at the studio).
+  const telegram =
+    page.telegramInvoices && (money === undefined || !('refusal' in telegramCharge(money.pay_now, money.balance)));
   return {
     record: {
       ...toRecordPublic(r.record),
@@ -61,7 +66,7 @@ export async function recordView(db: Executor, actor: Actor, r: RecordResult, pa
     contact: r.contact,
     calendar_url: page.secretKey ? calendarPath(page.secretKey, r.record.id) : null,
     allowed: sayAllowed(r.allowed, language),
-    money: await moneyOfRecord(db, r.record.id),
-    pay: await payOptions(db, page.telegramInvoices),
+    money,
+    pay: await payOptions(db, telegram),
   };
 }

@@ -130,6 +130,12 @@ describe('Telegram’s limits for one payment in RSD', () => {
     expect(fake.ok('createInvoiceLink')).toEqual([]);
     await deliver(t);
     expect(fake.ok('sendInvoice', user.id)).toEqual([]);
+    // The booking page offers no Telegram button for it; a booking Telegram can take keeps it.
+    const page = (u: { id: number }, i: number) =>
+      t.app.inject({ method: 'GET', url: `/api/v1/records/${i}`, headers: tma(u) });
+    expect((await page(user, id)).json().pay.telegram).toBe(false);
+    const payable = await booked('sr', 3500);
+    expect((await page(payable.user, payable.id)).json().pay.telegram).toBe(true);
   });
 
   it('a certificate amount Telegram would refuse cannot be set', async () => {
