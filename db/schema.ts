@@ -71,23 +71,6 @@ export interface ScheduleSeriesTable {
 }
 
 /** A session's check against its minimum of participants, once at its decision time. */
-/** Money the sweeper found unaccounted for, until staff decide it (core/payments/reconcile.ts). */
-export interface UnreconciledMoneyTable {
-  id: Generated<number>;
-  /** kind:booking:amount — a finding is kept (and alerted) once. */
-  finding_key: string;
-  kind: string;
-  record_id: number | null;
-  telegram_id: number | null;
-  amount: number;
-  found_at: Timestamp;
-  /** null while open; settled: the sweeper found the money accounted for meanwhile. */
-  decision: 'credit' | 'refund' | 'keep' | 'settled' | null;
-  reason: string | null;
-  decided_by_user_id: number | null;
-  decided_at: Timestamp | null;
-}
-
 export interface MinPeopleChecksTable {
   schedule_id: number;
   /** enough: the minimum was met; asked: staff decide until decide_by; cancelled; kept. */
@@ -339,16 +322,28 @@ export interface PaymentsTable {
   at: Timestamp;
 }
 
-/** Money owed back to someone the studio no longer knows (an erased customer's credit), until refunded. */
-export interface OwedRefundsTable {
+/** A credit line of an imported bank statement, kept once by its key; amounts in whole RSD. */
+export interface BankStatementLinesTable {
   id: Generated<number>;
+  /** The bank's transaction id, else a hash of the line: unique, so a line is imported once. */
+  line_key: string;
+  /** YYYY-MM-DD, as the bank booked it. */
+  booked_on: string;
   amount: number;
-  /** The ledger row that took the money out of the customer's credit. */
-  payment_id: number;
-  reason: 'erasure';
-  created_at: Timestamp;
-  refunded_at: Timestamp | null;
-  refund_payment_id: number | null;
+  reference: string;
+  payer: string;
+  purpose: string;
+  /** matched by its reference on import; attached by staff to a booking; dismissed by staff with a reason. */
+  status: 'matched' | 'unmatched' | 'attached' | 'dismissed';
+  record_id: number | null;
+  certificate_id: number | null;
+  /** The ledger row the line became. */
+  payment_id: number | null;
+  dismiss_reason: string | null;
+  imported_by_user_id: number | null;
+  imported_at: Timestamp;
+  resolved_by_user_id: number | null;
+  resolved_at: Timestamp | null;
 }
 
 /** A gift certificate; its balance is the sum of its entries. */
@@ -419,7 +414,7 @@ export interface DB {
   rate_limits: RateLimitsTable;
   telegram_updates: TelegramUpdatesTable;
   payments: PaymentsTable;
-  owed_refunds: OwedRefundsTable;
+  bank_statement_lines: BankStatementLinesTable;
   certificates: CertificatesTable;
   certificate_entries: CertificateEntriesTable;
   customer_notes: CustomerNotesTable;
@@ -427,7 +422,6 @@ export interface DB {
   promo_code_workshops: PromoCodeWorkshopsTable;
   schedule_series: ScheduleSeriesTable;
   min_people_checks: MinPeopleChecksTable;
-  unreconciled_money: UnreconciledMoneyTable;
   customer_languages: CustomerLanguagesTable;
   business_connections: BusinessConnectionsTable;
   business_chats: BusinessChatsTable;

@@ -192,6 +192,22 @@ type Expectation = { anonymous: number; customer: number; staff: number } & Part
 
 const S = (anonymous: number, customer: number, staff: number): Expectation => ({ anonymous, customer, staff });
 const STAFF_ONLY = S(401, 401, 200);
+
+/** A statement of one transfer that names no booking, from a payer of its own. */
+const bankStatement = (payer = `Uplatilac ${seq++}`) =>
+  `Datum;Naziv;Potražuje;Poziv na broj\n27.11.2026;${payer};100,00;`;
+/** An unmatched bank line, imported by the superuser. */
+async function unmatchedLine(): Promise<number> {
+  const payer = `Uplatilac ${seq++}`;
+  const text = bankStatement(payer);
+  await t.app.inject({ method: 'POST', url: '/api/v1/payments/bank-statement', headers: staff, payload: { text } });
+  const row = await t.database.db
+    .selectFrom('bank_statement_lines')
+    .select('id')
+    .where('payer', '=', payer)
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
 const STAFF_CREATE = S(401, 401, 201);
 const PUBLIC = S(200, 200, 200);
 
@@ -574,6 +590,29 @@ const rows: Row[] = [
   },
   { call: 'GET /payments/', request: async () => ({ url: '/payments/' }), expect: STAFF_ONLY },
   { call: 'GET /payments/export.csv', request: async () => ({ url: '/payments/export.csv' }), expect: STAFF_ONLY },
+  // Bank statements: the studio's books, like the cash desk.
+  {
+    call: 'POST /payments/bank-statement',
+    request: async () => ({ url: '/payments/bank-statement', payload: { text: bankStatement() } }),
+    expect: STAFF_ONLY,
+  },
+  { call: 'GET /payments/bank-lines', request: async () => ({ url: '/payments/bank-lines' }), expect: STAFF_ONLY },
+  {
+    call: 'POST /payments/bank-lines/{id}/attach',
+    request: async () => ({
+      url: `/payments/bank-lines/${await unmatchedLine()}/attach`,
+      payload: { record_id: await fresh.record() },
+    }),
+    expect: STAFF_ONLY,
+  },
+  {
+    call: 'POST /payments/bank-lines/{id}/dismiss',
+    request: async () => ({
+      url: `/payments/bank-lines/${await unmatchedLine()}/dismiss`,
+      payload: { reason: 'Не наше' },
+    }),
+    expect: STAFF_ONLY,
+  },
   // Promo codes are the studio's prices, a business setting: the owner's; the quote is any customer's.
   { call: 'GET /promo-codes/', request: async () => ({ url: '/promo-codes/' }), expect: STAFF_ONLY },
   {

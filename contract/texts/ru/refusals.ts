@@ -89,8 +89,6 @@ export type CustomerRefusals = {
 };
 
 export const staffRefusals = {
-  unreconciledNotFound: 'Такой строки несверенных денег нет',
-  unreconciledDecided: 'По этим деньгам уже решено: обновите страницу',
   addressNotFound: 'Адрес с таким id не найден',
   paidSessionDelete:
     'У этого мастер-класса есть оплаченные записи: удалить его нельзя, деньги нужно вернуть. Отмените мастер-класс: записи останутся, возвраты отметите в каждой из них.',
@@ -117,6 +115,11 @@ export const staffRefusals = {
   hostMethods: 'Ведущий принимает оплату наличными или картой',
   exportTooLong: EXPORT_TOO_LONG,
   cashDeskTooLong: CASH_DESK_TOO_LONG,
+  bankStatementUnreadable: 'Выписку не удалось прочитать: загрузите её в формате CSV',
+  bankStatementColumns: ({ missing }: { missing: string }) =>
+    `В выписке не найдены столбцы: ${missing}. Укажите, как они называются в выписке вашего банка`,
+  bankLineNotFound: 'Строка выписки не найдена',
+  bankLineResolved: 'Эта строка выписки уже разобрана',
   certificatePastExpiry: 'Срок действия должен быть в будущем',
   certificateVoidedAlready: 'Сертификат уже аннулирован',
   promoDuplicate: 'Промокод с таким кодом уже есть',
