@@ -17,4 +17,5 @@ export * from './stats';
 export * from './money';
 export * from './promo-codes';
 export * from './certificates';
+export * from './unreconciled';
 export * from './bank-statement';

@@ -24,7 +24,9 @@ import * as m20261126_2308 from './migrations/20261126_2308_certificate_places';
 import * as m20261128_0100 from './migrations/20261128_0100_update_handling';
 import * as m20261128_0200 from './migrations/20261128_0200_price_override_per_person';
 import * as m20261128_0210 from './migrations/20261128_0210_promo_redeemer';
+import * as m20261128_0220 from './migrations/20261128_0220_owed_refunds';
 import * as m20261128_0230 from './migrations/20261128_0230_bank_statement_lines';
+import * as m20261128_0240 from './migrations/20261128_0240_unreconciled_money';
 
 /**
  * Every migration, statically imported so they run the same under tsx, vitest and a bundle.
@@ -56,7 +58,9 @@ export const migrations: Record<string, Migration> = {
   '20261128_0100_update_handling': m20261128_0100,
   '20261128_0200_price_override_per_person': m20261128_0200,
   '20261128_0210_promo_redeemer': m20261128_0210,
+  '20261128_0220_owed_refunds': m20261128_0220,
   '20261128_0230_bank_statement_lines': m20261128_0230,
+  '20261128_0240_unreconciled_money': m20261128_0240,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -71,6 +71,23 @@ export interface ScheduleSeriesTable {
 }
 
 /** A session's check against its minimum of participants, once at its decision time. */
+/** Money the sweeper found unaccounted for, until staff decide it (core/payments/reconcile.ts). */
+export interface UnreconciledMoneyTable {
+  id: Generated<number>;
+  /** kind:booking:amount — a finding is kept (and alerted) once. */
+  finding_key: string;
+  kind: string;
+  record_id: number | null;
+  telegram_id: number | null;
+  amount: number;
+  found_at: Timestamp;
+  /** null while open; settled: the sweeper found the money accounted for meanwhile. */
+  decision: 'credit' | 'refund' | 'keep' | 'settled' | null;
+  reason: string | null;
+  decided_by_user_id: number | null;
+  decided_at: Timestamp | null;
+}
+
 export interface MinPeopleChecksTable {
   schedule_id: number;
   /** enough: the minimum was met; asked: staff decide until decide_by; cancelled; kept. */
@@ -322,6 +339,18 @@ export interface PaymentsTable {
   at: Timestamp;
 }
 
+/** Money owed back to someone the studio no longer knows (an erased customer's credit), until refunded. */
+export interface OwedRefundsTable {
+  id: Generated<number>;
+  amount: number;
+  /** The ledger row that took the money out of the customer's credit. */
+  payment_id: number;
+  reason: 'erasure';
+  created_at: Timestamp;
+  refunded_at: Timestamp | null;
+  refund_payment_id: number | null;
+}
+
 /** A credit line of an imported bank statement, kept once by its key; amounts in whole RSD. */
 export interface BankStatementLinesTable {
   id: Generated<number>;
@@ -415,6 +444,7 @@ export interface DB {
   telegram_updates: TelegramUpdatesTable;
   payments: PaymentsTable;
   bank_statement_lines: BankStatementLinesTable;
+  owed_refunds: OwedRefundsTable;
   certificates: CertificatesTable;
   certificate_entries: CertificateEntriesTable;
   customer_notes: CustomerNotesTable;
@@ -422,6 +452,7 @@ export interface DB {
   promo_code_workshops: PromoCodeWorkshopsTable;
   schedule_series: ScheduleSeriesTable;
   min_people_checks: MinPeopleChecksTable;
+  unreconciled_money: UnreconciledMoneyTable;
   customer_languages: CustomerLanguagesTable;
   business_connections: BusinessConnectionsTable;
   business_chats: BusinessChatsTable;

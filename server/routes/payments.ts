@@ -19,6 +19,7 @@ import {
 } from '../../core/payments/bank-statement';
 import { bookingInvoice } from '../../core/payments/invoices';
 import { ipsQr } from '../../core/payments/ips-qr';
+import { decideUnreconciled, listUnreconciled } from '../../core/payments/reconcile';
 import { apiTexts } from '../../core/language/api-texts';
 import { titleIn } from '../../contract/language';
 import { customerLanguage } from '../../core/language/customer-language';
@@ -83,6 +84,12 @@ export default async function paymentsRoutes(
       .header('content-disposition', `attachment; filename="${name}.csv"`)
       .send(Readable.from(csvStream(CASH_DESK_COLUMNS, cashDeskBatches(db, range), (p) => cashDeskCells(p, tz))));
   });
+
+  route(app, paymentsApi.unreconciled, async (req) => listUnreconciled(db, actorOf(req)));
+
+  route(app, paymentsApi.decideUnreconciled, async (req) =>
+    decideUnreconciled(database, actorOf(req), req.params.id, req.body),
+  );
 
   route(app, paymentsApi.bankStatement, async (req) => importBankStatement(database, actorOf(req), req.body));
   route(app, paymentsApi.bankLines, async (req) => listBankLinesView(db, actorOf(req), req.query));

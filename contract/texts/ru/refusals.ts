@@ -89,6 +89,8 @@ export type CustomerRefusals = {
 };
 
 export const staffRefusals = {
+  unreconciledNotFound: 'Такой строки несверенных денег нет',
+  unreconciledDecided: 'По этим деньгам уже решено: обновите страницу',
   addressNotFound: 'Адрес с таким id не найден',
   paidSessionDelete:
     'У этого мастер-класса есть оплаченные записи: удалить его нельзя, деньги нужно вернуть. Отмените мастер-класс: записи останутся, возвраты отметите в каждой из них.',
