@@ -15,6 +15,7 @@ import { CsvButton } from '../components/CsvButton';
 import { DateField } from '../components/DateField';
 import { EmptyState } from '../components/EmptyState';
 import { PageHeader } from '../components/PageHeader';
+import { UnreconciledMoney } from '../components/UnreconciledMoney';
 import { Pager } from '../components/Pager';
 import { PaymentDialog } from '../components/PaymentDialog';
 import { TITLES, toastError } from '../notify';
@@ -78,6 +79,7 @@ export default function CashDesk() {
   return (
     <Stack gap="lg">
       <PageHeader title="Касса" />
+      <UnreconciledMoney />
       <Group align="flex-end" gap="sm" wrap="wrap">
         <DateField label="С" value={from} onChange={pick(setFrom)} w={170} />
         <DateField label="По" value={to} onChange={pick(setTo)} w={170} />
