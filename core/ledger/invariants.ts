@@ -2,6 +2,7 @@ import { formatMoney } from '../../contract/format';
 import type { Executor } from '../../db/database';
 import { listCertificates } from '../../db/repositories/certificates';
 import { listRecordsByIds, type PaymentRow } from '../../db/repositories/payments';
+import { owedRefundsTotal } from '../../db/repositories/owed-refunds';
 import type { RecordRow } from '../../db/repositories/records';
 import { cashDesk } from '../payments/cash-desk';
 import { getBusinessSettings } from '../kernel/settings';
@@ -174,6 +175,8 @@ export async function checkMoneyInvariants(db: Executor, now = new Date()): Prom
       'desk-received',
       `Касса: получено ${rsd(desk.received)} и возвращено ${rsd(desk.refunded)}, а по журналу ${rsd(received)} и ${rsd(refunded)}`,
     );
+  // The credit erased customers left is owed back too, on no booking.
+  owedBack += await owedRefundsTotal(db);
   if (desk.refunds_owed !== owedBack)
     add('desk-owed', `Касса: к возврату ${rsd(desk.refunds_owed)}, а по записям ${rsd(owedBack)}`);
   if (desk.credit_outstanding !== creditTotal)

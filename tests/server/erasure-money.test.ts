@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeCallbackData } from '../../bot/callback-data';
 import { formatMoney } from '../../contract/format';
+import { checkMoneyInvariants } from '../../core/ledger/invariants';
 import type { TestApp } from '../helpers/app';
 import { book, bookingPayload, createSession } from '../helpers/factories';
 import {
@@ -128,6 +129,8 @@ describe('/forget with money at the studio', () => {
         await t.database.db.selectFrom('notifications').select('payload').where('kind', 'like', 'staff.%').execute(),
       ]);
       for (const p of personal) expect(texts).not.toContain(p);
+      // The books still balance: the nightly money check finds nothing to report.
+      expect(await checkMoneyInvariants(t.database.db)).toEqual([]);
     });
 
   it('a customer without money is asked without amounts and nothing is owed or alerted', async () => {
