@@ -208,6 +208,22 @@ async function unmatchedLine(): Promise<number> {
     .executeTakeFirstOrThrow();
   return row.id;
 }
+/** A line of unreconciled money to decide (as the sweeper keeps one). */
+async function openFinding(): Promise<number> {
+  const row = await t.database.db
+    .insertInto('unreconciled_money')
+    .values({
+      finding_key: `no_booking:${900_000 + seq++}:100`,
+      kind: 'no_booking',
+      record_id: null,
+      telegram_id: null,
+      amount: 100,
+      found_at: new Date().toISOString(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
 const STAFF_CREATE = S(401, 401, 201);
 const PUBLIC = S(200, 200, 200);
 
@@ -610,6 +626,16 @@ const rows: Row[] = [
     request: async () => ({
       url: `/payments/bank-lines/${await unmatchedLine()}/dismiss`,
       payload: { reason: 'Не наше' },
+    }),
+    expect: STAFF_ONLY,
+  },
+  // Unreconciled money: read with the cash desk, decided by who may refund.
+  { call: 'GET /payments/unreconciled', request: async () => ({ url: '/payments/unreconciled' }), expect: STAFF_ONLY },
+  {
+    call: 'POST /payments/unreconciled/{id}/decision',
+    request: async () => ({
+      url: `/payments/unreconciled/${await openFinding()}/decision`,
+      payload: { decision: 'keep', reason: 'Проверено' },
     }),
     expect: STAFF_ONLY,
   },
