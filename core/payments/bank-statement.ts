@@ -57,7 +57,9 @@ export function referenceRecordId(reference: string): number | null {
 /** A gift certificate's code written in the reference or the purpose (ABCD-EFGH-JKLM, any case). */
 export function referenceCertificateCode(...texts: string[]): string | null {
   for (const text of texts)
-    for (const m of text.toUpperCase().matchAll(/(?<![A-Z0-9])[A-Z0-9]{4}[\s-]?[A-Z0-9]{4}[\s-]?[A-Z0-9]{4}(?![A-Z0-9])/g)) {
+    for (const m of text
+      .toUpperCase()
+      .matchAll(/(?<![A-Z0-9])[A-Z0-9]{4}[\s-]?[A-Z0-9]{4}[\s-]?[A-Z0-9]{4}(?![A-Z0-9])/g)) {
       const code = normalizeCertificateCode(m[0]);
       if (code) return code;
     }
@@ -82,7 +84,10 @@ export const toBankLinePublic = (l: BankLineRow): BankLinePublic => ({
 });
 
 const noteOf = (l: Pick<StatementLine, 'booked_on' | 'reference' | 'payer'>) =>
-  `Выписка банка ${l.booked_on}: ${[l.payer, l.reference].filter(Boolean).join(', ')}`.slice(0, 500);
+  `Выписка банка ${l.booked_on.split('-').reverse().join('.')}: ${[l.payer, l.reference].filter(Boolean).join(', ')}`.slice(
+    0,
+    500,
+  );
 
 const newLine = (actor: Actor, l: StatementLine) => ({
   line_key: l.key,

@@ -11,6 +11,7 @@ import {
 import { formatPlaces } from '../../../contract/certificates';
 import { formatDateTime, formatPrice } from '../../../contract/format';
 import { config } from '../config';
+import { BankStatement } from '../components/BankStatement';
 import { CsvButton } from '../components/CsvButton';
 import { DateField } from '../components/DateField';
 import { EmptyState } from '../components/EmptyState';
@@ -80,6 +81,7 @@ export default function CashDesk() {
     <Stack gap="lg">
       <PageHeader title="Касса" />
       <UnreconciledMoney />
+      <BankStatement />
       <Group align="flex-end" gap="sm" wrap="wrap">
         <DateField label="С" value={from} onChange={pick(setFrom)} w={170} />
         <DateField label="По" value={to} onChange={pick(setTo)} w={170} />
