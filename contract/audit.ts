@@ -113,6 +113,11 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   contact: 'Контакт',
   chars: 'Символов',
   last_name: 'Фамилия',
+  title_en: 'Название (англ.)',
+  title_sr: 'Название (серб.)',
+  description_en: 'Описание (англ.)',
+  description_sr: 'Описание (серб.)',
+  min_people: 'Минимум участников',
 };
 export const AUDIT_ENTITY_LABELS: Record<string, string> = {
   record: 'Запись',

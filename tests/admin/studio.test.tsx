@@ -104,9 +104,9 @@ describe('history views', () => {
       'Оплата: Не оплачено → Оплачено',
       'Способ: Наличные',
     ]);
-    expect(changeLines({ before: null, after: { date: '2030-06-01T09:30:00.000Z' } })).toEqual([
-      'Дата: 1 июня 2030 11:30',
-    ]);
+    expect(
+      changeLines({ before: null, after: { date: '2030-06-01T09:30:00.000Z', description: null, title_en: '' } }),
+    ).toEqual(['Дата: 1 июня 2030 11:30']);
   });
 
   it('pages say which rows they show and hide the buttons for a single page', () => {

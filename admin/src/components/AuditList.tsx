@@ -32,8 +32,9 @@ function show(field: string, value: unknown, names: Record<string, string>): str
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const empty = (v: unknown) => v === null || v === undefined || v === '';
 
-/** "Поле: было → стало" for each field the entry changed (fields it left as they were are skipped). */
+/** "Поле: было → стало" for each field the entry changed (fields left as they were, or empty, are skipped). */
 export function changeLines(e: Pick<AuditEntry, 'before' | 'after'> & { names?: AuditEntry['names'] }): string[] {
   const names = e.names ?? {};
   const fields = [...new Set([...Object.keys(e.before ?? {}), ...Object.keys(e.after ?? {})])].filter(
@@ -43,6 +44,8 @@ export function changeLines(e: Pick<AuditEntry, 'before' | 'after'> & { names?: 
     const inBefore = e.before !== null && f in e.before;
     const inAfter = e.after !== null && f in e.after;
     if (inBefore && inAfter && same(e.before![f], e.after![f])) return [];
+    // What an object was created or deleted with: only the fields it had.
+    if (inBefore !== inAfter && empty((inAfter ? e.after : e.before)![f])) return [];
     const label = AUDIT_FIELD_LABELS[f] ?? f;
     const before = inBefore ? show(f, e.before![f], names) : null;
     const after = inAfter ? show(f, e.after![f], names) : null;

@@ -3,7 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { UserCreateFields, UserUpdateFields } from '../../../contract/forms';
-import { STAFF_ROLE_LABELS, type UserPublic } from '../../../contract/users';
+import { STAFF_ROLES, STAFF_ROLE_LABELS, type UserPublic } from '../../../contract/users';
 import { usersApi } from '../../../contract/endpoints/users';
 import { call } from '../api';
 import { FormModal } from '../components/FormModal';
@@ -14,6 +14,12 @@ type UserValues = z.output<typeof UserCreateFields>;
 
 export const ADD_USER_TITLE = 'Добавить пользователя';
 export const EDIT_USER_TITLE = 'Редактирорвание данных пользователя';
+/** What each role may do, said under the select (a whole sentence does not fit in an option). */
+const ROLE_SCOPE = {
+  owner: 'Всё, включая пользователей и настройки бизнеса',
+  manager: 'Всё, кроме пользователей и настроек бизнеса',
+  host: 'Занятия сегодня и завтра, отметки и оплата',
+} as const;
 
 /** Add (no `user`) or edit a user. Editing: the password is optional and dropped when empty. */
 export function UserForm({ user, opened, onClose }: { user?: UserPublic; opened: boolean; onClose: () => void }) {
@@ -98,11 +104,8 @@ export function UserForm({ user, opened, onClose }: { user?: UserPublic; opened:
         render={({ field }) => (
           <NativeSelect
             label="Роль"
-            data={[
-              { value: 'owner', label: `${STAFF_ROLE_LABELS.owner}: всё, включая пользователей и настройки бизнеса` },
-              { value: 'manager', label: `${STAFF_ROLE_LABELS.manager}: всё, кроме пользователей и настроек бизнеса` },
-              { value: 'host', label: `${STAFF_ROLE_LABELS.host}: занятия сегодня и завтра, отметки и оплата` },
-            ]}
+            description={ROLE_SCOPE[field.value ?? 'manager']}
+            data={STAFF_ROLES.map((role) => ({ value: role, label: STAFF_ROLE_LABELS[role] }))}
             name={field.name}
             ref={field.ref}
             value={field.value ?? 'manager'}
