@@ -86,6 +86,18 @@ describe('Telegram refusing an invoice link', () => {
     expect(await certificatesOf(user)).toEqual([]);
   });
 
+  it('concurrent purchases while Telegram is unreachable all answer 503 and leave nothing; then each gets its own link', async () => {
+    const user = customer('ru');
+    fake.failNext('createInvoiceLink', 'unreachable', { times: 4 });
+    const failed = await Promise.all([1, 2, 3, 4].map(() => purchase(user)));
+    expect(failed.map((r) => r.statusCode)).toEqual([503, 503, 503, 503]);
+    expect(await certificatesOf(user)).toEqual([]);
+    const bought = await Promise.all([1, 2, 3, 4].map(() => purchase(user)));
+    expect(bought.map((r) => r.statusCode)).toEqual([201, 201, 201, 201]);
+    expect(new Set(bought.map((r) => r.json().invoice_url)).size).toBe(4);
+    expect(await certificatesOf(user)).toHaveLength(4);
+  });
+
   it('a booking’s invoice link refused or unreachable is a 409 / 503 in Russian for a Russian customer', async () => {
     const { user, id } = await booked('ru');
     fake.failNext('createInvoiceLink', { error_code: 400, description: 'Bad Request: PAYMENT_PROVIDER_INVALID' });
