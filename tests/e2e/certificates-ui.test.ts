@@ -446,10 +446,13 @@ describe('admin: Сертификаты', () => {
       await page.getByRole('button', { name: 'Выпустить' }).click();
       const dialog = page.getByRole('dialog', { name: 'Новый сертификат' });
       await dialog.waitFor();
+      // Shown as Russians write a date: дд.мм.гггг.
       const expiry = await dialog.getByLabel('Действует до').inputValue();
+      expect(expiry).toMatch(/^\d{2}\.\d{2}\.\d{4}$/);
+      const [d, m, y] = expiry.split('.').map(Number);
       const inYear = new Date();
       inYear.setFullYear(inYear.getFullYear() + 1);
-      expect(Math.abs(new Date(expiry).getTime() - inYear.getTime())).toBeLessThan(2 * 86_400_000);
+      expect(Math.abs(new Date(y, m - 1, d, 12).getTime() - inYear.getTime())).toBeLessThan(2 * 86_400_000);
       await dialog.getByRole('button', { name: 'Сохранить' }).click();
       await dialog.getByText('Укажите сумму в динарах').waitFor();
       const recipient = `Жанна ${width}`;

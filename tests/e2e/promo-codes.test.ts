@@ -122,8 +122,8 @@ describe('Промокоды in the admin', () => {
     await dialog.getByLabel('Код').fill('leto-2026');
     await dialog.getByText('Сумма, RSD').click();
     await dialog.getByLabel('Сумма скидки, RSD').fill('700');
-    await dialog.getByLabel('Действует с').fill('2026-06-01');
-    await dialog.getByLabel('по (включительно)').fill('2026-08-31');
+    await dialog.getByLabel('Действует с').fill('01.06.2026');
+    await dialog.getByLabel('по (включительно)').fill('31.08.2026');
     await dialog.getByLabel('Мастер-классы').click();
     await page.getByRole('option', { name: 'Паста' }).click();
     await dialog.getByLabel('Мастер-классы').press('Escape');

@@ -7,6 +7,7 @@ import 'dayjs/locale/ru';
 import { launchBrowser, screenshotPath } from '../helpers/browser';
 import { startTestServer } from '../helpers/server';
 import { axeProblems } from '../helpers/miniapp';
+import { seedHistory } from '../../bench/seed-history';
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
@@ -62,6 +63,10 @@ async function shot(page: Page, name: string, fullPage = false) {
 }
 
 const studioDay = (plusDays: number) => dayjs().tz(TZ).add(plusDays, 'day').startOf('day');
+/** As a Russian writes a day: «05.12.2026». */
+const ru = (d: dayjs.Dayjs) => d.format('DD.MM.YYYY');
+const RU_DAY = /^\d{2}\.\d{2}\.\d{4}$/;
+
 /** The calendar's name for a day: «30 ноября 2026». */
 const dayLabel = (d: dayjs.Dayjs) => d.locale('ru').format('D MMMM YYYY');
 
@@ -91,8 +96,10 @@ beforeAll(async () => {
   server = await startTestServer({ env: { BUSINESS_TIMEZONE: TZ } });
   browser = await launchBrowser();
   staff = await server.auth();
-  await api('POST', '/workshops/', { title: 'Сырники', price: 2500 });
-  await api('POST', '/address/', { title: 'Улица 1', map_link: 'https://m/1' });
+  const workshop = await api<{ id: number }>('POST', '/workshops/', { title: 'Сырники', price: 2500 });
+  const address = await api<{ id: number }>('POST', '/address/', { title: 'Улица 1', map_link: 'https://m/1' });
+  // Ten past sessions, one every 17 hours back from yesterday: История has something to filter.
+  await seedHistory(server.database, { workshopId: workshop.id, addressId: address.id, sessions: 10, perSession: 1 });
 }, 120_000);
 
 afterAll(async () => {
@@ -163,4 +170,90 @@ describe('what is typed in the schedule dialog is what is saved', () => {
       await ctx.close();
     });
   }
+});
+
+describe('one Russian date input on Касса, История, Журнал and Промокоды', () => {
+  for (const [width, viewport] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
+    it(`each shows дд.мм.гггг and filters by the day typed (${width})`, async () => {
+      const { ctx, page } = await newPage(viewport);
+      const field = (label: string) => page.getByRole('textbox', { name: label, exact: true });
+
+      // Журнал: from tomorrow nothing; up to today everything made so far.
+      await page.goto(`${server.url}/audit`);
+      await page.getByTestId('audit-entry').first().waitFor();
+      await field('С').fill(ru(studioDay(1)));
+      await page.getByText('Записей в журнале нет.').waitFor();
+      await field('С').fill('');
+      await field('По').fill(ru(studioDay(0)));
+      await page.getByTestId('audit-entry').first().waitFor();
+      expect(await field('С').inputValue()).toBe('');
+      await page.keyboard.press('Escape');
+      expect(await field('По').inputValue()).toMatch(RU_DAY);
+      expect(await field('По').inputValue()).toBe(ru(studioDay(0)));
+      await field('С').click();
+      await page.getByRole('button', { name: dayLabel(studioDay(0)), exact: true }).first().waitFor();
+      await shot(page, `audit-${width}`);
+      expect(await axeProblems(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+
+      // История: up to three days ago shows the sessions before then, as the API counts them.
+      await page.goto(`${server.url}/past`);
+      await page.getByTestId('schedule-card').nth(9).waitFor();
+      const until = studioDay(-3);
+      const expected = await api<{ count: number }>('GET', `/schedule/past?to=${until.format('YYYY-MM-DD')}`);
+      expect(expected.count).toBeGreaterThan(0);
+      expect(expected.count).toBeLessThan(10);
+      // Typed with one-digit day and month, it reads back in full once the field is left.
+      await field('По').fill(until.format('D.M.YYYY'));
+      await field('По').press('Tab');
+      expect(await field('По').inputValue()).toBe(ru(until));
+      await page.waitForFunction(
+        (n) => document.querySelectorAll('[data-testid="schedule-card"]').length === n,
+        expected.count,
+      );
+      await shot(page, `past-${width}`);
+      expect(await axeProblems(page)).toEqual([]);
+
+      // Касса: the last 30 days by default, in Russian; a period is asked of the API as typed.
+      await page.goto(`${server.url}/cash`);
+      await page.getByTestId('cash-totals').waitFor();
+      expect(await field('С').inputValue()).toBe(ru(studioDay(-30)));
+      expect(await field('По').inputValue()).toBe(ru(studioDay(0)));
+      const asked = page.waitForRequest((r) => r.url().includes(`from=${studioDay(-7).format('YYYY-MM-DD')}`));
+      await field('С').fill(ru(studioDay(-7)));
+      await asked;
+      await page.keyboard.press('Escape');
+      await shot(page, `cash-desk-${width}`);
+      expect(await axeProblems(page)).toEqual([]);
+
+      // Промокоды: the dialog's period is typed the same way.
+      await page.goto(`${server.url}/promo-codes`);
+      await page.getByRole('button', { name: 'Добавить' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByLabel('Код').fill(`ZIMA-${width}`);
+      await dialog.getByLabel(/^(Процент скидки|Сумма скидки, RSD)/).fill('10');
+      await dialog.getByRole('textbox', { name: 'Действует с' }).fill(ru(studioDay(1)));
+      await dialog.getByRole('textbox', { name: 'по (включительно)' }).fill(ru(studioDay(31)));
+      await dialog.getByLabel('Код').click(); // closes the calendar
+      // The pointer off the buttons: axe checks the resting colours, not a hover.
+      await page.mouse.move(0, 0);
+      await shot(page, `promo-${width}`);
+      expect(await axeProblems(page, '[role="dialog"]')).toEqual([]);
+      const created = page.waitForResponse((r) => r.url().endsWith('/promo-codes/') && r.status() === 201);
+      await dialog.getByRole('button', { name: 'Сохранить' }).click();
+      expect(await (await created).json()).toMatchObject({
+        valid_from: studioDay(1).format('YYYY-MM-DD'),
+        valid_to: studioDay(31).format('YYYY-MM-DD'),
+      });
+      await page.getByText(`с ${ru(studioDay(1))} по ${ru(studioDay(31))}`).waitFor();
+      await ctx.close();
+    });
+  }
+
+  it('left no console errors', () => {
+    expect(errors).toEqual([]);
+  });
 });

@@ -16,6 +16,16 @@ export function parseRuDay(text: string): string | null {
   return date.toISOString().slice(0, 10);
 }
 
+/** The calendar's arrows, named for screen readers (its heading is named by its text). */
+const CALENDAR_LABELS = {
+  previousMonth: 'Предыдущий месяц',
+  nextMonth: 'Следующий месяц',
+  previousYear: 'Предыдущий год',
+  nextYear: 'Следующий год',
+  previousDecade: 'Предыдущее десятилетие',
+  nextDecade: 'Следующее десятилетие',
+};
+
 export type DateFieldProps = Omit<DateInputProps, 'value' | 'onChange' | 'defaultValue'> & {
   /** The day as YYYY-MM-DD, '' for none. */
   value: string;
@@ -37,6 +47,7 @@ export function DateField({ value, onChange, ...props }: DateFieldProps) {
         clearButtonProps={{ 'aria-label': 'Очистить дату' }}
         // Days of other months are shown faded: too faint to read, and not needed to pick a day.
         hideOutsideDates
+        ariaLabels={CALENDAR_LABELS}
         popoverProps={{ withinPortal: true }}
         {...props}
         value={value || null}
