@@ -58,12 +58,17 @@ function Line({ item, canDecide }: { item: UnreconciledItem; canDecide: boolean 
         </Text>
         {canDecide && !keeping && (
           <Group gap="xs" wrap="wrap">
-            <Button size="xs" variant="light" loading={busy} onClick={() => void decide('credit')}>
-              {UNRECONCILED_DECISION_LABELS.credit}
-            </Button>
-            <Button size="xs" variant="light" loading={busy} onClick={() => void decide('refund')}>
-              {UNRECONCILED_DECISION_LABELS.refund}
-            </Button>
+            {/* Nothing paid yet (a hold past its time): there is no money to move, only to look at. */}
+            {item.amount > 0 && (
+              <>
+                <Button size="xs" variant="light" loading={busy} onClick={() => void decide('credit')}>
+                  {UNRECONCILED_DECISION_LABELS.credit}
+                </Button>
+                <Button size="xs" variant="light" loading={busy} onClick={() => void decide('refund')}>
+                  {UNRECONCILED_DECISION_LABELS.refund}
+                </Button>
+              </>
+            )}
             <Button size="xs" variant="subtle" color="gray.8" disabled={busy} onClick={() => setKeeping(true)}>
               {UNRECONCILED_DECISION_LABELS.keep}
             </Button>
