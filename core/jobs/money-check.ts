@@ -43,7 +43,11 @@ export function moneyCheckJob(database: Database, timezone: string): (now: Date)
 
 /** Checks the ledger now and tells staff of each break they were not told of yet. */
 export async function alertMoneyBreaks(database: Database, now = new Date()): Promise<number> {
-  const breaks = await checkMoneyInvariants(database.db, now);
+  // One snapshot of the ledger: payments arriving meanwhile must not look like a break.
+  const read = database.db.transaction();
+  const breaks = await (database.dialect === 'postgres' ? read.setIsolationLevel('repeatable read') : read).execute(
+    (trx) => checkMoneyInvariants(trx, now),
+  );
   if (breaks.length === 0) return 0;
   const staff = await listDeciders(database.db);
   const told = await existingDedupeKeys(

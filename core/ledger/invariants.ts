@@ -52,14 +52,22 @@ async function loadRecords(db: Executor, ids: number[]): Promise<Map<number, Rec
 export async function checkMoneyInvariants(db: Executor, now = new Date()): Promise<MoneyBreak[]> {
   const breaks: MoneyBreak[] = [];
   const add = (key: string, text: string) => breaks.push({ key, text });
-  const settings = await getBusinessSettings(db);
-  const payments: Row[] = (
-    await db
+  // Read at once (the views are compared with the rows they were read beside).
+  const [settings, rows, entryRows, { rows: certificates }, desk] = await Promise.all([
+    getBusinessSettings(db),
+    db
       .selectFrom('payments')
       .select(['id', 'record_id', 'telegram_id', 'amount', 'method', 'kind'])
       .orderBy('id')
-      .execute()
-  ).map((p) => ({
+      .execute(),
+    db
+      .selectFrom('certificate_entries')
+      .select(['certificate_id', 'kind', 'amount', 'places', 'record_id', 'payment_id'])
+      .execute(),
+    listCertificates(db, { now: now.toISOString(), skip: 0, limit: Number.MAX_SAFE_INTEGER }),
+    cashDesk(db, WHOLE_LEDGER, { skip: 0, limit: 1 }),
+  ]);
+  const payments: Row[] = rows.map((p) => ({
     ...p,
     amount: Number(p.amount),
     telegram_id: p.telegram_id === null ? null : Number(p.telegram_id),
@@ -106,17 +114,11 @@ export async function checkMoneyInvariants(db: Executor, now = new Date()): Prom
 
   // A certificate's balance is its own ledger, never below zero nor above its value; what bookings
   // took from certificates is what the certificates gave them.
-  const entries = (
-    await db
-      .selectFrom('certificate_entries')
-      .select(['certificate_id', 'kind', 'amount', 'places', 'record_id', 'payment_id'])
-      .execute()
-  ).map((e) => ({ ...e, amount: Number(e.amount), places: e.places === null ? null : Number(e.places) }));
-  const { rows: certificates } = await listCertificates(db, {
-    now: now.toISOString(),
-    skip: 0,
-    limit: Number.MAX_SAFE_INTEGER,
-  });
+  const entries = entryRows.map((e) => ({
+    ...e,
+    amount: Number(e.amount),
+    places: e.places === null ? null : Number(e.places),
+  }));
   const entriesOf = groupBy(entries, (e) => e.certificate_id);
   const paymentById = new Map(payments.map((p) => [p.id, p]));
   const salePayments = new Set<number>();
@@ -157,7 +159,6 @@ export async function checkMoneyInvariants(db: Executor, now = new Date()): Prom
   }
 
   // The cash desk says what the ledger sums to.
-  const desk = await cashDesk(db, WHOLE_LEDGER, { skip: 0, limit: 1 });
   const byMethod = groupBy(payments, (p) => p.method);
   for (const method of new Set([...byMethod.keys(), ...Object.keys(desk.totals)] as Row['method'][])) {
     const ledger = sum(byMethod.get(method) ?? []);
