@@ -27,6 +27,7 @@ import * as m20261128_0210 from './migrations/20261128_0210_promo_redeemer';
 import * as m20261128_0220 from './migrations/20261128_0220_owed_refunds';
 import * as m20261128_0230 from './migrations/20261128_0230_bank_statement_lines';
 import * as m20261128_0240 from './migrations/20261128_0240_unreconciled_money';
+import * as m20261128_0250 from './migrations/20261128_0250_staff_booking_credit';
 
 /**
  * Every migration, statically imported so they run the same under tsx, vitest and a bundle.
@@ -61,6 +62,7 @@ export const migrations: Record<string, Migration> = {
   '20261128_0220_owed_refunds': m20261128_0220,
   '20261128_0230_bank_statement_lines': m20261128_0230,
   '20261128_0240_unreconciled_money': m20261128_0240,
+  '20261128_0250_staff_booking_credit': m20261128_0250,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -138,8 +138,12 @@ export interface RecordsTable {
   anonymised_at: Generated<Timestamp | null>;
   /** The workshop's price per person when the booking was made (whole RSD). */
   unit_price: Generated<number>;
-  /** A total set by staff instead of unit_price × people, and why. */
+  /** A price per person set by staff instead of unit_price (less a discount), and why. */
   price_override: Generated<number | null>;
+  /** Set only for an override made when it was the booking's total: the party that total was for. */
+  price_override_party: Generated<number | null>;
+  /** Staff booked it for the customer without their agreement to pay from their studio credit: never spent. */
+  credit_declined: ColumnType<boolean | number, number | undefined, number>;
   price_override_reason: Generated<string | null>;
   /** The end of the seat hold: unpaid by then, the booking is cancelled (null: no hold). */
   pay_by: Generated<Timestamp | null>;

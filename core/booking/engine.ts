@@ -167,12 +167,12 @@ export async function createRecord(
       is_first_time: input.is_first_time,
       ...promo,
       certificate_id: certificateId,
+      // Staff spend a customer's credit only with the customer's agreement.
+      credit_declined: actor.kind !== 'customer' && input.use_credit !== true,
     });
     const settings = await getBusinessSettings(trx);
     const now = new Date();
-    // Staff spend a customer's credit only with the customer's agreement.
-    const spendCredit = actor.kind === 'customer' || input.use_credit === true;
-    const { record, events: money } = await onBooked(trx, inserted, schedule, settings, now, { spendCredit });
+    const { record, events: money } = await onBooked(trx, inserted, schedule, settings, now);
     await publish(trx, [{ type: 'record.created', actor, before: null, record, schedule }, ...money]);
     return resultOf({
       trx,

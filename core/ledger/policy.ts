@@ -13,7 +13,7 @@ import { appendToRecord, recordMoney } from './ledger';
  * messages tell where the money went:
  * - a booking that becomes ACTIVE (booked, restored, promoted) first spends its gift certificate
  *   (if it has one), then the customer's studio credit, up to what it costs (a booking staff made
- *   spends credit only when the customer agreed); with prepayment,
+ *   without the customer's agreement, credit_declined, never spends it); with prepayment,
  *   whatever is still required holds its seats until
  *   pay_by = now + payment_hold_minutes, never past the start. A QUEUED booking pays nothing, and a
  *   booking staff took for someone without Telegram is not held (they pay at the studio).
@@ -43,11 +43,10 @@ async function becameActive(
   schedule: RecordSchedule,
   s: Settings,
   now: Date,
-  spendCredit = true,
 ): Promise<MoneyStep> {
   // A gift certificate pays first (it expires; credit does not), then the customer's credit.
   const events: MoneyEvent[] = await spendCertificate(trx, SYSTEM, r, schedule, s);
-  if (r.telegram_id !== null && spendCredit) {
+  if (r.telegram_id !== null && !r.credit_declined) {
     await lockCredit(trx, r.telegram_id);
     const credit = await creditBalance(trx, r.telegram_id);
     const owed = (await recordMoney(trx, r, s)).balance;
@@ -111,22 +110,16 @@ async function giveBack(
   ];
 }
 
-/**
- * A new booking: its price is fixed now (a later change of the workshop's price leaves it as it is), then it
- * pays if ACTIVE; the customer's credit only with spendCredit (staff booking for someone need their agreement).
- */
+/** A new booking: its price is fixed now (a later change of the workshop's price leaves it as it is), then it pays if ACTIVE. */
 export async function onBooked(
   trx: Executor,
   r: RecordRow,
   schedule: RecordSchedule,
   s: Settings,
   now: Date,
-  opts: { spendCredit: boolean } = { spendCredit: true },
 ): Promise<MoneyStep> {
   const priced = await setUnitPrice(trx, r.id, schedule.workshop.price);
-  return priced.state === 'ACTIVE'
-    ? becameActive(trx, priced, schedule, s, now, opts.spendCredit)
-    : { record: priced, events: [] };
+  return priced.state === 'ACTIVE' ? becameActive(trx, priced, schedule, s, now) : { record: priced, events: [] };
 }
 
 /** The queue served the booking (or a restore found seats): it pays as a new ACTIVE booking does. */

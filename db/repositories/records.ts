@@ -52,6 +52,8 @@ export interface RecordInsert {
   discount?: number;
   /** The gift certificate that pays it. */
   certificate_id?: number | null;
+  /** Staff booked it without the customer's agreement to pay from their credit. */
+  credit_declined?: boolean;
 }
 
 export function insertRecord(db: Executor, r: RecordInsert) {
@@ -62,6 +64,7 @@ export function insertRecord(db: Executor, r: RecordInsert) {
       ...r,
       has_allergy: flag(r.has_allergy),
       is_first_time: flag(r.is_first_time),
+      credit_declined: flag(r.credit_declined ?? false),
       cancel_reason: null,
       queued_at: r.state === 'QUEUED' ? now : null,
       active_since: r.state === 'ACTIVE' ? now : null,

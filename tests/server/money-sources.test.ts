@@ -185,4 +185,24 @@ describe('a staff booking for a customer', () => {
     expect((await book(t.app, anna, bookingPayload(third.id))).json().money).toMatchObject({ paid_by_credit: 1000 });
     expect(await credit(anna)).toBe(1000);
   });
+
+  it('a queued staff booking promoted later still does not spend credit the customer did not agree to', async () => {
+    const { schedule } = await createSession(t.app, staff, { price: 3000, capacity: 1 });
+    const boris = telegramUser();
+    const first = (await book(t.app, boris, bookingPayload(schedule.id))).json().record.id;
+    const anna = telegramUser();
+    await giveCredit(anna, 5000);
+    const queued = await staffBook(schedule.id, anna);
+    expect(queued.json().record.state).toBe('QUEUED');
+    const cancel = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/records/cancel/${first}`,
+      headers: tma(boris),
+      payload: { cancel_reason: 'Заболел' },
+    });
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    const promoted = await ledger(queued.json().record.id);
+    expect(promoted.money).toMatchObject({ amount_paid: 0, paid_by_credit: 0, balance: 3000 });
+    expect(await credit(anna)).toBe(5000);
+  });
 });
