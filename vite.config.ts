@@ -37,6 +37,11 @@ export default defineConfig({
     alias: [
       // telegram-ui's iOS spinner is three 20 KB SVG files; ours draws the same bars in a loop.
       { find: /^\.\/components\/IOSSpinner\/IOSSpinner$/, replacement: path.resolve('webapp/src/ui/ios-spinner.tsx') },
+      // telegram-ui's own imports of Subheadline and Headline (h6 / h5 by default) get plain text instead.
+      {
+        find: /^(\.\.?\/)+(Typography\/)?(Subheadline\/Subheadline|Headline\/Headline)$/,
+        replacement: path.resolve('webapp/src/ui/plain-typography.tsx'),
+      },
     ],
   },
   build: {
