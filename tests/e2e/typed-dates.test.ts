@@ -194,7 +194,10 @@ describe('one Russian date input on Касса, История, Журнал and
       expect(await field('По').inputValue()).toMatch(RU_DAY);
       expect(await field('По').inputValue()).toBe(ru(studioDay(0)));
       await field('С').click();
-      await page.getByRole('button', { name: dayLabel(studioDay(0)), exact: true }).first().waitFor();
+      await page
+        .getByRole('button', { name: dayLabel(studioDay(0)), exact: true })
+        .first()
+        .waitFor();
       await shot(page, `audit-${width}`);
       expect(await axeProblems(page)).toEqual([]);
       await page.keyboard.press('Escape');
@@ -248,7 +251,11 @@ describe('one Russian date input on Касса, История, Журнал and
         valid_from: studioDay(1).format('YYYY-MM-DD'),
         valid_to: studioDay(31).format('YYYY-MM-DD'),
       });
-      await page.getByText(`с ${ru(studioDay(1))} по ${ru(studioDay(31))}`).waitFor();
+      await page
+        .getByTestId('promo-card')
+        .filter({ hasText: `ZIMA-${width}`.toUpperCase() })
+        .getByText(`с ${ru(studioDay(1))} по ${ru(studioDay(31))}`)
+        .waitFor();
       await ctx.close();
     });
   }
