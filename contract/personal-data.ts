@@ -56,6 +56,11 @@ export const PersonalDataExport = z.object({
   messages: z.number().int(),
   /** A staff account linked to this Telegram account, if any. */
   staff_account: z.object({ email: z.string(), full_name: z.string().nullable() }).nullable(),
+  /**
+   * Their money at the studio, as erasing would leave it: the studio credit, what upcoming bookings paid,
+   * and all that would be owed back (absent in exports of older versions).
+   */
+  money: z.object({ credit: z.number().int(), paid: z.number().int(), owed: z.number().int() }).optional(),
 });
 export type PersonalDataExport = z.infer<typeof PersonalDataExport>;
 

@@ -58,7 +58,11 @@ const parseJson = (s: string | null): unknown => {
   }
 };
 
-/** Everything stored about a Telegram user: bookings with their sessions, subscriptions, the bookings' history. */
+/** Upcoming: what an erasure now would cancel. */
+const upcomingOf = (rows: { id: number; state: string; schedule_date: string }[], now: string) =>
+  rows.map((r) => ({ id: r.id, upcoming: r.state !== 'CANCELLED' && r.schedule_date > now }));
+
+/** Everything stored about a Telegram user: bookings with their sessions, subscriptions, the bookings' history, their money. */
 export async function exportPersonalData(db: Executor, person: TelegramPerson): Promise<PersonalDataExport> {
   const rows = await listBookingsOfPerson(db, person.id, loginsOf(person));
   const history = await listAuditOfRecords(
@@ -88,6 +92,7 @@ export async function exportPersonalData(db: Executor, person: TelegramPerson): 
     })),
     messages: await countNotificationsTo(db, person.id),
     staff_account: staff ? { email: staff.email, full_name: staff.full_name } : null,
+    money: await erasureMoney(db, person.id, upcomingOf(rows, nowIso())),
   };
 }
 
@@ -98,11 +103,7 @@ export async function forgetPreview(
   db: Executor,
   person: TelegramPerson,
 ): Promise<ErasureMoney & { upcoming: number }> {
-  const now = nowIso();
-  const bookings = (await listBookingsOfPerson(db, person.id, loginsOf(person))).map((r) => ({
-    id: r.id,
-    upcoming: r.state !== 'CANCELLED' && r.schedule_date > now,
-  }));
+  const bookings = upcomingOf(await listBookingsOfPerson(db, person.id, loginsOf(person)), nowIso());
   const money = await erasureMoney(db, person.id, bookings);
   return { ...money, upcoming: bookings.filter((b) => b.upcoming).length };
 }

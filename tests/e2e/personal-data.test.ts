@@ -159,6 +159,8 @@ describe('"Мои данные" on /record', () => {
   it('shows what is stored and erases it after a confirmation', async () => {
     // A note staff keep about her is shown to her with the rest, and erased with it.
     await call('PUT', `/customers/${customer.id}/note`, { note: 'Постоянная гостья, любит острое' });
+    // Studio credit she holds: the confirmation says it will be owed back to her.
+    await call('POST', `/customers/${customer.id}/credit`, { amount: 1000, reason: 'Компенсация за перенос' });
     const { page, errors, close } = await phone();
     await page.goto(`${server.url}/record/${recordId}${launchHash()}`);
     await page.getByRole('heading', { name: 'Мои данные', exact: true }).waitFor();
@@ -175,6 +177,9 @@ describe('"Мои данные" on /record', () => {
     const confirm = page.getByRole('region', { name: 'Удалить мои данные' });
     await confirm.waitFor();
     expect(await confirm.textContent()).toContain('заметка студии о вас');
+    expect(await confirm.getByTestId('forget-money').textContent()).toContain(
+      'На вашем депозите в студии: 1\u00a0000\u00a0RSD. Оплачено за предстоящие записи: 0\u00a0RSD. После удаления студия будет должна вам 1\u00a0000\u00a0RSD',
+    );
     await page.screenshot({ path: screenshotPath('personal-data-record-confirm'), fullPage: true });
     expect(await axeProblems(page, '.my-data')).toEqual([]);
     await confirm.getByRole('button', { name: 'Удалить', exact: true }).click();

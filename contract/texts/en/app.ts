@@ -230,6 +230,8 @@ export const app: AppTexts = {
     deleted: 'Your data is deleted',
     cancelledUpcoming: (n: number) => `Upcoming bookings cancelled: ${n}.`,
     deleteFailed: 'Could not delete the data',
+    forgetMoney: (credit: string, paid: string, owed: string) =>
+      `Your deposit at the studio: ${credit}. Paid for upcoming bookings: ${paid}. After the deletion the studio will owe you ${owed} but will no longer know it is you: to get the money, ask the studio to return it first.`,
   },
   certificate: {
     landing: 'Choose a workshop: the certificate pays for the booking.',

@@ -218,6 +218,9 @@ const later = {
     deleted: 'Ваши данные удалены',
     cancelledUpcoming: (n: number) => `Отменено предстоящих записей: ${n}.`,
     deleteFailed: 'Не удалось удалить данные',
+    /** The money an erasure leaves owed back: credit, paid for upcoming bookings, all owed (formatted). */
+    forgetMoney: (credit: string, paid: string, owed: string) =>
+      `На вашем депозите в студии: ${credit}. Оплачено за предстоящие записи: ${paid}. После удаления студия будет должна вам ${owed}, но уже не будет знать, что это вы: чтобы получить деньги, сначала попросите студию вернуть их.`,
   },
 };
 

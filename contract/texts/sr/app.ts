@@ -234,6 +234,8 @@ export const app: AppTexts = {
     deleted: 'Vaši podaci su obrisani',
     cancelledUpcoming: (n: number) => `Otkazano predstojećih prijava: ${n}.`,
     deleteFailed: 'Podaci nisu obrisani',
+    forgetMoney: (credit: string, paid: string, owed: string) =>
+      `Na vašem depozitu u studiju: ${credit}. Plaćeno za predstojeće prijave: ${paid}. Posle brisanja studio će vam dugovati ${owed}, ali više neće znati da ste to vi: da biste dobili novac, prvo zamolite studio da vam ga vrati.`,
   },
   certificate: {
     landing: 'Izaberite radionicu: sertifikat plaća prijavu.',

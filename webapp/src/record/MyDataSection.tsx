@@ -37,6 +37,18 @@ export function MyDataSection() {
     }
   }
 
+  /** The erasure's panel: it says the money first, so the customer's data (with it) is loaded. */
+  async function openForget() {
+    if (panel === 'forget') return setPanel('none');
+    setPanel('forget');
+    if (data) return;
+    try {
+      setData(await call(personalDataApi.myData));
+    } catch {
+      // The panel still asks; the money line is left out.
+    }
+  }
+
   async function forget() {
     setBusy(true);
     try {
@@ -72,7 +84,7 @@ export function MyDataSection() {
           mode="plain"
           className="btn-destructive"
           aria-expanded={panel === 'forget'}
-          onClick={() => setPanel((p) => (p === 'forget' ? 'none' : 'forget'))}
+          onClick={() => void openForget()}
         >
           {M.forget}
         </Button>
@@ -101,6 +113,15 @@ export function MyDataSection() {
       {panel === 'forget' && (
         <div className="panel" role="region" aria-label={M.forget}>
           <p className="my-data__text">{M.forgetText}</p>
+          {data?.money && data.money.owed > 0 && (
+            <p className="my-data__text" data-testid="forget-money">
+              {M.forgetMoney(
+                T.fmt.price(data.money.credit),
+                T.fmt.price(data.money.paid),
+                T.fmt.price(data.money.owed),
+              )}
+            </p>
+          )}
           <div className="panel__buttons">
             <Button size="m" mode="gray" onClick={() => setPanel('none')}>
               {T.common.back}
