@@ -133,6 +133,7 @@ export const AUDIT_ENTITY_LABELS: Record<string, string> = {
   customer_note: 'Заметка о клиенте',
   personal_data: 'Персональные данные',
   unreconciled: 'Несверенные деньги',
+  bank_line: 'Строка выписки',
 };
 export const DELETED_USER = 'удалённый пользователь';
 export const SYSTEM_ACTOR = 'Система';

@@ -52,21 +52,6 @@ export async function creditOutstanding(db: Executor): Promise<number> {
   return Number(row?.balance ?? 0);
 }
 
-/** Ledger rows in a time range, with their booking's session where it still exists, newest first. */
-export const listPaymentsBetween = (db: Executor, range: { from?: string; to?: string; method?: string }) => {
-  let q = db
-    .selectFrom('payments as p')
-    .leftJoin('records as r', 'r.id', 'p.record_id')
-    .leftJoin('schedules as s', 's.id', 'r.schedule_id')
-    .leftJoin('workshops as w', 'w.id', 's.workshop_id')
-    .selectAll('p')
-    .select(['w.title as workshop_title', 's.date as schedule_date']);
-  if (range.from) q = q.where('p.at', '>=', range.from);
-  if (range.to) q = q.where('p.at', '<', range.to);
-  if (range.method) q = q.where('p.method', '=', range.method as PaymentRow['method']);
-  return q.orderBy('p.at', 'desc').orderBy('p.id', 'desc').execute();
-};
-
 /** Per booking: what was received and returned, for bookings whose ledger is not settled at zero. */
 export const ledgerSumsByRecord = (db: Executor) =>
   db
