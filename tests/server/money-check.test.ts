@@ -4,6 +4,7 @@ import { useTestApp } from '../helpers/use-test-app';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
 import { linkStaff } from '../bot/setup';
 import { MONEY_CHECK_HOUR } from '../../core/jobs/money-check';
+import { checkMoneyInvariants } from '../../core/ledger/invariants';
 
 let t: TestApp;
 let staff: { authorization: string };
@@ -83,5 +84,71 @@ describe('the nightly money check', () => {
     await t.scheduler.runOnce(new Date(next.getTime() + 60_000));
     await t.scheduler.runOnce(quietHourAfter(next.getTime() + 3600_000));
     expect(await alerts()).toEqual(told);
+  });
+});
+
+describe('the money invariants', () => {
+  const row = (values: {
+    record_id: number | null;
+    telegram_id: number | null;
+    amount: number;
+    method: 'cash' | 'credit';
+  }) =>
+    t.database.db
+      .insertInto('payments')
+      .values({
+        ...values,
+        kind: 'adjustment',
+        recorded_by_kind: 'system',
+        recorded_by_user_id: null,
+        telegram_payment_charge_id: null,
+        provider_payment_charge_id: null,
+        note: null,
+        at: new Date().toISOString(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+
+  it('name each break: credit below zero, money owed to nobody, a certificate spend the booking never got', async () => {
+    const before = new Set((await checkMoneyInvariants(t.database.db)).map((b) => b.key));
+    const bob = telegramUser();
+    await row({ record_id: null, telegram_id: bob.id, amount: -700, method: 'credit' });
+    const orphan = await row({ record_id: null, telegram_id: null, amount: 1200, method: 'cash' });
+    const c = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/certificates/',
+      headers: staff,
+      payload: { amount: 3000, method: 'cash' },
+    });
+    expect(c.statusCode, c.body).toBe(201);
+    const { schedule } = await createSession(t.app, staff, { price: 3000 });
+    const id = (await book(t.app, bob, bookingPayload(schedule.id))).json().record.id as number;
+    await t.database.db
+      .insertInto('certificate_entries')
+      .values({
+        certificate_id: c.json().id,
+        kind: 'redemption',
+        amount: -1000,
+        places: null,
+        record_id: id,
+        payment_id: null,
+        note: null,
+        recorded_by_kind: 'system',
+        recorded_by_user_id: null,
+        at: new Date().toISOString(),
+      })
+      .execute();
+    const found = (await checkMoneyInvariants(t.database.db)).filter((b) => !before.has(b.key));
+    expect(found).toEqual([
+      { key: `credit-negative:${bob.id}`, text: `Депозит клиента ${bob.id} ушёл в минус: -700\u00a0RSD` },
+      {
+        key: `record-certificate:${id}`,
+        text: `Запись №${id}: сертификаты отдали 1\u00a0000\u00a0RSD, а в журнале записи 0\u00a0RSD`,
+      },
+      {
+        key: `payment-orphan:${orphan.id}`,
+        text: `Платёж №${orphan.id} на 1\u00a0200\u00a0RSD: ни записи, ни сертификата, ни клиента`,
+      },
+    ]);
   });
 });
