@@ -249,9 +249,15 @@ async function run(w: World, o: Op): Promise<void> {
     case 'restore':
       answered('restore', await inject('PUT', `/records/restore/${b.id}`, tma(b.user)));
       return;
-    case 'refund':
-      answered('refund', await inject('POST', `/records/${b.id}/refunds`, staff, { method: o.method }));
+    case 'refund': {
+      // A booking that owes money back, if there is one (a refund of nothing is only refused).
+      const owed = [];
+      for (const x of w.bookings)
+        if ((await inject('GET', `/records/${x.id}/payments`, staff)).json().money.balance < 0) owed.push(x);
+      const target = owed.length > 0 ? owed[o.rec % owed.length] : b;
+      answered('refund', await inject('POST', `/records/${target.id}/refunds`, staff, { method: o.method }));
       return;
+    }
     case 'redeem':
       answered('redeem', await inject('POST', `/records/${b.id}/certificate`, staff, { code: await w.certificate() }));
       return;
