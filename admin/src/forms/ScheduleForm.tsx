@@ -383,7 +383,8 @@ function SeriesPreview({
       <Text size="sm" fw={500}>
         {`Будет ${plural(dates.length, ['создан', 'создано', 'создано'])} ${dates.length} ${plural(dates.length, ['мастер-класс', 'мастер-класса', 'мастер-классов'])}:`}
       </Text>
-      <ScrollArea.Autosize mah={140} type="auto">
+      {/* Focusable, so a long list scrolls from the keyboard too. */}
+      <ScrollArea.Autosize mah={140} type="auto" viewportProps={{ tabIndex: 0, 'aria-label': 'Даты серии' }}>
         <List size="sm" spacing={2}>
           {dates.map((d) => (
             <List.Item key={d}>
