@@ -95,7 +95,7 @@ describe('the studio’s weeks in the browser', () => {
     await page.getByRole('button', { name: 'Добавить' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Мастер-класс').click();
-    await page.getByRole('option', { name: 'Хинкали' }).click();
+    await page.getByRole('listbox', { name: 'Мастер-класс' }).getByRole('option', { name: 'Хинкали' }).click();
     await dialog.getByLabel('Повторять каждую неделю').check();
     // The chosen date's weekday comes checked: exactly Monday and Thursday.
     for (const day of ['Пн', 'Вт', 'Ср', 'Чт', 'Пт', 'Сб', 'Вс']) {

@@ -84,7 +84,7 @@ async function openAddDialog(page: Page) {
   await page.getByRole('button', { name: 'Добавить' }).click();
   const dialog = page.getByRole('dialog', { name: 'Добавление мастер-класса в расписание' });
   await dialog.getByRole('combobox', { name: 'Мастер-класс' }).click();
-  await page.getByRole('option', { name: 'Сырники' }).click();
+  await page.getByRole('listbox', { name: 'Мастер-класс' }).getByRole('option', { name: 'Сырники' }).click();
   return dialog;
 }
 
