@@ -134,6 +134,7 @@ export const AUDIT_ENTITY_LABELS: Record<string, string> = {
   personal_data: 'Персональные данные',
   unreconciled: 'Несверенные деньги',
   bank_line: 'Строка выписки',
+  owed_refund: 'Возврат после удаления данных',
 };
 export const DELETED_USER = 'удалённый пользователь';
 export const SYSTEM_ACTOR = 'Система';

@@ -43,7 +43,16 @@ export const UnreconciledItem = z.object({
 });
 export type UnreconciledItem = z.infer<typeof UnreconciledItem>;
 
-export const UnreconciledList = z.object({ items: z.array(UnreconciledItem) });
+/** Money an erased customer's studio credit left owed back: to whom is no longer known, only how much and since when. */
+export const OwedRefundItem = z.object({
+  id: z.number().int(),
+  amount: z.number().int(),
+  created_at: z.string(),
+});
+export type OwedRefundItem = z.infer<typeof OwedRefundItem>;
+
+/** The card's lines: the open findings, and the refunds owed to erased customers until staff pay them out. */
+export const UnreconciledList = z.object({ items: z.array(UnreconciledItem), owed_refunds: z.array(OwedRefundItem) });
 export type UnreconciledList = z.infer<typeof UnreconciledList>;
 
 /** Staff's decision: to the customer's studio credit, refunded the way it came, or kept (with the reason). */
@@ -57,3 +66,10 @@ export const UnreconciledDecisionBody = z
     path: ['reason'],
   });
 export type UnreconciledDecisionBody = z.input<typeof UnreconciledDecisionBody>;
+
+export const OWED_REFUND_METHODS = ['cash', 'card', 'bank_transfer'] as const;
+/** How staff paid an owed refund out. */
+export const OwedRefundPaidBody = z.object({
+  method: z.enum(OWED_REFUND_METHODS, { error: 'Способ выплаты: наличные, карта или перевод' }),
+});
+export type OwedRefundPaidBody = z.input<typeof OwedRefundPaidBody>;

@@ -2,7 +2,7 @@ import { formatMoney } from '../../contract/format';
 import type { Executor } from '../../db/database';
 import { listCertificates } from '../../db/repositories/certificates';
 import { listRecordsByIds, type PaymentRow } from '../../db/repositories/payments';
-import { owedRefundsTotal } from '../../db/repositories/owed-refunds';
+import { listOwedRefundPayouts, owedRefundsTotal } from '../../db/repositories/owed-refunds';
 import type { RecordRow } from '../../db/repositories/records';
 import { cashDesk } from '../payments/cash-desk';
 import { getBusinessSettings } from '../kernel/settings';
@@ -109,7 +109,7 @@ export async function checkMoneyInvariants(db: Executor, now = new Date()): Prom
     const balance = rows.reduce((n, p) => n + (p.record_id === null ? p.amount : -p.amount), 0);
     creditTotal += balance;
     if (balance < 0)
-      add(`credit-negative:${telegramId}`, `Депозит клиента ${telegramId} ушёл в минус: ${rsd(balance)}`);
+      add(`credit-negative:${telegramId}`, `Баланс в студии клиента ${telegramId} ушёл в минус: ${rsd(balance)}`);
   }
 
   // A certificate's balance is its own ledger, never below zero nor above its value; what bookings
@@ -181,17 +181,28 @@ export async function checkMoneyInvariants(db: Executor, now = new Date()): Prom
   if (desk.refunds_owed !== owedBack)
     add('desk-owed', `Касса: к возврату ${rsd(desk.refunds_owed)}, а по записям ${rsd(owedBack)}`);
   if (desk.credit_outstanding !== creditTotal)
-    add('desk-credit', `Касса: на депозитах ${rsd(desk.credit_outstanding)}, а по клиентам ${rsd(creditTotal)}`);
+    add(
+      'desk-credit',
+      `Касса: на балансах в студии ${rsd(desk.credit_outstanding)}, а по клиентам ${rsd(creditTotal)}`,
+    );
   if (desk.certificates.outstanding !== certificatesHeld)
     add(
       'desk-certificates',
       `Касса: на сертификатах ${rsd(desk.certificates.outstanding)}, а по сертификатам ${rsd(certificatesHeld)}`,
     );
 
-  // Nothing paid is owed to nobody: money without a booking is credit, a certificate's sale or a
-  // payer's; a booking still queued when its session has started holds no money.
+  // Nothing paid is owed to nobody: money without a booking is credit, a certificate's sale, a
+  // payer's, or an erased customer's owed refund paid out; a booking still queued when its session
+  // has started holds no money.
+  const payouts = await listOwedRefundPayouts(db);
   for (const p of payments)
-    if (p.record_id === null && p.method !== 'credit' && !salePayments.has(p.id) && p.telegram_id === null)
+    if (
+      p.record_id === null &&
+      p.method !== 'credit' &&
+      !salePayments.has(p.id) &&
+      !payouts.has(p.id) &&
+      p.telegram_id === null
+    )
       add(`payment-orphan:${p.id}`, `Платёж №${p.id} на ${rsd(p.amount)}: ни записи, ни сертификата, ни клиента`);
   const queuedPaid = [...byRecord.keys()].filter(
     (id) => records.get(id)?.state === 'QUEUED' && sum(byRecord.get(id)!) > 0,

@@ -247,9 +247,40 @@ export async function appendErasedCredit(trx: Executor, actor: Actor, telegramId
     amount: -balance,
     method: 'credit',
     kind: 'adjustment',
-    note: 'Клиент удалил свои данные: депозит к возврату',
+    note: 'Клиент удалил свои данные: баланс в студии к возврату',
     telegram_payment_charge_id: null,
     provider_payment_charge_id: null,
     ...recordedBy(actor),
   });
+}
+
+/**
+ * Staff paid back what an erased customer's credit left owed (owed_refunds): money out of the studio
+ * that names nobody, as the credit's way out did. Returns the row's event.
+ */
+export async function appendOwedRefundPayout(
+  trx: Executor,
+  actor: Actor,
+  payout: { amount: number; method: 'cash' | 'card' | 'bank_transfer'; note: string },
+): Promise<MoneyEvent> {
+  const payment = await insertPayment(trx, {
+    record_id: null,
+    telegram_id: null,
+    amount: -payout.amount,
+    method: payout.method,
+    kind: 'refund',
+    note: payout.note,
+    telegram_payment_charge_id: null,
+    provider_payment_charge_id: null,
+    ...recordedBy(actor),
+  });
+  return {
+    type: 'money.recorded',
+    actor,
+    payment,
+    record: null,
+    schedule: null,
+    before: { amount_paid: payout.amount, status: 'refund_owed' },
+    after: { amount_paid: 0, status: 'refunded' },
+  };
 }

@@ -17,6 +17,7 @@ import {
   listOpenFindingKeys,
   listOpenFindings,
 } from '../../db/repositories/unreconciled';
+import { listOwedRefunds } from '../../db/repositories/owed-refunds';
 import { assertCan, type Actor, type StaffActor } from '../kernel/actor';
 import { Conflict, NotFound } from '../kernel/errors';
 import type { DomainEvent } from '../kernel/events';
@@ -132,7 +133,7 @@ export async function sweepUnreconciled(database: Database, now = new Date()): P
   });
 }
 
-/** The card's lines: the open findings, oldest first. */
+/** The card's lines: the open findings and the refunds owed to erased customers, oldest first. */
 export async function listUnreconciled(db: Executor, actor: Actor): Promise<UnreconciledList> {
   assertCan(actor, 'cashdesk.read');
   const rows = await listOpenFindings(db);
@@ -148,6 +149,11 @@ export async function listUnreconciled(db: Executor, actor: Actor): Promise<Unre
       schedule_date: u.schedule_date ?? null,
       amount: u.amount,
       found_at: u.found_at,
+    })),
+    owed_refunds: (await listOwedRefunds(db)).map((o) => ({
+      id: o.id,
+      amount: o.amount,
+      created_at: new Date(o.created_at).toISOString(),
     })),
   };
 }

@@ -20,6 +20,7 @@ import {
 import { bookingInvoice } from '../../core/payments/invoices';
 import { ipsQr } from '../../core/payments/ips-qr';
 import { decideUnreconciled, listUnreconciled } from '../../core/payments/reconcile';
+import { payOwedRefund } from '../../core/payments/owed-refunds';
 import { apiTexts } from '../../core/language/api-texts';
 import { titleIn } from '../../contract/language';
 import { customerLanguage } from '../../core/language/customer-language';
@@ -90,6 +91,8 @@ export default async function paymentsRoutes(
   route(app, paymentsApi.decideUnreconciled, async (req) =>
     decideUnreconciled(database, actorOf(req), req.params.id, req.body),
   );
+
+  route(app, paymentsApi.payOwedRefund, async (req) => payOwedRefund(database, actorOf(req), req.params.id, req.body));
 
   route(app, paymentsApi.bankStatement, async (req) => importBankStatement(database, actorOf(req), req.body));
   route(app, paymentsApi.bankLines, async (req) => listBankLinesView(db, actorOf(req), req.query));

@@ -224,6 +224,15 @@ async function openFinding(): Promise<number> {
     .executeTakeFirstOrThrow();
   return row.id;
 }
+/** A refund owed to an erased customer, not yet paid out. */
+async function owedRefund(): Promise<number> {
+  const row = await t.database.db
+    .insertInto('owed_refunds')
+    .values({ amount: 100, payment_id: 0, reason: 'erasure', created_at: new Date().toISOString() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
 const STAFF_CREATE = S(401, 401, 201);
 const PUBLIC = S(200, 200, 200);
 
@@ -637,6 +646,11 @@ const rows: Row[] = [
       url: `/payments/unreconciled/${await openFinding()}/decision`,
       payload: { decision: 'keep', reason: 'Проверено' },
     }),
+    expect: STAFF_ONLY,
+  },
+  {
+    call: 'POST /payments/owed-refunds/{id}/paid',
+    request: async () => ({ url: `/payments/owed-refunds/${await owedRefund()}/paid`, payload: { method: 'cash' } }),
     expect: STAFF_ONLY,
   },
   // Promo codes are the studio's prices, a business setting: the owner's; the quote is any customer's.

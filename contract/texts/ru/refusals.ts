@@ -91,6 +91,8 @@ export type CustomerRefusals = {
 export const staffRefusals = {
   unreconciledNotFound: 'Такой строки несверенных денег нет',
   unreconciledDecided: 'По этим деньгам уже решено: обновите страницу',
+  owedRefundNotFound: 'Такого долга к возврату нет',
+  owedRefundPaid: 'Этот возврат уже выплачен: обновите страницу',
   addressNotFound: 'Адрес с таким id не найден',
   paidSessionDelete:
     'У этого мастер-класса есть оплаченные записи: удалить его нельзя, деньги нужно вернуть. Отмените мастер-класс: записи останутся, возвраты отметите в каждой из них.',
@@ -137,12 +139,13 @@ export const staffRefusals = {
   deskNothingOwed: 'Возвращать нечего: по записи ничего не причитается клиенту',
   deskAboveOwed: ({ owed }: { owed: number }) =>
     `Клиенту причитается ${formatMoney(owed, 'ru')}: вернуть больше можно, только отметив возврат сверх причитающегося и указав причину`,
-  deskNoCustomer: 'Запись сделана не из Telegram: вернуть на депозит клиента нельзя',
+  deskNoCustomer: 'Запись сделана не из Telegram: вернуть на баланс клиента в студии нельзя',
   deskAboveMoneyPaid: ({ paid }: { paid: number }) =>
-    `Деньгами (наличные, карта, перевод, Telegram) за запись оплачено ${formatMoney(paid, 'ru')}: вернуть деньгами больше нельзя, оплаченное с депозита возвращается на депозит, сертификатом — на сертификат`,
+    `Деньгами (наличные, карта, перевод, Telegram) за запись оплачено ${formatMoney(paid, 'ru')}: вернуть деньгами больше нельзя, оплаченное с баланса в студии возвращается на баланс, сертификатом — на сертификат`,
   deskAboveCreditRefundable: ({ paid }: { paid: number }) =>
-    `На депозит можно вернуть не больше ${formatMoney(paid, 'ru')}: оплаченное сертификатом возвращается на сертификат`,
-  deskCreditShort: ({ balance }: { balance: number }) => `На депозите клиента только ${formatMoney(balance, 'ru')}`,
+    `На баланс в студии можно вернуть не больше ${formatMoney(paid, 'ru')}: оплаченное сертификатом возвращается на сертификат`,
+  deskCreditShort: ({ balance }: { balance: number }) =>
+    `На балансе клиента в студии только ${formatMoney(balance, 'ru')}`,
   emailTaken: 'The user with this email already exists in the system',
   emailUnknown: 'The user with this email does not exist in the system.',
   badCredentials: 'Incorrect email or password',
