@@ -119,12 +119,12 @@ export const staff = {
     received: (session: string, amount: number, method: string) =>
       `💳 Оплата ${rsd(amount)} (${e(method)}): ${session}`,
     late: (session: string, amount: number) =>
-      `⚠️ Оплата ${rsd(amount)} пришла за отменённую или уже оплаченную запись (${session}): зачислена на депозит клиента.`,
+      `⚠️ Оплата ${rsd(amount)} пришла за отменённую или уже оплаченную запись (${session}): зачислена на баланс клиента в студии.`,
   },
   /** Money staff must look at: a charge for a deleted booking, one not recorded, a sweeper's finding. */
   money: {
     noBooking: (amount: number, payer: string, recordId: number | null) =>
-      `⚠️ Оплата ${rsd(amount)} через Telegram от ${e(payer)} пришла за запись №${recordId ?? '—'}, которой больше нет (мастер-класс удалён): зачислена на депозит клиента.`,
+      `⚠️ Оплата ${rsd(amount)} через Telegram от ${e(payer)} пришла за запись №${recordId ?? '—'}, которой больше нет (мастер-класс удалён): зачислена на баланс клиента в студии.`,
     notRecorded: (amount: number, payer: string, recordId: number | null, charge: string) =>
       `🚨 Оплата ${rsd(amount)} через Telegram от ${e(payer)} за запись №${recordId ?? '—'} не записана: обработка не удалась несколько раз. Внесите её вручную (платёж ${e(charge)}).`,
     unreconciled: (problem: string, amount: number, recordId: number | null) =>
@@ -136,7 +136,7 @@ export const staff = {
   erasedMoney: (p: { credit: number; paid: number; owed: number }) =>
     [
       `💸 Клиент удалил свои персональные данные. К возврату: ${rsd(p.owed)}.`,
-      ...(p.credit > 0 ? [`Депозит в студии: ${rsd(p.credit)}.`] : []),
+      ...(p.credit > 0 ? [`Баланс в студии: ${rsd(p.credit)}.`] : []),
       ...(p.paid > 0 ? [`Оплачено за отменённые записи: ${rsd(p.paid)}.`] : []),
       'Сумма входит в «К возврату» в «Кассе», без имени клиента: верните её, когда клиент обратится.',
     ].join('\n'),

@@ -57,7 +57,7 @@ async function becameActive(
           amount: spend,
           method: 'credit',
           kind: 'payment',
-          note: 'Оплачено с депозита в студии',
+          note: 'Оплачено с баланса в студии',
         }),
       );
   }
@@ -105,7 +105,7 @@ async function giveBack(
       amount: -toCredit,
       method: 'credit',
       kind: 'refund',
-      note: 'Возвращено на депозит в студии',
+      note: 'Возвращено на баланс в студии',
     }),
   ];
 }

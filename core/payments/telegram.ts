@@ -228,7 +228,7 @@ export async function recordTelegramPayment(database: Database, p: PaymentReport
           amount: -excess,
           method: 'credit',
           kind: 'refund',
-          note: 'Оплата после отмены или сверх цены: на депозит в студии',
+          note: 'Оплата после отмены или сверх цены: на баланс в студии',
         }),
       );
     const m = await recordMoney(trx, r, s);
@@ -249,7 +249,7 @@ async function keepUnbooked(
   const credit = await appendUnbookedCharge(trx, actor, {
     amount,
     telegram_id: p.from_id,
-    note: `Оплата за запись №${recordId ?? '—'}, которой больше нет: на депозит клиента`,
+    note: `Оплата за запись №${recordId ?? '—'}, которой больше нет: на баланс клиента в студии`,
     telegram_payment_charge_id: p.telegram_payment_charge_id,
     provider_payment_charge_id: p.provider_payment_charge_id,
   });

@@ -94,7 +94,7 @@ describe('a successful_payment for a booking that no longer exists', () => {
       await deliver(t);
       const told = fake.messages(staffChat).map((m) => plain(m.params.text));
       expect(told.filter((x) => x.includes(`запись №${id}, которой больше нет`))).toEqual([
-        `⚠️ Оплата 3\u00a0200\u00a0RSD через Telegram от Анна Петрова @anna_pays пришла за запись №${id}, которой больше нет (мастер-класс удалён): зачислена на депозит клиента.`,
+        `⚠️ Оплата 3\u00a0200\u00a0RSD через Telegram от Анна Петрова @anna_pays пришла за запись №${id}, которой больше нет (мастер-класс удалён): зачислена на баланс клиента в студии.`,
       ]);
       fake.reset();
     }

@@ -212,9 +212,11 @@ describe('successful_payment', () => {
     const credit = await t.app.inject({ method: 'GET', url: '/api/v1/me/credit', headers: tma(user) });
     expect(credit.json()).toEqual({ balance: 2500 });
     await deliver(t);
-    expect(fake.messages(staffChat).some((m) => plain(m.params.text).includes('зачислена на депозит клиента'))).toBe(
+    expect(
+      fake.messages(staffChat).some((m) => plain(m.params.text).includes('зачислена на баланс клиента в студии')),
+    ).toBe(true);
+    expect(fake.messages(tg.id).some((m) => plain(m.params.text).includes('зачислены на ваш баланс в студии'))).toBe(
       true,
     );
-    expect(fake.messages(tg.id).some((m) => plain(m.params.text).includes('зачислены на ваш депозит'))).toBe(true);
   });
 });

@@ -178,7 +178,7 @@ describe('"Мои данные" on /record', () => {
     await confirm.waitFor();
     expect(await confirm.textContent()).toContain('заметка студии о вас');
     expect(await confirm.getByTestId('forget-money').textContent()).toContain(
-      'На вашем депозите в студии: 1\u00a0000\u00a0RSD. Оплачено за предстоящие записи: 0\u00a0RSD. После удаления студия будет должна вам 1\u00a0000\u00a0RSD',
+      'На вашем балансе в студии: 1\u00a0000\u00a0RSD. Оплачено за предстоящие записи: 0\u00a0RSD. После удаления студия будет должна вам 1\u00a0000\u00a0RSD',
     );
     await page.screenshot({ path: screenshotPath('personal-data-record-confirm'), fullPage: true });
     expect(await axeProblems(page, '.my-data')).toEqual([]);

@@ -71,9 +71,9 @@ const refundsOwed = async () =>
 
 describe('/forget with money at the studio', () => {
   for (const [language, says] of [
-    ['ru', ['На вашем депозите в студии: ', 'Оплачено за предстоящие записи: ', 'студия будет должна вам ']],
-    ['en', ['Your deposit at the studio: ', 'Paid for upcoming bookings: ', 'the studio will owe you ']],
-    ['sr', ['Na vašem depozitu u studiju: ', 'Plaćeno za predstojeće prijave: ', 'studio će vam dugovati ']],
+    ['ru', ['На вашем балансе в студии: ', 'Оплачено за предстоящие записи: ', 'студия будет должна вам ']],
+    ['en', ['Your studio balance: ', 'Paid for upcoming bookings: ', 'the studio will owe you ']],
+    ['sr', ['Vaše stanje u studiju: ', 'Plaćeno za predstojeće prijave: ', 'studio će vam dugovati ']],
   ] as const)
     it(`says the amounts before asking (${language}); afterwards the 4500 owed is the staff's to see, with no trace of the person`, async () => {
       const id = 779_000_100 + ['ru', 'en', 'sr'].indexOf(language);

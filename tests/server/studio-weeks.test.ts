@@ -77,7 +77,7 @@ describe('staff cancel a session', () => {
     expect(n.kind === 'schedule.cancelled' && n.payload.money).toMatchObject({ to_credit: 4000 });
     const msg = renderNotification(n, rc) as { text: string; reply_markup: { inline_keyboard: unknown[][] } };
     expect(msg.text).toContain('Причина: Шеф заболел');
-    expect(msg.text).toContain('Оплаченные 4\u00a0000\u00a0RSD зачислены на ваш депозит');
+    expect(msg.text).toContain('Оплаченные 4\u00a0000\u00a0RSD зачислены на ваш баланс в студии');
     expect(msg.reply_markup.inline_keyboard).toEqual([
       [{ text: 'Другие даты', web_app: { url: `https://studio.example/apply?workshop=${workshop.id}` } }],
     ]);

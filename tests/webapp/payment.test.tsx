@@ -57,7 +57,7 @@ describe('/record: money', () => {
     expect(qr).toHaveTextContent('Кулинарная студия, Београд');
     expect(qr).toHaveTextContent('97 4315');
     expect(section).toHaveTextContent('Или оплатите на месте, в студии.');
-    expect(await within(section).findByTestId('credit')).toHaveTextContent('На вашем депозите в студии: 1');
+    expect(await within(section).findByTestId('credit')).toHaveTextContent('На вашем балансе в студии: 1');
 
     await userEvent.click(within(section).getByRole('button', { name: 'Оплатить в Telegram' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.path === '/records/15/invoice')).toBe(true));
@@ -86,7 +86,7 @@ describe('/record: money', () => {
     openApp(`/record/15${launchHash()}`);
     const section = await screen.findByTestId('payment-section');
     expect(within(section).getByTestId('paid')).toHaveTextContent(/7\s000\sRSD/);
-    expect(section).toHaveTextContent('из них с депозита в студии: 2');
+    expect(section).toHaveTextContent('из них с баланса в студии: 2');
     expect(within(section).queryByRole('button')).toBeNull();
     expect(within(section).queryByTestId('due')).toBeNull();
   });

@@ -192,7 +192,7 @@ export const app: AppTexts = {
     header: 'Payment',
     price: 'Price of the booking',
     paid: 'Paid',
-    fromCredit: (amount: string) => `of which from your studio credit: ${amount}`,
+    fromCredit: (amount: string) => `of which from your studio balance: ${amount}`,
     due: 'To pay',
     refund: 'The studio will refund you',
     payBy: (amount: string, until: string) => `Pay ${amount} by ${until}`,
@@ -208,7 +208,7 @@ export const app: AppTexts = {
     atStudio: 'Payment at the studio.',
     orAtStudio: 'Or pay at the studio.',
     paidToast: 'Payment received. Thank you!',
-    credit: (amount: string) => `Your studio credit: ${amount}. It goes towards your next booking.`,
+    credit: (amount: string) => `Your studio balance: ${amount}. It goes towards your next booking.`,
   },
   myData: {
     title: 'My data',
@@ -231,7 +231,7 @@ export const app: AppTexts = {
     cancelledUpcoming: (n: number) => `Upcoming bookings cancelled: ${n}.`,
     deleteFailed: 'Could not delete the data',
     forgetMoney: (credit: string, paid: string, owed: string) =>
-      `Your deposit at the studio: ${credit}. Paid for upcoming bookings: ${paid}. After the deletion the studio will owe you ${owed} but will no longer know it is you: to get the money, ask the studio to return it first.`,
+      `Your studio balance: ${credit}. Paid for upcoming bookings: ${paid}. After the deletion the studio will owe you ${owed} but will no longer know it is you: to get the money, ask the studio to return it first.`,
   },
   certificate: {
     landing: 'Choose a workshop: the certificate pays for the booking.',

@@ -254,7 +254,7 @@ const replies: BotTexts['replies'] = {
           : 'You have no upcoming bookings.',
         'In all your bookings the name, Telegram account, comment and allergy details will be deleted; so will your subscriptions to new dates, the studio’s note about you and unfinished conversations with the bot.',
         'The number of people and the dates stay in the studio’s statistics without your name.',
-        ...(money.credit > 0 ? [`Your deposit at the studio: ${rsd(money.credit)}.`] : []),
+        ...(money.credit > 0 ? [`Your studio balance: ${rsd(money.credit)}.`] : []),
         ...(money.paid > 0 ? [`Paid for upcoming bookings: ${rsd(money.paid)}.`] : []),
         ...(money.owed > 0
           ? [
@@ -282,17 +282,17 @@ const replies: BotTexts['replies'] = {
 const money: BotTexts['money'] = {
   price: (amount: number) => `💰 Price: ${rsd(amount)}`,
   paid: (amount: number) => `Paid: ${rsd(amount)}`,
-  fromCredit: (amount: number) => `${rsd(amount)} was taken from your deposit at the studio.`,
+  fromCredit: (amount: number) => `${rsd(amount)} was taken from your studio balance.`,
   payBy: (amount: number, until: string) =>
     `To keep the seats, pay ${rsd(amount)} by ${until}, otherwise the booking is cancelled.`,
   dueAtStudio: (amount: number) => `To pay at the studio: ${rsd(amount)}.`,
   toCredit: (amount: number) =>
-    `The ${rsd(amount)} you paid went to your deposit at the studio: it counts toward your next booking.`,
+    `The ${rsd(amount)} you paid went to your studio balance: it counts toward your next booking.`,
   refundOwed: (amount: number) => `The studio will return ${rsd(amount)} to you.`,
   received: (amount: number, workshop: string) =>
     `✅ The payment of ${rsd(amount)} for the workshop ${q(workshop)} has arrived. Thank you!`,
   receivedLate: (amount: number, workshop: string) =>
-    `The payment of ${rsd(amount)} arrived, but the booking for the workshop ${q(workshop)} no longer waits for it: the money went to your deposit at the studio.`,
+    `The payment of ${rsd(amount)} arrived, but the booking for the workshop ${q(workshop)} no longer waits for it: the money went to your studio balance.`,
   payButton: (amount: number) => `💳 Pay ${rsd(amount)}`,
   holdExpiredHint: 'The seats are free for others again. You can book again while there are seats.',
   invoiceTitle: 'Payment for a workshop',

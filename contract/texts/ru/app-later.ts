@@ -180,7 +180,7 @@ const later = {
     header: 'Оплата',
     price: 'Стоимость записи',
     paid: 'Оплачено',
-    fromCredit: (amount: string) => `из них с депозита в студии: ${amount}`,
+    fromCredit: (amount: string) => `из них с баланса в студии: ${amount}`,
     due: 'К оплате',
     refund: 'Студия вернёт вам',
     payBy: (amount: string, until: string) => `Оплатите ${amount} до ${until}`,
@@ -196,7 +196,7 @@ const later = {
     atStudio: 'Оплата на месте, в студии.',
     orAtStudio: 'Или оплатите на месте, в студии.',
     paidToast: 'Оплата прошла. Спасибо!',
-    credit: (amount: string) => `На вашем депозите в студии: ${amount}. Он пойдёт в счёт следующей записи.`,
+    credit: (amount: string) => `На вашем балансе в студии: ${amount}. Он пойдёт в счёт следующей записи.`,
   },
   myData: {
     title: 'Мои данные',
@@ -220,7 +220,7 @@ const later = {
     deleteFailed: 'Не удалось удалить данные',
     /** The money an erasure leaves owed back: credit, paid for upcoming bookings, all owed (formatted). */
     forgetMoney: (credit: string, paid: string, owed: string) =>
-      `На вашем депозите в студии: ${credit}. Оплачено за предстоящие записи: ${paid}. После удаления студия будет должна вам ${owed}, но уже не будет знать, что это вы: чтобы получить деньги, сначала попросите студию вернуть их.`,
+      `На вашем балансе в студии: ${credit}. Оплачено за предстоящие записи: ${paid}. После удаления студия будет должна вам ${owed}, но уже не будет знать, что это вы: чтобы получить деньги, сначала попросите студию вернуть их.`,
   },
 };
 

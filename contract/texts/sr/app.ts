@@ -196,7 +196,7 @@ export const app: AppTexts = {
     header: 'Plaćanje',
     price: 'Cena prijave',
     paid: 'Plaćeno',
-    fromCredit: (amount: string) => `od toga iz depozita u studiju: ${amount}`,
+    fromCredit: (amount: string) => `od toga sa stanja u studiju: ${amount}`,
     due: 'Za uplatu',
     refund: 'Studio će vam vratiti',
     payBy: (amount: string, until: string) => `Uplatite ${amount} do ${until}`,
@@ -212,7 +212,7 @@ export const app: AppTexts = {
     atStudio: 'Plaćanje na licu mesta, u studiju.',
     orAtStudio: 'Ili platite na licu mesta, u studiju.',
     paidToast: 'Uplata je primljena. Hvala!',
-    credit: (amount: string) => `Vaš depozit u studiju: ${amount}. Uračunava se u sledeću prijavu.`,
+    credit: (amount: string) => `Vaše stanje u studiju: ${amount}. Uračunava se u sledeću prijavu.`,
   },
   myData: {
     title: 'Moji podaci',
@@ -235,7 +235,7 @@ export const app: AppTexts = {
     cancelledUpcoming: (n: number) => `Otkazano predstojećih prijava: ${n}.`,
     deleteFailed: 'Podaci nisu obrisani',
     forgetMoney: (credit: string, paid: string, owed: string) =>
-      `Na vašem depozitu u studiju: ${credit}. Plaćeno za predstojeće prijave: ${paid}. Posle brisanja studio će vam dugovati ${owed}, ali više neće znati da ste to vi: da biste dobili novac, prvo zamolite studio da vam ga vrati.`,
+      `Vaše stanje u studiju: ${credit}. Plaćeno za predstojeće prijave: ${paid}. Posle brisanja studio će vam dugovati ${owed}, ali više neće znati da ste to vi: da biste dobili novac, prvo zamolite studio da vam ga vrati.`,
   },
   certificate: {
     landing: 'Izaberite radionicu: sertifikat plaća prijavu.',

@@ -254,7 +254,7 @@ const replies: BotTexts['replies'] = {
           : 'Nemate predstojećih prijava.',
         'U svim vašim prijavama biće obrisani ime, Telegram nalog, komentar i podaci o alergiji; takođe i prijave za nove datume, beleška studija o vama i nezavršeni razgovori sa botom.',
         'Broj osoba i datumi ostaju u statistici studija bez vašeg imena.',
-        ...(money.credit > 0 ? [`Na vašem depozitu u studiju: ${rsd(money.credit)}.`] : []),
+        ...(money.credit > 0 ? [`Vaše stanje u studiju: ${rsd(money.credit)}.`] : []),
         ...(money.paid > 0 ? [`Plaćeno za predstojeće prijave: ${rsd(money.paid)}.`] : []),
         ...(money.owed > 0
           ? [
@@ -282,17 +282,17 @@ const replies: BotTexts['replies'] = {
 const money: BotTexts['money'] = {
   price: (amount: number) => `💰 Cena: ${rsd(amount)}`,
   paid: (amount: number) => `Plaćeno: ${rsd(amount)}`,
-  fromCredit: (amount: number) => `Sa vašeg depozita u studiju skinuto je ${rsd(amount)}.`,
+  fromCredit: (amount: number) => `Sa vašeg stanja u studiju skinuto je ${rsd(amount)}.`,
   payBy: (amount: number, until: string) =>
     `Da mesta ostanu vaša, platite ${rsd(amount)} do ${until}, inače se prijava otkazuje.`,
   dueAtStudio: (amount: number) => `Za plaćanje u studiju: ${rsd(amount)}.`,
   toCredit: (amount: number) =>
-    `Uplaćenih ${rsd(amount)} prebačeno je na vaš depozit u studiju: uračunaće se u sledeću prijavu.`,
+    `Uplaćenih ${rsd(amount)} prebačeno je na vaše stanje u studiju: uračunaće se u sledeću prijavu.`,
   refundOwed: (amount: number) => `Studio će vam vratiti ${rsd(amount)}.`,
   received: (amount: number, workshop: string) =>
     `✅ Uplata od ${rsd(amount)} za radionicu ${q(workshop)} je primljena. Hvala!`,
   receivedLate: (amount: number, workshop: string) =>
-    `Uplata od ${rsd(amount)} je stigla, ali prijava na radionicu ${q(workshop)} više ne čeka uplatu: novac je prebačen na vaš depozit u studiju.`,
+    `Uplata od ${rsd(amount)} je stigla, ali prijava na radionicu ${q(workshop)} više ne čeka uplatu: novac je prebačen na vaše stanje u studiju.`,
   payButton: (amount: number) => `💳 Plati ${rsd(amount)}`,
   holdExpiredHint: 'Mesta su ponovo slobodna za druge. Možete se ponovo prijaviti dok ima mesta.',
   invoiceTitle: 'Plaćanje radionice',

@@ -8,18 +8,18 @@ export const rsd = (amount: number) => formatMoney(amount, 'ru');
 export const money = {
   price: (amount: number) => `💰 Стоимость: ${rsd(amount)}`,
   paid: (amount: number) => `Оплачено: ${rsd(amount)}`,
-  fromCredit: (amount: number) => `С вашего депозита в студии списано ${rsd(amount)}`,
+  fromCredit: (amount: number) => `С вашего баланса в студии списано ${rsd(amount)}`,
   /** `until`: as common.dateTime writes it. */
   payBy: (amount: number, until: string) =>
     `Чтобы места остались за вами, оплатите ${rsd(amount)} до ${until}, иначе запись отменится.`,
   dueAtStudio: (amount: number) => `К оплате в студии: ${rsd(amount)}`,
   toCredit: (amount: number) =>
-    `Оплаченные ${rsd(amount)} зачислены на ваш депозит в студии: они пойдут в счёт следующей записи.`,
+    `Оплаченные ${rsd(amount)} зачислены на ваш баланс в студии: они пойдут в счёт следующей записи.`,
   refundOwed: (amount: number) => `Студия вернёт вам ${rsd(amount)}`,
   received: (amount: number, workshop: string) =>
     `✅ Оплата ${rsd(amount)} за мастер-класс «${e(workshop)}» получена. Спасибо!`,
   receivedLate: (amount: number, workshop: string) =>
-    `Оплата ${rsd(amount)} поступила, но запись на мастер-класс «${e(workshop)}» уже не ждёт оплаты: деньги зачислены на ваш депозит в студии.`,
+    `Оплата ${rsd(amount)} поступила, но запись на мастер-класс «${e(workshop)}» уже не ждёт оплаты: деньги зачислены на ваш баланс в студии.`,
   payButton: (amount: number) => `💳 Оплатить ${rsd(amount)}`,
   holdExpiredHint: 'Места освободились для других. Записаться можно снова, пока есть места.',
   invoiceTitle: 'Оплата мастер-класса',
