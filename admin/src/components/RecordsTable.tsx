@@ -21,6 +21,9 @@ import type { PaymentStatus } from '../../../contract/money';
 import { AttendanceButtons } from './CheckInList';
 import { useCan } from '../session';
 import type { SessionRowAllowed } from '../../../contract/schedule';
+import { BookingDrawer, BookingMenu, type BookingAction } from './BookingDrawer';
+import { PartyDialog } from './PartyDialog';
+import { CreditDialog } from './CreditDialog';
 
 const STATES: Record<string, { label: string; color: string; Icon: typeof IconCircleCheck }> = {
   ACTIVE: { label: RECORD_STATE_LABELS.ACTIVE, color: 'var(--mantine-color-teal-6)', Icon: IconCircleCheck },
@@ -131,7 +134,17 @@ const hasMoney = (r: StaffRecord) =>
  * One participant at phone width, as a host at the door reads it: name, party, allergy, comment and note
  * first, then the check-in mark and the payment button, large enough to press.
  */
-function RecordCard({ r, onHistory, onPayment }: { r: StaffRecord; onHistory?: () => void; onPayment?: () => void }) {
+function RecordCard({
+  r,
+  onHistory,
+  onPayment,
+  onPick,
+}: {
+  r: StaffRecord;
+  onHistory?: () => void;
+  onPayment?: () => void;
+  onPick: (kind: BookingAction) => void;
+}) {
   const cancelled = isCancelled(r);
   return (
     <Paper
@@ -147,12 +160,21 @@ function RecordCard({ r, onHistory, onPayment }: { r: StaffRecord; onHistory?: (
       <Stack gap={6}>
         <Group gap={8} wrap="nowrap" align="flex-start">
           <StateIcon state={r.state} />
-          <Text fw={600} style={{ overflowWrap: 'anywhere', flex: 1 }}>
+          <Anchor
+            component="button"
+            type="button"
+            fw={600}
+            ta="left"
+            c={cancelled ? 'gray.7' : undefined}
+            style={{ overflowWrap: 'anywhere', flex: 1 }}
+            onClick={() => onPick('view')}
+          >
             {fullName(r)}
-          </Text>
+          </Anchor>
           <Text fw={500} style={{ whiteSpace: 'nowrap' }}>
             {r.people_count ?? 1} чел.
           </Text>
+          <BookingMenu r={r} onPick={onPick} />
         </Group>
         {r.has_allergy && (
           <Text size="sm" c="red.9" fw={500} style={{ overflowWrap: 'anywhere' }}>
@@ -215,6 +237,14 @@ export function RecordsTable({
   const withHistory = useCan().can('bookings.manage');
   const [history, setHistory] = useState<StaffRecord | null>(null);
   const [payment, setPayment] = useState<StaffRecord | null>(null);
+  // The staff view of a booking, and the party or credit dialog opened from its row or that view.
+  const [viewing, setViewing] = useState<StaffRecord | null>(null);
+  const [action, setAction] = useState<{ kind: 'party' | 'credit'; r: StaffRecord } | null>(null);
+  const pick = (r: StaffRecord, kind: BookingAction) => {
+    if (kind === 'view') setViewing(r);
+    else if (kind === 'payment') setPayment(r);
+    else setAction({ kind, r });
+  };
   if (records.length === 0)
     return (
       <Text size="sm" c="dimmed">
@@ -225,6 +255,21 @@ export function RecordsTable({
     <>
       {history && <RecordHistory recordId={history.id} name={fullName(history)} onClose={() => setHistory(null)} />}
       {payment && <PaymentDialog recordId={payment.id} title={fullName(payment)} onClose={() => setPayment(null)} />}
+      {viewing && (
+        <BookingDrawer row={viewing} onPick={(kind) => pick(viewing, kind)} onClose={() => setViewing(null)} />
+      )}
+      {action?.kind === 'party' && (
+        <PartyDialog
+          record={{ id: action.r.id, name: fullName(action.r), people_count: action.r.people_count }}
+          onClose={() => setAction(null)}
+        />
+      )}
+      {action?.kind === 'credit' && action.r.telegram_id != null && (
+        <CreditDialog
+          customer={{ telegram_id: action.r.telegram_id, name: fullName(action.r) }}
+          onClose={() => setAction(null)}
+        />
+      )}
     </>
   );
   const historyOf = (r: StaffRecord) => (withHistory ? () => setHistory(r) : undefined);
@@ -234,7 +279,13 @@ export function RecordsTable({
       <>
         <Stack gap="sm" data-testid="records-cards">
           {sortRecords(records).map((r) => (
-            <RecordCard key={r.id} r={r} onHistory={historyOf(r)} onPayment={paymentOf(r)} />
+            <RecordCard
+              key={r.id}
+              r={r}
+              onHistory={historyOf(r)}
+              onPayment={paymentOf(r)}
+              onPick={(kind) => pick(r, kind)}
+            />
           ))}
         </Stack>
         {dialogs}
@@ -272,15 +323,17 @@ export function RecordsTable({
                   <Table.Td>
                     <Group gap={6} wrap="wrap">
                       <Anchor
-                        href={`/record/${r.id}`}
-                        target="_blank"
-                        rel="noopener noreferrer"
+                        component="button"
+                        type="button"
                         c={cancelled ? 'gray.7' : undefined}
                         fz="sm"
+                        ta="left"
+                        onClick={() => pick(r, 'view')}
                       >
                         {fullName(r)}
                       </Anchor>
                       <RecordMarks r={r} onHistory={historyOf(r)} onPayment={paymentOf(r)} />
+                      <BookingMenu r={r} onPick={(kind) => pick(r, kind)} />
                     </Group>
                     {r.customer_note && (
                       <Text size="xs" c="dimmed" mt={2} style={{ whiteSpace: 'pre-line' }} data-testid="customer-note">

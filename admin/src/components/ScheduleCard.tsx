@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { ActionIcon, Anchor, Badge, Button, Card, Divider, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
 import type { RecordPublic } from '../../../contract/records';
 import type { SchedulePublic } from '../../../contract/schedule';
-import { formatDateTime, formatPrice } from '../../../contract/format';
+import { formatDateTime, formatPrice, isPast } from '../../../contract/format';
 import { config } from '../config';
 import { IconBell, IconEdit, IconMapPin, IconTrash } from './icons';
 import { IconChecklist } from './action-icons';
@@ -11,6 +11,8 @@ import { CsvButton } from './CsvButton';
 import { urlOf } from '../../../contract/endpoints/client';
 import { scheduleApi } from '../../../contract/endpoints/schedule';
 import { RecordsTable } from './RecordsTable';
+import { StaffBookingDialog } from './StaffBookingDialog';
+import { useCan } from '../session';
 
 /** People per state: the sum of people_count (default 1) per booking. */
 export function countPeople(records: RecordPublic[]) {
@@ -19,11 +21,15 @@ export function countPeople(records: RecordPublic[]) {
   return { active: sum('ACTIVE'), cancelled: sum('CANCELLED'), queued: sum('QUEUED') };
 }
 
+/** Seats and people at a glance; the seats badge shows even before the first booking. */
 export function ScheduleBadges({ schedule }: { schedule: SchedulePublic }) {
   const { active, cancelled, queued } = countPeople(schedule.records);
-  if (!active && !cancelled && !queued) return null;
+  const free = Math.max(0, schedule.capacity - active);
   return (
     <Group gap="xs">
+      <Badge color={free > 0 ? 'gray' : 'orange'} variant="light" size="lg" data-testid="seats-badge">
+        Мест {schedule.capacity} · свободно {free}
+      </Badge>
       {active > 0 && (
         <Badge color="teal" variant="light" size="lg">
           Участники {active}/{schedule.capacity}
@@ -72,6 +78,9 @@ export function ScheduleCard({
   // The server says per booking whether it may be checked in now (the hour before, a host's days, its state).
   const canCheckIn = schedule.records.some((r) => r.allowed?.checkin.ok);
   const [checkIn, setCheckIn] = useState(false);
+  // A customer who phones in is booked from the session's card, while it can still be booked.
+  const canBook = useCan().can('bookings.manage') && !cancelled && !isPast(schedule.date);
+  const [booking, setBooking] = useState(false);
   return (
     <Card padding="lg" data-testid="schedule-card" data-schedule-id={schedule.id}>
       <Stack gap="md">
@@ -148,6 +157,11 @@ export function ScheduleCard({
               Отметить посещение
             </Button>
           )}
+          {canBook && (
+            <Button size="xs" variant="light" onClick={() => setBooking(true)}>
+              Записать клиента
+            </Button>
+          )}
           {onCancel && !cancelled && (
             <Button size="xs" variant="light" color="red" onClick={onCancel}>
               Отменить мастер-класс
@@ -157,6 +171,7 @@ export function ScheduleCard({
         {/* At phone width each participant's card carries its check-in mark. */}
         {canCheckIn && !phone && checkIn && <CheckInList schedule={schedule} />}
         <RecordsTable records={schedule.records} phone={phone} />
+        {booking && <StaffBookingDialog scheduleId={schedule.id} onClose={() => setBooking(false)} />}
         <Divider />
         <Group gap="xs" align="flex-start" wrap="nowrap">
           <IconMapPin style={{ flexShrink: 0, marginTop: 2, color: 'var(--mantine-color-teal-6)' }} />
@@ -171,14 +186,6 @@ export function ScheduleCard({
             )}
           </Stack>
         </Group>
-        {workshop.description && (
-          <Stack gap={4}>
-            <Text fw={600}>Описание</Text>
-            <Text size="sm" c="dimmed" style={{ whiteSpace: 'pre-line' }}>
-              {workshop.description}
-            </Text>
-          </Stack>
-        )}
       </Stack>
     </Card>
   );
