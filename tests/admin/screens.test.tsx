@@ -93,7 +93,7 @@ describe('dates and config', () => {
 });
 
 describe('session card', () => {
-  it('counts people by state (people_count, default 1) and shows only badges above 0', () => {
+  it('counts people by state (people_count, default 1), shows its seats and only the people badges above 0', () => {
     const records = [rec('ACTIVE', 3), rec('ACTIVE', 2), rec('QUEUED', 4), rec('CANCELLED', 1)];
     expect(countPeople(records)).toEqual({ active: 5, queued: 4, cancelled: 1 });
     renderAdmin(
@@ -109,8 +109,10 @@ describe('session card', () => {
     expect(screen.getByText('Отменили запись 1')).toBeTruthy();
     expect(screen.getByText('21 ноября 2026 12:00')).toBeTruthy();
     expect(screen.getByText('3 500 RSD')).toBeTruthy(); // the same price format as the mini-app and the bot
-    expect(screen.getByText('Описание')).toBeTruthy();
-    expect(screen.getByText('Тесто и соус')).toBeTruthy();
+    expect(screen.getByText('Мест 8 · свободно 3')).toBeTruthy();
+    // The workshop's description is the workshop's page's, not repeated on every session.
+    expect(screen.queryByText('Описание')).toBeNull();
+    expect(screen.queryByText('Тесто и соус')).toBeNull();
     expect(screen.getByText('Этаж 2')).toBeTruthy();
   });
 
@@ -153,9 +155,9 @@ describe('session card', () => {
     expect(rows.map((r) => r.getAttribute('data-state'))).toEqual(['ACTIVE', 'QUEUED', 'CANCELLED']);
     expect(rows[2].getAttribute('data-cancelled')).toBe('true');
     expect(rows[0].getAttribute('data-cancelled')).toBeNull();
-    const link = within(rows[0]).getByRole('link', { name: 'Анна Петрова' });
-    expect(link.getAttribute('href')).toBe(`/record/${active.id}`);
-    expect(link.getAttribute('target')).toBe('_blank');
+    // The name opens the staff view of the booking (tests/admin/booking-actions.test.tsx), not the customer's page.
+    expect(within(rows[0]).getByRole('button', { name: 'Анна Петрова' })).toBeTruthy();
+    expect(within(rows[0]).queryByRole('link', { name: 'Анна Петрова' })).toBeNull();
     expect(within(rows[0]).getByRole('link', { name: '@anna' }).getAttribute('href')).toBe('https://t.me/anna');
     expect(within(rows[0]).getByText('Орехи')).toBeTruthy();
     expect(within(rows[2]).getByText('Заболела')).toBeTruthy();
