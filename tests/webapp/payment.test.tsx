@@ -106,4 +106,32 @@ describe('/record: money', () => {
     expect(section).toHaveTextContent('Оплата на месте, в студии.');
     expect(screen.queryByRole('alert')).toBeNull();
   });
+
+  it('with a promo code: the price, then the discount, then the amount due, each once', async () => {
+    open(
+      recordView(
+        { promo_code: 'VESNA10' },
+        {
+          money: money({ price: 6300, discount: 700, amount_due: 6300, balance: 6300, required_now: 0, pay_by: null }),
+          pay: { telegram: false, ips_qr: false, bank_account: null, bank_recipient: null },
+        },
+      ),
+    );
+    openApp(`/record/15${launchHash()}`);
+    const section = await screen.findByTestId('payment-section');
+    const order = ['price', 'record-discount', 'record-total', 'due'].map((id) => within(section).getByTestId(id));
+    expect(order.map((e) => e.textContent?.replace(/\s/g, ' '))).toEqual([
+      '7 000 RSD',
+      '−700 RSD',
+      '6 300 RSD',
+      '6 300 RSD',
+    ]);
+    // In the page's reading order.
+    for (let i = 1; i < order.length; i++)
+      expect(order[i - 1].compareDocumentPosition(order[i]) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(section).toHaveTextContent('Скидка по промокоду VESNA10');
+    expect(section).toHaveTextContent('Итого со скидкой');
+    // The discounted price is not said twice as «Стоимость».
+    expect(section.textContent).not.toMatch(/Стоимость записи6\s300/);
+  });
 });

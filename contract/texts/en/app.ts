@@ -191,6 +191,7 @@ export const app: AppTexts = {
   payment: {
     header: 'Payment',
     price: 'Price of the booking',
+    total: 'Total after the discount',
     paid: 'Paid',
     fromCredit: (amount: string) => `of which from your studio balance: ${amount}`,
     due: 'To pay',

@@ -179,6 +179,7 @@ const later = {
   payment: {
     header: 'Оплата',
     price: 'Стоимость записи',
+    total: 'Итого со скидкой',
     paid: 'Оплачено',
     fromCredit: (amount: string) => `из них с баланса в студии: ${amount}`,
     due: 'К оплате',

@@ -195,6 +195,7 @@ export const app: AppTexts = {
   payment: {
     header: 'Plaćanje',
     price: 'Cena prijave',
+    total: 'Ukupno sa popustom',
     paid: 'Plaćeno',
     fromCredit: (amount: string) => `od toga sa stanja u studiju: ${amount}`,
     due: 'Za uplatu',

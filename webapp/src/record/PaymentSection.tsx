@@ -12,7 +12,7 @@ import { openInvoice } from '../tg-native';
 import { Notice } from '../ui/Notice';
 import { toast } from '../ui/toast';
 import { IconWallet } from '../ui/icons';
-import { CertificateLines } from './CertificateLines';
+import { CertificateLines, discountOf } from './CertificateLines';
 import '../later.css';
 
 /** The NBS IPS string's tag values (K:PR|V:01|…|S:…|RO:…). */
@@ -85,7 +85,8 @@ export function PaymentSection({ view, onPaid }: { view: RecordView; onPaid: () 
   return (
     <Section header={PAY_TEXTS.header} data-testid="payment-section">
       <Cell before={<IconWallet className="cell-icon" />} subhead={PAY_TEXTS.price}>
-        <span data-testid="price">{formatPrice(m.price)}</span>
+        {/* Before the discount: the discount and the price after it follow. */}
+        <span data-testid="price">{formatPrice(m.price + discountOf(view))}</span>
       </Cell>
       <CertificateLines view={view} />
       {m.amount_paid !== 0 && (
