@@ -119,6 +119,20 @@ export function formatTime(when: Instant, timeZone: string): string {
 /** 'пятница' */
 export const formatWeekday = (when: Instant, timeZone: string) => names(when, timeZone).weekday;
 
+/** The month's name on its own (the nominative: 'декабрь', 'дек.'), in a locale. */
+export function formatMonth(when: Instant, timeZone: string, locale: string, month: 'long' | 'short'): string {
+  const key = `${locale} ${timeZone} month ${month}`;
+  let format = formats.get(key);
+  if (!format) formats.set(key, (format = new Intl.DateTimeFormat(locale, { timeZone, month })));
+  return format.format(new Date(when));
+}
+
+/** 'Декабрь 2026', 'December 2026': a month's heading. */
+export function formatMonthYear(when: Instant, timeZone: string, locale: string): string {
+  const name = formatMonth(when, timeZone, locale, 'long');
+  return `${name.charAt(0).toLocaleUpperCase(locale)}${name.slice(1)} ${wallClock(when, timeZone).year}`;
+}
+
 /** A date and time as another language writes it ('21 November 2026 at 12:00', '21. novembar 2026. 12:00'). */
 function localDateTime(when: Instant, timeZone: string, locale: string, withYear: boolean): string {
   const key = `${locale} ${timeZone} ${withYear}`;

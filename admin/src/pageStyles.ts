@@ -20,8 +20,11 @@ import '@mantine/core/styles/Tooltip.css';
 import '@mantine/core/styles/Alert.css';
 import '@mantine/core/styles/ThemeIcon.css';
 import '@mantine/core/styles/Indicator.css';
+// The SegmentedControl's pill is a FloatingIndicator: without its rules it sits 4 px off its label.
+import '@mantine/core/styles/FloatingIndicator.css';
 import '@mantine/core/styles/SegmentedControl.css';
 import '@mantine/core/styles/Chip.css';
 import '@mantine/core/styles/Radio.css';
 import '@mantine/core/styles/Pagination.css';
 import '@mantine/core/styles/Progress.css';
+import './phone-cards.css';

@@ -1,5 +1,15 @@
 /** Money, dates and plurals in a language's way, for the catalogues. */
-import { formatDate, formatDateTime, formatPrice, formatTime, formatWeekday, pluralIn, type Instant } from '../format';
+import {
+  formatDate,
+  formatDateTime,
+  formatMonth,
+  formatMonthYear,
+  formatPrice,
+  formatTime,
+  formatWeekday,
+  pluralIn,
+  type Instant,
+} from '../format';
 
 export { pluralIn };
 
@@ -15,6 +25,12 @@ export interface Formats {
   date(when: Instant, timeZone: string): string;
   /** 'пятница', 'Friday', 'petak' */
   weekday(when: Instant, timeZone: string): string;
+  /** The month on the date tile: 'дек', 'Dec', 'dec'. */
+  month(when: Instant, timeZone: string): string;
+  /** A month's heading in the schedule: 'Декабрь 2026', 'December 2026', 'Decembar 2026'. */
+  monthYear(when: Instant, timeZone: string): string;
+  /** A session's day in the schedule: 'суббота, 5/12/2026', 'Sat, 5 Dec', 'sub, 5. dec': never day/month-ambiguous. */
+  sessionDay(when: Instant, timeZone: string): string;
   /** '5 января 2030 9:05', '5 January 2030 at 09:05': a date and time in a sentence. */
   dateTime(when: Instant, timeZone: string): string;
 }
@@ -25,5 +41,8 @@ export const ruFormats: Formats = {
   time: formatTime,
   date: formatDate,
   weekday: formatWeekday,
+  month: (when, timeZone) => formatMonth(when, timeZone, 'ru', 'short').replace('.', ''),
+  monthYear: (when, timeZone) => formatMonthYear(when, timeZone, 'ru'),
+  sessionDay: (when, timeZone) => `${formatWeekday(when, timeZone)}, ${formatDate(when, timeZone)}`,
   dateTime: (when, timeZone) => formatDateTime(when, timeZone),
 };

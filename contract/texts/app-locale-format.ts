@@ -1,5 +1,5 @@
 /** Money and dates in English and Serbian: loaded with their catalogues, not with the first screen. */
-import { formatDateTime, formatMoney, type Instant } from '../format';
+import { formatDateTime, formatMoney, formatMonth, formatMonthYear, type Instant } from '../format';
 import type { Language } from '../language';
 import type { Formats } from './app-format';
 
@@ -20,8 +20,16 @@ export function localeFormats(language: Exclude<Language, 'ru'>, locale: string)
     price: (amount) => formatMoney(amount, language),
     day: part({ day: 'numeric' }),
     time: part({ hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
-    date: part({ day: '2-digit', month: '2-digit', year: 'numeric' }),
+    // '5 Dec 2026', '5. 12. 2026.': a month by name where the numbers would read both ways.
+    date:
+      language === 'en'
+        ? part({ day: 'numeric', month: 'short', year: 'numeric' })
+        : part({ day: 'numeric', month: 'numeric', year: 'numeric' }),
     weekday: part({ weekday: 'long' }),
+    month: (when, timeZone) => formatMonth(when, timeZone, locale, 'short').replace('.', ''),
+    monthYear: (when, timeZone) => formatMonthYear(when, timeZone, locale),
+    sessionDay: (when, timeZone) =>
+      `${part({ weekday: 'short' })(when, timeZone)}, ${part({ day: 'numeric', month: 'short' })(when, timeZone)}`,
     dateTime: (when, timeZone) => formatDateTime(when, timeZone, locale),
   };
 }

@@ -240,10 +240,10 @@ describe('staff admin in the browser', () => {
     const tomorrowNoon = dayjs().tz(TZ).add(1, 'day').hour(12).minute(0).second(0).millisecond(0);
     await card.getByText(tomorrowNoon.locale('ru').format('D MMMM YYYY H:mm')).waitFor();
     await card.getByText(formatPrice(3500)).waitFor();
-    await card.getByText('Описание').waitFor();
     await card.getByText('Второй этаж, домофон 12').waitFor();
-    // no bookings yet: no badges
-    expect(await card.locator('.mantine-Badge-root').count()).toBe(0);
+    // no bookings yet: only the seats, all free; the workshop's description is not repeated
+    expect(await card.locator('.mantine-Badge-root').allInnerTexts()).toEqual(['Мест 8 · свободно 8']);
+    expect(await card.getByText('Описание').count()).toBe(0);
 
     const auth = await staffAuth();
     const sessions = await api<{ data: Array<{ id: number; date: string }> }>('GET', '/schedule/', undefined, auth);

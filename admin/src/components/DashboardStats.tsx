@@ -56,6 +56,23 @@ function Figure({ label, value, hint }: { label: string; value: string | number;
   );
 }
 
+/** A group of figures that share one basis, said under its heading. */
+function Basis({ title, text, children }: { title: string; text: string; children: React.ReactNode }) {
+  return (
+    <Stack gap="xs" component="section" aria-label={title}>
+      <Title order={4} fz="md">
+        {title}
+      </Title>
+      <Text size="sm" c="gray.7">
+        {text}
+      </Text>
+      <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md">
+        {children}
+      </SimpleGrid>
+    </Stack>
+  );
+}
+
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
     <Paper withBorder radius="md" p="lg">
@@ -92,22 +109,20 @@ export default function DashboardStats() {
         <Skeleton h={320} radius="md" />
       ) : (
         <>
-          <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md">
-            <Figure label="Занятий" value={data.schedules} />
+          <Basis title="Занятия периода" text="Занятия, прошедшие за период, и записи на них (когда бы их ни сделали).">
+            <Figure label="Занятий" value={data.schedules} hint="прошли за период" />
             <Figure
               label="Мест продано"
               value={`${data.seats_sold} из ${data.capacity}`}
               hint={`заполнено ${percent(data.fill_rate)}`}
             />
-            <Figure label="Записей" value={data.bookings} hint={`впервые: ${data.first_timers}`} />
-            <Figure label="Отмен" value={data.cancellations} />
+            <Figure label="Записей на занятия" value={data.bookings} hint={`впервые: ${data.first_timers}`} />
+            <Figure label="Отмен" value={data.cancellations} hint="записей на эти занятия" />
             <Figure
               label="Неявки"
               value={percent(data.no_show_rate)}
               hint={`пришли ${data.attended}, не пришли ${data.no_shows}`}
             />
-            <Figure label="Выручка" value={formatPrice(data.revenue)} hint="получено минус возвраты" />
-            <Figure label="К оплате" value={formatPrice(data.money_due)} hint="ещё должны по записям" />
             <Figure
               label="Оценки"
               value={data.ratings.average === null ? '—' : data.ratings.average.toFixed(1)}
@@ -116,9 +131,17 @@ export default function DashboardStats() {
             <Figure
               label="В очереди"
               value={data.queue_demand.reduce((n, q) => n + q.people, 0)}
-              hint="человек ждут места"
+              hint="человек ждали места"
             />
-          </SimpleGrid>
+          </Basis>
+          <Basis title="Сделано за период" text="Записи и деньги по дате, когда их сделали, на занятия любых дат.">
+            <Figure label="Новых записей" value={data.bookings_made} hint={`человек: ${data.people_made}`} />
+            <Figure label="Выручка" value={formatPrice(data.revenue)} hint="получено минус возвраты" />
+          </Basis>
+          <Basis title="Долги" text="Кто кому должен.">
+            <Figure label="Должны студии" value={formatPrice(data.money_due)} hint="за занятия периода" />
+            <Figure label="Студия должна вернуть" value={formatPrice(data.refunds_owed)} hint="на сегодня" />
+          </Basis>
 
           <Section title="Откуда узнали">
             {data.sources.length === 0 ? (
@@ -184,7 +207,7 @@ export default function DashboardStats() {
               <Text c="gray.7">Промокодами за период не пользовались.</Text>
             ) : (
               <ScrollArea type="auto" viewportProps={{ tabIndex: 0, 'aria-label': 'Промокоды' }}>
-                <Table miw={480} fz="sm" verticalSpacing="xs" data-testid="promo-figures">
+                <Table className="phone-cards" miw={480} fz="sm" verticalSpacing="xs" data-testid="promo-figures">
                   <Table.Thead>
                     <Table.Tr>
                       <Table.Th>Код</Table.Th>
@@ -197,11 +220,13 @@ export default function DashboardStats() {
                   <Table.Tbody>
                     {(data.promo_codes ?? []).map((p) => (
                       <Table.Tr key={p.promo_code_id}>
-                        <Table.Td ff="monospace">{p.code}</Table.Td>
-                        <Table.Td>{p.bookings}</Table.Td>
-                        <Table.Td>{p.people}</Table.Td>
-                        <Table.Td>{formatPrice(p.revenue)}</Table.Td>
-                        <Table.Td>{formatPrice(p.discount)}</Table.Td>
+                        <Table.Td data-label="Код" ff="monospace">
+                          {p.code}
+                        </Table.Td>
+                        <Table.Td data-label="Записей">{p.bookings}</Table.Td>
+                        <Table.Td data-label="Человек">{p.people}</Table.Td>
+                        <Table.Td data-label="Выручка">{formatPrice(p.revenue)}</Table.Td>
+                        <Table.Td data-label="Скидки">{formatPrice(p.discount)}</Table.Td>
                       </Table.Tr>
                     ))}
                   </Table.Tbody>
@@ -216,7 +241,7 @@ export default function DashboardStats() {
             ) : (
               // Focusable, so a keyboard can scroll the table on a narrow screen.
               <ScrollArea type="auto" viewportProps={{ tabIndex: 0, 'aria-label': 'Ближайшие 7 дней' }}>
-                <Table miw={560} fz="sm" verticalSpacing="xs" data-testid="next-days">
+                <Table className="phone-cards" miw={560} fz="sm" verticalSpacing="xs" data-testid="next-days">
                   <Table.Thead>
                     <Table.Tr>
                       <Table.Th>Дата</Table.Th>
@@ -228,9 +253,9 @@ export default function DashboardStats() {
                   <Table.Tbody>
                     {data.next_days.map((s) => (
                       <Table.Tr key={s.schedule_id}>
-                        <Table.Td>{formatDateTime(s.date, config.businessTimezone)}</Table.Td>
-                        <Table.Td>{s.title}</Table.Td>
-                        <Table.Td>
+                        <Table.Td data-label="Дата">{formatDateTime(s.date, config.businessTimezone)}</Table.Td>
+                        <Table.Td data-label="Мастер-класс">{s.title}</Table.Td>
+                        <Table.Td data-label="Заполнено">
                           <Group gap="xs" wrap="nowrap">
                             <Progress
                               value={s.capacity > 0 ? (100 * s.taken) / s.capacity : 0}
@@ -243,7 +268,7 @@ export default function DashboardStats() {
                             </Text>
                           </Group>
                         </Table.Td>
-                        <Table.Td>{s.queued}</Table.Td>
+                        <Table.Td data-label="В очереди">{s.queued}</Table.Td>
                       </Table.Tr>
                     ))}
                   </Table.Tbody>

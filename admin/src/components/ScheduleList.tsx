@@ -21,6 +21,7 @@ import { Pager } from './Pager';
 import { CsvButton } from './CsvButton';
 import { DateField } from './DateField';
 import { ScheduleCard } from './ScheduleCard';
+import { ScheduleWeek } from './ScheduleWeek';
 import { CancelSessionDialog } from './CancelSessionDialog';
 import { useCan } from '../session';
 
@@ -87,6 +88,44 @@ function FilterBar({ filter, onChange }: { filter: Filter; onChange: (f: Filter)
   );
 }
 
+/** Upcoming sessions: all or one workshop's, as cards a page at a time or as a compact week. */
+function UpcomingBar({
+  filter,
+  onChange,
+  view,
+  onView,
+}: {
+  filter: Filter;
+  onChange: (f: Filter) => void;
+  view: 'cards' | 'week';
+  onView: (v: 'cards' | 'week') => void;
+}) {
+  const workshops = useApi(workshopsApi.list, {}, { onError: (err) => toastError(TITLES.workshops, err) });
+  return (
+    <Group gap="sm" mb="lg" align="flex-end" wrap="wrap" data-testid="upcoming-filter">
+      <NativeSelect
+        label="Мастер-класс"
+        value={filter.workshopId}
+        onChange={(e) => onChange({ ...filter, workshopId: e.currentTarget.value })}
+        data={[
+          { value: '', label: 'Все' },
+          ...(workshops.data?.data ?? []).map((w) => ({ value: String(w.id), label: w.title })),
+        ]}
+        w={{ base: '100%', xs: 220 }}
+      />
+      <SegmentedControl
+        aria-label="Вид"
+        value={view}
+        onChange={(v) => onView(v as 'cards' | 'week')}
+        data={[
+          { value: 'cards', label: 'Карточки' },
+          { value: 'week', label: 'Неделя' },
+        ]}
+      />
+    </Group>
+  );
+}
+
 /** /schedule (upcoming: add, notify, edit, delete) and /past (edit, delete), a page at a time. */
 export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
   const upcoming = kind === 'upcoming';
@@ -113,6 +152,7 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
   const [notifying, setNotifying] = useState<SchedulePublic | null>(null);
   const [cancelling, setCancelling] = useState<SchedulePublic | null>(null);
   const [deleteScope, setDeleteScope] = useState<'one' | 'following'>('one');
+  const [view, setView] = useState<'cards' | 'week'>('cards');
 
   const notify = async (s: SchedulePublic) => {
     await runChange(() => call(scheduleApi.notify, { params: { id: s.id } }), MESSAGES.notified);
@@ -127,6 +167,19 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
   }, [data]);
   const allShown = shownAll === data;
   const sessions = (data?.data ?? []).slice(0, allShown ? undefined : FIRST_CARDS);
+  const card = (s: SchedulePublic) => (
+    <ScheduleCard
+      key={s.id}
+      schedule={s}
+      onNotify={upcoming && manage ? () => setNotifying(s) : undefined}
+      onEdit={manage ? () => setEditing(s) : undefined}
+      onDelete={manage ? () => setDeleting(s) : undefined}
+      onCancel={upcoming && manage ? () => setCancelling(s) : undefined}
+      canExport={!host}
+      phone={phone}
+    />
+  );
+  const week = upcoming && view === 'week';
   return (
     <>
       <PageHeader title={upcoming ? 'Расписание' : 'История'}>
@@ -141,8 +194,19 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
           {upcoming ? 'Мастер-классы сегодня и завтра.' : 'Мастер-классы за последнюю неделю.'}
         </Text>
       )}
-      {/* History gathers years of sessions: dates, a workshop and the period's CSV; upcoming ones page only.
-          A host's History is the last week, without filters or exports. */}
+      {/* Upcoming: a workshop and cards or the week. History gathers years of sessions: dates, a workshop
+          and the period's CSV. A host's lists are its days, without filters or exports. */}
+      {upcoming && !host && (
+        <UpcomingBar
+          filter={filter}
+          onChange={(f) => {
+            setFilter(f);
+            setPage(1);
+          }}
+          view={view}
+          onView={setView}
+        />
+      )}
       {!upcoming && !host && (
         <FilterBar
           filter={filter}
@@ -152,7 +216,9 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
           }}
         />
       )}
-      {isLoading ? (
+      {week ? (
+        <ScheduleWeek workshopId={filter.workshopId ? Number(filter.workshopId) : null} card={card} />
+      ) : isLoading ? (
         <Stack gap="lg">
           <Skeleton h={220} radius="md" />
           <Skeleton h={220} radius="md" />
@@ -160,22 +226,11 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
       ) : sessions.length === 0 ? (
         <EmptyState text={upcoming ? 'Запланированных мастер-классов нет.' : 'Прошедших мастер-классов пока нет.'} />
       ) : (
-        <Stack gap="lg">
-          {sessions.map((s) => (
-            <ScheduleCard
-              key={s.id}
-              schedule={s}
-              onNotify={upcoming && manage ? () => setNotifying(s) : undefined}
-              onEdit={manage ? () => setEditing(s) : undefined}
-              onDelete={manage ? () => setDeleting(s) : undefined}
-              onCancel={upcoming && manage ? () => setCancelling(s) : undefined}
-              canExport={!host}
-              phone={phone}
-            />
-          ))}
-        </Stack>
+        <Stack gap="lg">{sessions.map(card)}</Stack>
       )}
-      {data && data.count > 0 && <Pager page={page} pageSize={PAGE_SIZE} total={data.count} onChange={setPage} />}
+      {!week && data && data.count > 0 && (
+        <Pager page={page} pageSize={PAGE_SIZE} total={data.count} onChange={setPage} />
+      )}
       {adding && <ScheduleDialog onClose={() => setAdding(false)} />}
       {editing && <ScheduleDialog key={editing.id} schedule={editing} onClose={() => setEditing(null)} />}
       {cancelling && (

@@ -105,10 +105,14 @@ export default function CashDesk() {
       ) : (
         <>
           <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md" data-testid="cash-totals">
-            <Figure label="Получено" value={formatPrice(data.received)} hint="без оплат с депозита" />
+            <Figure label="Получено" value={formatPrice(data.received)} hint="без оплат с баланса в студии" />
             <Figure label="Возвращено" value={formatPrice(data.refunded)} />
             <Figure label="К возврату" value={formatPrice(data.refunds_owed)} hint="по всем записям сейчас" />
-            <Figure label="Депозиты клиентов" value={formatPrice(data.credit_outstanding)} hint="на счетах в студии" />
+            <Figure
+              label="Балансы в студии"
+              value={formatPrice(data.credit_outstanding)}
+              hint="деньги клиентов у студии"
+            />
           </SimpleGrid>
           <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md" data-testid="certificate-totals">
             <Figure
@@ -150,7 +154,7 @@ export default function CashDesk() {
             <EmptyState text="За этот период операций нет" />
           ) : (
             <ScrollArea type="auto">
-              <Table miw={760} fz="sm" striped highlightOnHover data-testid="cash-list">
+              <Table className="phone-cards" miw={760} fz="sm" striped highlightOnHover data-testid="cash-list">
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>Когда</Table.Th>
@@ -165,8 +169,8 @@ export default function CashDesk() {
                 <Table.Tbody>
                   {data.payments.map((p) => (
                     <Table.Tr key={p.id}>
-                      <Table.Td>{when(p.at)}</Table.Td>
-                      <Table.Td>
+                      <Table.Td data-label="Когда">{when(p.at)}</Table.Td>
+                      <Table.Td data-label="Запись">
                         {p.record_id !== null && p.workshop_title !== null ? (
                           <Text
                             component="button"
@@ -183,7 +187,7 @@ export default function CashDesk() {
                           (p.record_id ?? '—')
                         )}
                       </Table.Td>
-                      <Table.Td>
+                      <Table.Td data-label="Мастер-класс">
                         {p.workshop_title ?? '—'}
                         {p.schedule_date && (
                           <Text size="xs" c="gray.7">
@@ -191,10 +195,12 @@ export default function CashDesk() {
                           </Text>
                         )}
                       </Table.Td>
-                      <Table.Td>{PAYMENT_KIND_LABELS[p.kind]}</Table.Td>
-                      <Table.Td>{PAYMENT_METHOD_LABELS[p.method]}</Table.Td>
-                      <Table.Td ta="right">{formatPrice(p.amount)}</Table.Td>
-                      <Table.Td>{p.note}</Table.Td>
+                      <Table.Td data-label="Операция">{PAYMENT_KIND_LABELS[p.kind]}</Table.Td>
+                      <Table.Td data-label="Способ">{PAYMENT_METHOD_LABELS[p.method]}</Table.Td>
+                      <Table.Td data-label="Сумма" ta="right">
+                        {formatPrice(p.amount)}
+                      </Table.Td>
+                      <Table.Td data-label="Комментарий">{p.note}</Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>

@@ -79,7 +79,14 @@ export default function CertificatesPage() {
         />
       ) : (
         <ScrollArea type="auto" bg="white" style={{ borderRadius: 'var(--mantine-radius-md)' }}>
-          <Table miw={820} verticalSpacing="sm" highlightOnHover fz="sm" data-testid="certificates-table">
+          <Table
+            className="phone-cards"
+            miw={820}
+            verticalSpacing="sm"
+            highlightOnHover
+            fz="sm"
+            data-testid="certificates-table"
+          >
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Код</Table.Th>
@@ -94,7 +101,7 @@ export default function CertificatesPage() {
             <Table.Tbody>
               {data.data.map((c) => (
                 <Table.Tr key={c.id} data-code={c.code}>
-                  <Table.Td>
+                  <Table.Td data-label="Код">
                     <Anchor
                       component="button"
                       type="button"
@@ -107,25 +114,29 @@ export default function CertificatesPage() {
                       {c.code}
                     </Anchor>
                   </Table.Td>
-                  <Table.Td>{c.recipient_name ?? '—'}</Table.Td>
-                  <Table.Td>{c.buyer_name ?? (c.buyer_telegram_id ? 'через Telegram' : '—')}</Table.Td>
+                  <Table.Td data-label="Получатель">{c.recipient_name ?? '—'}</Table.Td>
+                  <Table.Td data-label="Покупатель">
+                    {c.buyer_name ?? (c.buyer_telegram_id ? 'через Telegram' : '—')}
+                  </Table.Td>
                   {c.kind === 'places' && c.places !== null ? (
-                    <Table.Td ta="right">
+                    <Table.Td data-label="Номинал" ta="right">
                       {formatPlaces(c.places)}
                       <Text fz="xs" c="gray.7">
                         оплачено {formatPrice(c.amount)}
                       </Text>
                     </Table.Td>
                   ) : (
-                    <Table.Td ta="right">{formatPrice(c.amount)}</Table.Td>
+                    <Table.Td data-label="Номинал" ta="right">
+                      {formatPrice(c.amount)}
+                    </Table.Td>
                   )}
-                  <Table.Td ta="right">
+                  <Table.Td data-label="Остаток" ta="right">
                     <Text fz="sm" fw={c.balance > 0 ? 600 : undefined}>
                       {c.kind === 'places' ? formatPlaces(c.balance) : formatPrice(c.balance)}
                     </Text>
                   </Table.Td>
-                  <Table.Td>{formatDate(c.expires_at, tz)}</Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label="Действует до">{formatDate(c.expires_at, tz)}</Table.Td>
+                  <Table.Td data-label="Статус">
                     <CertificateStatusBadge status={c.status} />
                   </Table.Td>
                 </Table.Tr>

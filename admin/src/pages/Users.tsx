@@ -52,7 +52,7 @@ export function UsersTable({
 }) {
   return (
     <ScrollArea type="auto" offsetScrollbars>
-      <Table verticalSpacing="sm" highlightOnHover miw={680} data-testid="users-table">
+      <Table className="phone-cards" verticalSpacing="sm" highlightOnHover miw={680} data-testid="users-table">
         <Table.Thead>
           <Table.Tr>
             {USER_COLUMNS.map((c) => (
@@ -65,7 +65,7 @@ export function UsersTable({
             const isMe = u.id === me?.id;
             return (
               <Table.Tr key={u.id} data-user-id={u.id}>
-                <Table.Td>
+                <Table.Td data-label={USER_COLUMNS[0]}>
                   <Group gap="xs" wrap="nowrap">
                     <Text size="sm" c={u.full_name ? undefined : 'dimmed'}>
                       {u.full_name || 'N/A'}
@@ -77,18 +77,18 @@ export function UsersTable({
                     )}
                   </Group>
                 </Table.Td>
-                <Table.Td>
+                <Table.Td data-label={USER_COLUMNS[1]}>
                   <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
                     {u.email}
                   </Text>
                 </Table.Td>
-                <Table.Td>
+                <Table.Td data-label={USER_COLUMNS[2]}>
                   <Text size="sm">{STAFF_ROLE_LABELS[u.role ?? (u.is_superuser ? 'owner' : 'manager')]}</Text>
                 </Table.Td>
-                <Table.Td>
+                <Table.Td data-label={USER_COLUMNS[3]}>
                   <StatusDot active={u.is_active} />
                 </Table.Td>
-                <Table.Td>
+                <Table.Td data-label={USER_COLUMNS[4]}>
                   <Group gap={4} wrap="nowrap">
                     <Tooltip label="Редактировать">
                       <ActionIcon

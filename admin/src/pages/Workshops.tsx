@@ -25,6 +25,8 @@ import { TITLES, toastError } from '../notify';
 import { useApi } from '../query';
 import '../pageStyles';
 
+const LANGUAGE_TAGS = { en: 'EN', sr: 'SR' } as const;
+
 function WorkshopCard({
   workshop,
   onEdit,
@@ -34,6 +36,10 @@ function WorkshopCard({
   onEdit: () => void;
   onDelete: () => void;
 }) {
+  // The mini-app shows the Russian title where a language has none: staff should know.
+  const untranslated = (['en', 'sr'] as const)
+    .filter((l) => !workshop[`title_${l}`]?.trim())
+    .map((l) => LANGUAGE_TAGS[l]);
   return (
     <Card padding="lg" data-testid="workshop-card">
       <Stack gap="sm" h="100%">
@@ -54,9 +60,18 @@ function WorkshopCard({
             </Tooltip>
           </Group>
         </Group>
-        <Badge variant="light" color="teal" size="lg" w="fit-content">
-          {formatPrice(workshop.price)}
-        </Badge>
+        <Group gap="xs">
+          <Badge variant="light" color="teal" size="lg" w="fit-content">
+            {formatPrice(workshop.price)}
+          </Badge>
+          {untranslated.length > 0 && (
+            <Tooltip label="Клиенты на этих языках увидят название по-русски">
+              <Badge variant="light" color="orange" size="lg" data-testid="missing-translation">
+                Нет перевода названия: {untranslated.join(', ')}
+              </Badge>
+            </Tooltip>
+          )}
+        </Group>
         {workshop.description && (
           <Text size="sm" c="dimmed" style={{ whiteSpace: 'pre-line' }} lineClamp={6}>
             {workshop.description}

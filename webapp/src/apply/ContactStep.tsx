@@ -351,6 +351,7 @@ export default function ContactStep({
               <Cell
                 key={code}
                 Component="label"
+                multiline
                 before={<Radio value={code} aria-label={label} {...register('source')} />}
               >
                 {label}

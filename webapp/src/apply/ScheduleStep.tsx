@@ -59,47 +59,61 @@ export function ScheduleStep({
     );
   }
   const tz = config().businessTimezone;
+  // Sessions come in date order: a run of one month is its group, under the month's name.
+  const months: { label: string; sessions: ScheduleOpen[] }[] = [];
+  for (const s of data) {
+    const label = T.fmt.monthYear(s.date, tz);
+    if (months.at(-1)?.label !== label) months.push({ label, sessions: [] });
+    months.at(-1)!.sessions.push(s);
+  }
   return (
     <Section key="sessions" header={T.schedule.choose} footer={T.schedule.perPerson}>
-      {data.map((s) => {
-        const full = s.places_available <= 0;
-        return (
-          <Cell
-            key={s.id}
-            data-testid={`session-${s.id}`}
-            className={`session${full ? ' session--full' : ''}`}
-            multiline
-            onClick={() => onSelect(s)}
-            before={
-              <div className="date-tile" aria-hidden="true">
-                <span className="date-tile__day">{T.fmt.day(s.date, tz)}</span>
-                <span className="date-tile__time">{T.fmt.time(s.date, tz)}</span>
-              </div>
-            }
-            subhead={
-              <span>
-                <span className="weekday">{T.fmt.weekday(s.date, tz)}, </span>
-                {T.fmt.date(s.date, tz)} · {T.fmt.time(s.date, tz)}
-              </span>
-            }
-            subtitle={s.address.title}
-            description={
-              <span className="session__meta">
-                <span className="chip chip--price">{T.fmt.price(s.workshop.price)}</span>
-                <span className={`chip ${full ? 'chip--queue' : 'chip--seats'}`}>
-                  {seatsText(T, s.places_available)}
-                </span>
-                {s.people_needed ? (
-                  <span className="chip chip--needed">{T.schedule.peopleNeeded(s.people_needed)}</span>
-                ) : null}
-              </span>
-            }
-            after={<IconChevron className="chevron" />}
-          >
-            <span className="session__title">{workshopTitle(s.workshop)}</span>
-          </Cell>
-        );
-      })}
+      {months.map(({ label, sessions }) => (
+        <div key={label} role="group" aria-label={label} className="month-group">
+          <div className="month-label" aria-hidden="true">
+            {label}
+          </div>
+          {sessions.map((s) => {
+            const full = s.places_available <= 0;
+            return (
+              <Cell
+                key={s.id}
+                data-testid={`session-${s.id}`}
+                className={`session${full ? ' session--full' : ''}`}
+                multiline
+                onClick={() => onSelect(s)}
+                before={
+                  <div className="date-tile" aria-hidden="true">
+                    <span className="date-tile__month">{T.fmt.month(s.date, tz)}</span>
+                    <span className="date-tile__day">{T.fmt.day(s.date, tz)}</span>
+                    <span className="date-tile__time">{T.fmt.time(s.date, tz)}</span>
+                  </div>
+                }
+                subhead={
+                  <span className="session-day">
+                    {T.fmt.sessionDay(s.date, tz)} · {T.fmt.time(s.date, tz)}
+                  </span>
+                }
+                subtitle={s.address.title}
+                description={
+                  <span className="session__meta">
+                    <span className="chip chip--price">{T.fmt.price(s.workshop.price)}</span>
+                    <span className={`chip ${full ? 'chip--queue' : 'chip--seats'}`}>
+                      {seatsText(T, s.places_available)}
+                    </span>
+                    {s.people_needed ? (
+                      <span className="chip chip--needed">{T.schedule.peopleNeeded(s.people_needed)}</span>
+                    ) : null}
+                  </span>
+                }
+                after={<IconChevron className="chevron" />}
+              >
+                <span className="session__title">{workshopTitle(s.workshop)}</span>
+              </Cell>
+            );
+          })}
+        </div>
+      ))}
     </Section>
   );
 }

@@ -235,10 +235,13 @@ export default function RecordPage({ id }: { id: string }) {
         )}
         {allowed.cancel.ok && panel === 'cancel' && (
           <div className="panel" role="region" aria-label={TEXTS.cancel}>
+            {/* Our own label: telegram-ui draws a Textarea's header only on Android. */}
+            <label className="field-label" htmlFor="cancel-reason">
+              {TEXTS.cancelReason}
+            </label>
             <Textarea
-              header={TEXTS.cancelReason}
+              id="cancel-reason"
               placeholder={TEXTS.cancelReasonPlaceholder}
-              aria-label={TEXTS.cancelReason}
               value={reason}
               onChange={(e) => setReason(e.target.value)}
               rows={3}

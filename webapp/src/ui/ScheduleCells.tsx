@@ -15,7 +15,7 @@ export function ScheduleCells({ schedule: s }: { schedule: RecordSchedule }) {
     <>
       <Cell
         before={<IconCalendar className="cell-icon" />}
-        subhead={`${T.fmt.weekday(s.date, tz)}, ${T.fmt.date(s.date, tz)} · ${T.fmt.time(s.date, tz)}`}
+        subhead={`${T.fmt.sessionDay(s.date, tz)} · ${T.fmt.time(s.date, tz)}`}
         multiline
       >
         <span className="session__title">{workshopTitle(s.workshop)}</span>
