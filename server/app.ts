@@ -42,6 +42,8 @@ import insightsRoutes from './routes/insights';
 import paymentsRoutes from './routes/payments';
 import certificatesRoutes, { certificatePageRoutes } from './routes/certificates';
 import promoCodesRoutes from './routes/promo-codes';
+import { OneLineRequestLog } from './request-log';
+import { devMiniAppRoute } from './routes/dev-miniapp';
 
 export interface AppDeps {
   config: Config;
@@ -84,6 +86,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const routerOptions = { ignoreTrailingSlash: true, maxParamLength: 10_000 };
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
+    ...(config.env !== 'production' && { logController: new OneLineRequestLog() }),
     routerOptions,
     bodyLimit: 256 * 1024,
     // A number is that many hops from the server; proxy-addr calls the function per hop, nearest first.
@@ -211,6 +214,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
 
   await certificatePageRoutes(app, routeDeps, telegram);
+  devMiniAppRoute(app, config);
   await registerStatic(app, {
     distDir: path.resolve(config.distDir),
     client: {

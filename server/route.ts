@@ -11,7 +11,7 @@ import type {
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as contract from '../contract';
-import type { Endpoint, SchemaName } from '../contract/endpoints';
+import { operationIds, type Endpoint, type SchemaName } from '../contract/endpoints';
 
 type Contract = typeof contract;
 type SchemaOf<E, K extends 'params' | 'query' | 'body'> = E extends { [P in K]: infer N extends SchemaName }
@@ -51,7 +51,11 @@ export function route<E extends Endpoint>(
   handler: EndpointHandler<E>,
   config: Omit<FastifyContextConfig, 'auth' | 'can'> = {},
 ) {
-  const schema: FastifySchema = { tags: [endpoint.tag], summary: endpoint.summary };
+  const schema: FastifySchema = {
+    operationId: operationIds.get(endpoint),
+    tags: [endpoint.tag],
+    summary: endpoint.summary,
+  };
   if (endpoint.description) schema.description = endpoint.description;
   if (endpoint.errors) schema.errors = endpoint.errors;
   if (endpoint.form) schema.consumes = ['application/x-www-form-urlencoded'];

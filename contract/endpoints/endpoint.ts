@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type * as contract from '../index';
 import type { Capability } from '../roles';
+import type { Tag } from './tags';
 
 /*
  * What an endpoint description is. The descriptions (one file per OpenAPI tag beside this one) are
@@ -36,7 +37,7 @@ export interface Endpoint {
   /** What a staff caller's role must be able to do (contract/roles.ts); every staff and customer endpoint names one. */
   can?: Capability;
   /** The OpenAPI tag (the group in Swagger UI). */
-  tag: string;
+  tag: Tag;
   summary: string;
   /** More than the summary says, when it needs saying. */
   description?: string;

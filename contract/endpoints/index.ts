@@ -21,6 +21,7 @@ import { workshopsApi } from './workshops';
 import type { Endpoint } from './endpoint';
 
 export type * from './endpoint';
+export { TAGS, type Tag } from './tags';
 
 /**
  * Every endpoint of the JSON API by group (the server's list; a front end imports only the groups
@@ -50,3 +51,13 @@ export const endpointGroups = {
 };
 
 export const allEndpoints: Endpoint[] = Object.values(endpointGroups).flatMap((group) => Object.values(group));
+
+/** Each endpoint's OpenAPI operationId: its group and name, as the front ends call it (`recordsCancel` is `recordsApi.cancel`). */
+export const operationIds = new Map<Endpoint, string>(
+  Object.entries(endpointGroups).flatMap(([group, endpoints]) =>
+    Object.entries(endpoints).map(([name, e]): [Endpoint, string] => [
+      e,
+      group + name[0].toUpperCase() + name.slice(1),
+    ]),
+  ),
+);

@@ -10,6 +10,8 @@ export const loginApi = {
     access: 'public',
     tag,
     summary: 'Log in: an access token for staff',
+    description:
+      'The OAuth2 password form (`username` is the email): a JWT to send as `Authorization: Bearer …`. A wrong email or password, or an inactive account, is 400; attempts per client are limited (429).',
     errors: [400, 429],
     form: true,
     body: 'LoginForm',
@@ -30,6 +32,8 @@ export const loginApi = {
     access: 'public',
     tag,
     summary: 'Email a password reset link',
+    description:
+      'The same answer whether or not the email belongs to an account, so accounts cannot be probed; the email, if any, is sent after the answer. Limited per client (429).',
     errors: [429],
     params: 'EmailParam',
     response: 'Message',
@@ -40,6 +44,7 @@ export const loginApi = {
     access: 'public',
     tag,
     summary: 'Reset the password',
+    description: 'Sets a new password with the token from the reset email; an expired or unknown token is 400.',
     errors: [400],
     body: 'NewPassword',
     response: 'Message',

@@ -10,6 +10,7 @@ export const personalDataApi = {
     access: 'public',
     tag,
     summary: 'The privacy text the booking consent refers to',
+    description: 'The text a customer agrees to when booking, with its version.',
     response: 'PrivacyPublic',
   },
   myData: {

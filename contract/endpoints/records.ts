@@ -80,6 +80,8 @@ export const recordsApi = {
     access: 'public',
     tag,
     summary: 'The booking as an iCalendar file (signed link)',
+    description:
+      'Calendar apps send no credentials, so the link carries `sig`, an HMAC of the booking id; a wrong signature or an unknown booking is 404.',
     errors: [404],
     params: 'IdParam',
     query: 'CalendarQuery',

@@ -31,6 +31,8 @@ export const scheduleApi = {
     access: 'public',
     tag,
     summary: 'Upcoming sessions, free seats only',
+    description:
+      'What the mini-app lists: upcoming sessions with their workshop, address and free seats, without customers. Built once and shared until a booking or schedule change (at most a second old for changes made elsewhere).',
     response: 'SchedulesOpen',
   },
   create: {

@@ -73,6 +73,8 @@ export const usersApi = {
     access: 'public',
     tag,
     summary: 'Open sign-up',
+    description:
+      'Creates a staff account from the sign-up form, only when USERS_OPEN_REGISTRATION is on (otherwise 403); an email already registered is 409.',
     errors: [403, 409],
     body: 'UserRegister',
     response: 'UserPublic',

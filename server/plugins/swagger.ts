@@ -3,7 +3,7 @@ import type { SwaggerTransform, SwaggerTransformObject } from '@fastify/swagger'
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import * as contract from '../../contract';
-import type { Access, ErrorStatus } from '../../contract/endpoints';
+import { TAGS, type Access, type ErrorStatus } from '../../contract/endpoints';
 import { ROLES, can, type Capability } from '../../contract/roles';
 
 /** Error statuses a route's own rules answer with; the ones its role and input imply are added for it. */
@@ -125,6 +125,11 @@ const transformObject: SwaggerTransformObject = (document) => {
     }
   };
   visit(doc.paths);
+  // The router ignores a trailing slash, so `/users/` and `/users` are one operation: the document names it without.
+  if (doc.paths && typeof doc.paths === 'object')
+    doc.paths = Object.fromEntries(
+      Object.entries(doc.paths).map(([path, item]) => [path.length > 1 ? path.replace(/\/$/, '') : path, item]),
+    );
   if (doc.components)
     doc.components.schemas = Object.fromEntries(Object.entries(schemas).filter(([id]) => used.has(id)));
   return doc as ReturnType<SwaggerTransformObject>;
@@ -214,7 +219,16 @@ async function docsInstance(
   });
   await docs.register(swagger, {
     openapi: {
-      info: { title: 'Workshop booking API', version: '1.0.0' },
+      info: {
+        title: 'Workshop booking API',
+        version: '1.0.0',
+        description:
+          'The JSON API of the booking system: the Telegram mini-app (customers, `Authorization: tma <initData>`) and the ' +
+          'staff admin (`Bearer` token from POST /api/v1/login/access-token) both call it. Money is in whole RSD.',
+        contact: { name: 'The studio’s administrator', url: '/' },
+      },
+      servers: [{ url: '/', description: 'This server' }],
+      tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
       components: {
         securitySchemes: {
           bearer: {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app';
 import { useTestApp } from '../helpers/use-test-app';
 import { book, bookingPayload, createSession, inDays, telegramUser } from '../helpers/factories';
+import { tma } from '../helpers/telegram';
 
 let t: TestApp;
 let staff: { authorization: string };
@@ -155,9 +156,18 @@ describe('schedule', () => {
     expect(created.json()).toMatchObject({ date: '2030-01-15T11:00:00.000Z', capacity: 8 });
   });
 
-  it('deletes a session with its bookings', async () => {
+  it('deletes a session with its bookings once none is open (an open one is cancelled with the session instead)', async () => {
     const { schedule } = await createSession(t.app, staff);
-    const rec = (await book(t.app, telegramUser(), bookingPayload(schedule.id))).json().record.id;
+    const anna = telegramUser();
+    const rec = (await book(t.app, anna, bookingPayload(schedule.id))).json().record.id;
+    expect((await api('DELETE', `/schedule/${schedule.id}`)).statusCode).toBe(409);
+    const cancel = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/records/cancel/${rec}`,
+      headers: tma(anna),
+      payload: { cancel_reason: 'Не смогу' },
+    });
+    expect(cancel.statusCode).toBe(200);
     expect((await api('DELETE', `/schedule/${schedule.id}`)).statusCode).toBe(200);
     expect((await api('GET', `/schedule/${schedule.id}`)).statusCode).toBe(404);
     expect((await api('GET', `/records/${rec}`)).statusCode).toBe(404);
@@ -190,7 +200,7 @@ describe('the server', () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
     expect(doc.openapi).toMatch(/^3\./);
     expect(Object.keys(doc.paths)).toEqual(
-      expect.arrayContaining(['/api/v1/records/', '/api/v1/schedule/public', '/api/v1/records/cancel/{id}']),
+      expect.arrayContaining(['/api/v1/records', '/api/v1/schedule/public', '/api/v1/records/cancel/{id}']),
     );
     const ui = await t.app.inject({ method: 'GET', url: '/docs/' });
     expect(ui.statusCode).toBe(200);

@@ -21,7 +21,38 @@ const USED_WITHOUT_IMPORT: Record<string, string> = {
   tsx: 'npm run dev, bench and db:seed-demo run TypeScript directly',
   'happy-dom': "the component tests' environment (vitest.config.ts)",
   recharts: "@mantine/charts' peer dependency: the dashboard's charts",
+  '@stoplight/spectral-cli': 'npm run lint:openapi (and tests/server/openapi-lint.test.ts) lint the OpenAPI document',
 };
+
+/** Whether `version` (x.y.z) meets an engines range as packages write them: `||` of `>=a.b`, `^a.b`, `a`, `a.x`, `>=a <b`. */
+function satisfies(version: string, range: string): boolean {
+  const v = version.split('.').map(Number);
+  const cmp = (w: number[]) => v[0] - w[0] || v[1] - (w[1] ?? 0) || v[2] - (w[2] ?? 0);
+  const parse = (s: string) =>
+    s
+      .replace(/^v/, '')
+      .split('.')
+      .map((n) => (n === 'x' || n === '*' ? NaN : Number(n)));
+  return range.split('||').some((alt) =>
+    alt
+      .trim()
+      .replace(/(>=|<=|>|<|\^|~|=)\s+/g, '$1')
+      .split(/\s+/)
+      .every((c) => {
+        const [, op, rest] = c.match(/^(>=|<=|>|<|\^|~|=)?\s*(.+)$/) ?? [];
+        if (!rest || rest === '*') return true;
+        const w = parse(rest);
+        if (op === '>=') return cmp(w) >= 0;
+        if (op === '>') return cmp(w) > 0;
+        if (op === '<') return cmp(w) < 0;
+        if (op === '<=') return cmp(w) <= 0;
+        if (op === '^') return v[0] === w[0] && cmp(w) >= 0;
+        if (op === '~') return v[0] === w[0] && v[1] === (w[1] ?? v[1]) && cmp(w) >= 0;
+        // `20`, `20.x`, `=20.19.0`: the parts written must match.
+        return w.every((n, i) => Number.isNaN(n) || n === v[i]);
+      }),
+  );
+}
 
 const SKIP = new Set(['node_modules', 'dist', 'data', 'test-results', 'coverage', '.git']);
 
@@ -79,6 +110,22 @@ describe('dependencies', () => {
     for (const field of ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies']) {
       expect(root[field] ?? {}, field).toEqual(pkg[field] ?? {});
     }
+  });
+
+  it('no installed package needs a newer Node than package.json states (npm install warns EBADENGINE for none)', () => {
+    const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8'));
+    const oldest = String(pkg.engines.node).match(/^>=\s*(\d+\.\d+(?:\.\d+)?)$/)![1];
+    const [major, minor = '0', patch = '0'] = oldest.split('.');
+    const node = `${major}.${minor}.${patch}`;
+    const tooNew = Object.entries(lock.packages as Record<string, { version?: string; engines?: { node?: string } }>)
+      .filter(([name, p]) => name && typeof p.engines?.node === 'string' && !satisfies(node, p.engines.node))
+      .map(([name, p]) => `${name}@${p.version} needs Node ${p.engines!.node}`);
+    expect(tooNew).toEqual([]);
+    // The check itself: the ranges that were there before the pins.
+    expect(satisfies(node, '>=22')).toBe(false);
+    expect(satisfies(node, '^20.19.0 || >=22.12.0')).toBe(true);
+    expect(satisfies(node, '18 || 20 || >=22')).toBe(true);
+    expect(satisfies(node, '^18.18.0 || ^20.9.0 || >=21.1.0')).toBe(true);
   });
 
   it('npm install on a clean clone leaves package-lock.json unchanged', (ctx) => {

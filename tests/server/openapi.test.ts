@@ -30,11 +30,11 @@ type Role = 'public' | 'user' | 'superuser' | 'customer';
 
 // Who may call what; every other operation is for staff ('user').
 const PUBLIC = [
-  'GET /utils/health-check/',
+  'GET /utils/health-check',
   'GET /utils/ready',
   'POST /login/access-token',
   'POST /password-recovery/{email}',
-  'POST /reset-password/',
+  'POST /reset-password',
   'POST /users/open',
   'GET /schedule/public',
   'GET /privacy',
@@ -43,17 +43,17 @@ const PUBLIC = [
 ];
 const SUPERUSER = [
   'POST /password-recovery-html-content/{email}',
-  'GET /users/',
-  'POST /users/',
+  'GET /users',
+  'POST /users',
   'PATCH /users/{user_id}',
   'DELETE /users/{user_id}',
   'GET /customers/{telegram_id}/data',
   'DELETE /customers/{telegram_id}/data',
-  'GET /audit/',
+  'GET /audit',
   'POST /customers/{telegram_id}/credit',
 ];
 const CUSTOMER = [
-  'POST /records/',
+  'POST /records',
   'GET /records/{id}',
   'PUT /records/{id}',
   'PUT /records/cancel/{id}',
@@ -63,14 +63,14 @@ const CUSTOMER = [
   'POST /records/{id}/gift',
   'GET /gifts/{token}',
   'POST /gifts/{token}/accept',
-  'GET /date-subscriptions/',
+  'GET /date-subscriptions',
   'PUT /date-subscriptions/{id}',
   'DELETE /date-subscriptions/{id}',
   'GET /me/credit',
   'POST /records/{id}/invoice',
   'GET /records/{id}/ips-qr',
   'POST /records/quote',
-  'GET /language/',
+  'GET /language',
   'POST /records/{id}/gift/share',
   'POST /me/certificates/{id}/share',
   'GET /certificates/options',
