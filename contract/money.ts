@@ -19,7 +19,7 @@ export const REFUND_TO = ['credit', 'refund'] as const;
 export const RefundTo = z.enum(REFUND_TO);
 export type RefundTo = z.infer<typeof RefundTo>;
 export const REFUND_TO_LABELS: Record<RefundTo, string> = {
-  credit: 'На депозит клиента в студии',
+  credit: 'На баланс клиента в студии',
   refund: 'Возврат денег',
 };
 
@@ -31,7 +31,7 @@ export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = {
   card: 'Карта в студии',
   bank_transfer: 'Банковский перевод',
   telegram: 'Telegram',
-  credit: 'Депозит клиента',
+  credit: 'Баланс в студии',
   certificate: 'Сертификат',
 };
 
@@ -40,7 +40,7 @@ export type PaymentKind = (typeof PAYMENT_KINDS)[number];
 export const PAYMENT_KIND_LABELS: Record<PaymentKind, string> = {
   payment: 'Оплата',
   refund: 'Возврат',
-  adjustment: 'Корректировка депозита',
+  adjustment: 'Корректировка баланса в студии',
 };
 
 export const PAYMENT_STATUSES = ['unpaid', 'deposit_paid', 'paid', 'refund_owed', 'refunded', 'credited'] as const;
@@ -53,7 +53,7 @@ export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
   paid: 'Оплачено',
   refund_owed: 'К возврату',
   refunded: 'Возвращено',
-  credited: 'На депозите',
+  credited: 'На балансе в студии',
 };
 
 /** What staff record at the desk. */
@@ -183,8 +183,9 @@ export type CashDeskQuery = z.input<typeof CashDeskQuery>;
 export const CashDeskListQuery = CashDeskQuery.extend(PageQuery.shape);
 export type CashDeskListQuery = z.input<typeof CashDeskListQuery>;
 
-/** A ledger row in the cash desk list, with its booking's session. */
+/** A ledger row in the cash desk list, with its booking's customer and session (kept after they are gone). */
 export const CashDeskRow = PaymentPublic.extend({
+  customer_name: z.string().nullable(),
   workshop_title: z.string().nullable(),
   schedule_date: z.string().nullable(),
 });

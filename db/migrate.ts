@@ -28,6 +28,8 @@ import * as m20261128_0220 from './migrations/20261128_0220_owed_refunds';
 import * as m20261128_0230 from './migrations/20261128_0230_bank_statement_lines';
 import * as m20261128_0240 from './migrations/20261128_0240_unreconciled_money';
 import * as m20261128_0250 from './migrations/20261128_0250_staff_booking_credit';
+import * as m20261128_0260 from './migrations/20261128_0260_payment_names';
+import * as m20261128_0270 from './migrations/20261128_0270_certificate_invoice_token';
 
 /**
  * Every migration, statically imported so they run the same under tsx, vitest and a bundle.
@@ -63,6 +65,8 @@ export const migrations: Record<string, Migration> = {
   '20261128_0230_bank_statement_lines': m20261128_0230,
   '20261128_0240_unreconciled_money': m20261128_0240,
   '20261128_0250_staff_booking_credit': m20261128_0250,
+  '20261128_0260_payment_names': m20261128_0260,
+  '20261128_0270_certificate_invoice_token': m20261128_0270,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -341,6 +341,10 @@ export interface PaymentsTable {
   provider_payment_charge_id: string | null;
   note: string | null;
   at: Timestamp;
+  /** Who and what the row was for when it was written: the cash desk names it after its booking or session is gone. */
+  customer_name: string | null;
+  workshop_title: string | null;
+  session_date: Timestamp | null;
 }
 
 /** Money owed back to someone the studio no longer knows (an erased customer's credit), until refunded. */
@@ -406,6 +410,8 @@ export interface CertificatesTable {
   payment_id: number | null;
   voided_at: Timestamp | null;
   void_reason: string | null;
+  /** What its Telegram invoice's payload names it by (bought in Telegram), unique. */
+  invoice_token: string | null;
   /** When the reminder before expiry was sent, and when the expiry was written off. */
   reminded_at: Timestamp | null;
   expired_at: Timestamp | null;
@@ -447,8 +453,8 @@ export interface DB {
   rate_limits: RateLimitsTable;
   telegram_updates: TelegramUpdatesTable;
   payments: PaymentsTable;
-  bank_statement_lines: BankStatementLinesTable;
   owed_refunds: OwedRefundsTable;
+  bank_statement_lines: BankStatementLinesTable;
   certificates: CertificatesTable;
   certificate_entries: CertificateEntriesTable;
   customer_notes: CustomerNotesTable;

@@ -53,7 +53,7 @@ export type ScheduleEvent =
       told: RecordRow[];
       changed: { date: boolean; address: boolean };
     }
-  | { type: 'schedule.deleted'; actor: Actor; before: ScheduleFields; schedule: RecordSchedule; told: RecordRow[] }
+  | { type: 'schedule.deleted'; actor: Actor; before: ScheduleFields; schedule_id: number }
   /**
    * Staff (or the minimum-participants rule, `by_rule`) cancelled the session: it stays in history;
    * each booking's own cancel follows as a record event. Staff get one alert for the session with

@@ -14,5 +14,4 @@ export const MSG = {
   notCancelled: 'notCancelled',
   sessionCancelled: 'sessionCancelled',
   hasFreeDates: 'hasFreeDates',
-  paidSessionDelete: 'paidSessionDelete',
 } as const satisfies Record<string, RefusalCode>;

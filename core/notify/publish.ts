@@ -196,12 +196,10 @@ async function publishOne(trx: Executor, e: Published): Promise<void> {
         });
       return;
     case 'schedule.deleted':
-      for (const r of e.told)
-        await notifyCustomer(trx, r, { kind: 'schedule.deleted', payload: await recordPayload(trx, r, e.schedule) });
       await writeAudit(trx, {
         actor: e.actor,
         entity: 'schedule',
-        entity_id: e.schedule.id,
+        entity_id: e.schedule_id,
         action: 'deleted',
         before: e.before,
       });

@@ -16,7 +16,7 @@ import { owedRefundsTotal } from '../../db/repositories/owed-refunds';
  * What is owed back: what bookings were paid beyond what each costs now (a deleted booking costs nothing),
  * and the credit of customers who erased their data.
  */
-async function refundsOwed(db: Executor): Promise<number> {
+export async function refundsOwed(db: Executor): Promise<number> {
   const erased = await owedRefundsTotal(db);
   const sums = (await ledgerSumsByRecord(db)).filter((s) => Number(s.paid) > 0);
   if (sums.length === 0) return erased;
@@ -54,9 +54,10 @@ async function certificatesDesk(
   };
 }
 
-/** A ledger row as the desk lists it, with its booking's session. */
+/** A ledger row as the desk lists it, with its booking's customer and session. */
 const toDeskRow = (p: Awaited<ReturnType<typeof deskRowsPage>>[number]): CashDeskRow => ({
   ...toPaymentPublic(p),
+  customer_name: p.customer_name ?? null,
   workshop_title: p.workshop_title ?? null,
   schedule_date: p.schedule_date ?? null,
 });
@@ -107,6 +108,7 @@ export async function* cashDeskBatches(db: Executor, range: DeskRange): AsyncIte
 export const CASH_DESK_COLUMNS = [
   'Когда',
   'Запись',
+  'Клиент',
   'Мастер-класс',
   'Дата занятия',
   'Операция',
@@ -123,6 +125,7 @@ const BY = { staff: 'Сотрудник', customer: 'Клиент', system: 'С�
 export const cashDeskCells = (p: CashDeskRow, timeZone: string) => [
   formatDateTime(p.at, timeZone),
   p.record_id,
+  p.customer_name,
   p.workshop_title,
   p.schedule_date ? formatDateTime(p.schedule_date, timeZone) : null,
   PAYMENT_KIND_LABELS[p.kind],

@@ -28,6 +28,7 @@ import { publish } from '../notify/publish';
 import { getBusinessSettings } from '../kernel/settings';
 import { cancelLocked } from '../booking/engine';
 import { loadForActor } from '../booking/command';
+import { erasePaymentNames } from '../../db/repositories/payment-names';
 import { bookingsErasure, eraseCopies, givenAwayBookings, personErasure, type Erasure } from './erasure';
 import { erasureMoney, leaveOwed, type ErasureMoney } from './erasure-money';
 
@@ -111,8 +112,11 @@ export async function forgetPreview(
 /** Erases the people of `e` from `rows` (their bookings now) and from every copy of their values elsewhere. */
 async function erase(trx: Executor, database: Database, e: Erasure, rows: number[], now: string): Promise<void> {
   await eraseCopies(trx, database, e);
-  if (e.stage === 'all') await anonymiseRecords(trx, rows, ERASED_NAME, now);
-  else await eraseHealthOfRecords(trx, rows, now);
+  if (e.stage === 'all') {
+    await anonymiseRecords(trx, rows, ERASED_NAME, now);
+    // The cash desk's copy of the name too (each ledger row keeps who it was for).
+    await erasePaymentNames(trx, { recordIds: [...e.recordIds], telegramId: e.telegramId }, ERASED_NAME);
+  } else await eraseHealthOfRecords(trx, rows, now);
 }
 
 /**

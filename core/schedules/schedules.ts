@@ -14,16 +14,19 @@ import {
 import { getWorkshop } from '../../db/repositories/workshops';
 import { getAddress } from '../../db/repositories/addresses';
 import type { Actor } from '../kernel/actor';
-import { Conflict, NotFound } from '../kernel/errors';
+import { Conflict, NotFound, type RefusalRef } from '../kernel/errors';
 import { MSG } from '../kernel/messages';
 import { newDatesMessages } from '../journey/date-subscriptions';
 import type { DomainEvent, ScheduleFields } from '../kernel/events';
 import { publish } from '../notify/publish';
 import { fill, loadSchedule } from '../booking/engine';
 import { getBusinessSettings } from '../kernel/settings';
-import { onCancelled } from '../ledger/policy';
 
 /* Staff's schedule changes: add (subscribers to new dates are told), edit (a larger capacity serves the queue), delete. */
+
+export const SCHEDULE_MSG = {
+  hasBookings: (bookings: number): RefusalRef => ({ code: 'sessionHasBookings', args: { count: bookings } }),
+};
 
 export async function assertRefsExist(trx: Executor, refs: { workshop_id?: number; address_id?: number }) {
   if (refs.workshop_id !== undefined && !(await getWorkshop(trx, refs.workshop_id)))
@@ -117,7 +120,13 @@ async function editLocked(trx: Executor, actor: Actor, id: number, patch: Schedu
   return events;
 }
 
-/** Its customers of an upcoming session are told, then it goes with its bookings (with `following`, the later ones of its series too). */
+/**
+ * A session goes only when nothing of anyone's is on it: a booking still open (active or queued) or any
+ * money on a booking's ledger refuses the delete (409), and staff cancel the session instead, which keeps
+ * the bookings with their money and tells each customer where it went. A refusal rather than a silent
+ * cancel: a cancel needs a reason the customers read, and a DELETE that leaves the session would lie.
+ * With `following`, the later sessions of its series go too, or none if any of them is refused.
+ */
 export async function removeSchedule(
   database: Database,
   actor: Actor,
@@ -126,32 +135,17 @@ export async function removeSchedule(
 ): Promise<void> {
   const ids = scope === 'following' ? await listSeriesFrom(database.db, id) : [id];
   await withLocks(database, { scheduleIds: ids.length ? ids : [id] }, async (trx) => {
-    const settings = await getBusinessSettings(trx);
     for (const sid of ids.length ? ids : [id]) {
-      const schedule = await loadSchedule(trx, sid);
-      // Money owed back is refunded on its booking, so a session whose bookings were paid for, at a
-      // studio that refunds rather than credits, is cancelled (which keeps the bookings), not deleted.
-      if (settings.refund_to === 'refund') {
-        const bookings = await listRecordsOfSchedules(trx, [sid]);
-        if (
-          (
-            await listPaymentsOfRecords(
-              trx,
-              bookings.map((r) => r.id),
-            )
-          ).length > 0
-        )
-          throw new Conflict(MSG.paidSessionDelete);
-      }
-      const before = (await getSchedule(trx, sid))!;
-      const told = isPast(schedule.date) ? [] : await openRecords(trx, sid);
-      // Each told booking gives back what it paid, as a cancel does, before they are told.
-      const money: DomainEvent[] = [];
-      for (const r of told) money.push(...(await onCancelled(trx, r, schedule, settings)).events);
-      await publish(trx, [
-        { type: 'schedule.deleted', actor, before: scheduleFields(before), schedule, told },
-        ...money,
-      ]);
+      const before = await getSchedule(trx, sid);
+      if (!before) throw new NotFound(MSG.scheduleNotFound);
+      const bookings = await listRecordsOfSchedules(trx, [sid]);
+      const open = bookings.filter((r) => r.state !== 'CANCELLED').length;
+      const money = await listPaymentsOfRecords(
+        trx,
+        bookings.map((r) => r.id),
+      );
+      if (open > 0 || money.length > 0) throw new Conflict(SCHEDULE_MSG.hasBookings(open || bookings.length));
+      await publish(trx, [{ type: 'schedule.deleted', actor, before: scheduleFields(before), schedule_id: sid }]);
       await deleteSchedule(trx, sid);
     }
   });

@@ -16,15 +16,24 @@ const inRange = (db: Executor, r: DeskRange) => {
   return q;
 };
 
+// The booking's customer and session as they are now; the names the row kept when the booking or session is gone.
 const withSession = (db: Executor, r: DeskRange) =>
   inRange(db, r)
     .leftJoin('records as r', 'r.id', 'p.record_id')
     .leftJoin('schedules as s', 's.id', 'r.schedule_id')
     .leftJoin('workshops as w', 'w.id', 's.workshop_id')
     .selectAll('p')
-    .select(['w.title as workshop_title', 's.date as schedule_date']);
+    .select([
+      sql<
+        string | null
+      >`coalesce(case when r.last_name is null or r.last_name = '' then r.name else r.name || ' ' || r.last_name end, p.customer_name)`.as(
+        'customer_name',
+      ),
+      sql<string | null>`coalesce(w.title, p.workshop_title)`.as('workshop_title'),
+      sql<string | null>`coalesce(s.date, p.session_date)`.as('schedule_date'),
+    ]);
 
-/** A page of the period's ledger rows, newest first, with their booking's session where it still exists. */
+/** A page of the period's ledger rows, newest first, with their booking's customer and session. */
 export const deskRowsPage = (db: Executor, r: DeskRange, page: { skip: number; limit: number }) =>
   withSession(db, r).orderBy('p.at', 'desc').orderBy('p.id', 'desc').offset(page.skip).limit(page.limit).execute();
 

@@ -2,15 +2,16 @@ import type { Insertable, Selectable } from 'kysely';
 import { PostgresAdapter, sql } from 'kysely';
 import { nowIso, type Executor } from '../database';
 import type { PaymentsTable } from '../schema';
+import { namesOfBooking } from './payment-names';
 
 export type PaymentRow = Selectable<PaymentsTable>;
 export type PaymentInsert = Omit<Insertable<PaymentsTable>, 'id' | 'at'>;
 
-/** Appends one ledger row (the ledger is never updated). */
-export const insertPayment = (db: Executor, row: PaymentInsert) =>
+/** Appends one ledger row (the ledger is never updated), named with its booking's customer and session as they are now. */
+export const insertPayment = async (db: Executor, row: PaymentInsert) =>
   db
     .insertInto('payments')
-    .values({ ...row, at: nowIso() })
+    .values({ ...(await namesOfBooking(db, row.record_id)), ...row, at: nowIso() })
     .returningAll()
     .executeTakeFirstOrThrow();
 

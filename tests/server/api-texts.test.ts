@@ -111,7 +111,7 @@ describe('the customer catalogues', () => {
 
   it('every refusal a customer can get from the domain is a customer code, said in their language', () => {
     const customerFacing = [
-      ...Object.values(MSG).filter((c) => c !== MSG.addressNotFound && c !== MSG.paidSessionDelete),
+      ...Object.values(MSG).filter((c) => c !== MSG.addressNotFound),
       ...Object.values(GIFT_MSG),
       ...Object.values(MONEY_MSG),
       ...Object.values(CERTIFICATE_MSG),

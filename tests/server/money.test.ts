@@ -215,17 +215,24 @@ describe('cancellations and credit', () => {
     expect(await credit(anna)).toBe(4000);
   });
 
-  it('a session deleted by staff: everything paid goes back to credit and the message says so', async () => {
+  it('a session with paid bookings is cancelled by staff (a delete is refused): everything paid goes back to credit and the message says so', async () => {
     const { schedule } = await createSession(t.app, staff, { price: 2500 });
     const anna = telegramUser();
     const id = (await book(t.app, anna, bookingPayload(schedule.id))).json().record.id;
     await pay(id, { method: 'card' });
     const del = await t.app.inject({ method: 'DELETE', url: `/api/v1/schedule/${schedule.id}`, headers: staff });
-    expect(del.statusCode).toBe(200);
+    expect(del.statusCode).toBe(409);
+    const cancelled = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/schedule/${schedule.id}/cancel`,
+      headers: staff,
+      payload: { reason: 'Шеф заболел' },
+    });
+    expect(cancelled.statusCode).toBe(200);
     expect(await credit(anna)).toBe(2500);
-    const told = (await outbox(anna.id)).find((n) => n.kind === 'schedule.deleted')!;
+    const told = (await outbox(anna.id)).find((n) => n.kind === 'schedule.cancelled')!;
     expect(JSON.parse(told.payload).money).toMatchObject({ to_credit: 2500 });
-    // The ledger outlives the booking: the books still show the card payment and its return.
+    // The books show the card payment and its return.
     const rows = await t.database.db
       .selectFrom('payments')
       .selectAll()
@@ -361,10 +368,12 @@ describe('the cash desk', () => {
       .trim()
       .split('\r\n');
     expect(lines[0]).toBe(
-      'Когда;Запись;Мастер-класс;Дата занятия;Операция;Способ;Сумма, дин.;Внёс;Платёж Telegram;Платёж провайдера;Комментарий',
+      'Когда;Запись;Клиент;Мастер-класс;Дата занятия;Операция;Способ;Сумма, дин.;Внёс;Платёж Telegram;Платёж провайдера;Комментарий',
     );
     expect(lines).toHaveLength(all.length + 1);
-    expect(lines.some((l) => l.includes(`;${b};Паста;`) && l.includes(';Оплата;Карта в студии;200;'))).toBe(true);
+    expect(
+      lines.some((l) => l.includes(`;${b};Анна Петрова;Паста;`) && l.includes(';Оплата;Карта в студии;200;')),
+    ).toBe(true);
   });
 
   it('refuses an unknown method with a clear 422', async () => {
@@ -382,7 +391,7 @@ describe('credit adjusted by a superuser', () => {
     expect((await adjust({ amount: 1000, reason: 'Компенсация за перенос' })).json()).toEqual({ balance: 1000 });
     const tooMuch = await adjust({ amount: -1500, reason: 'Ошибка' });
     expect(tooMuch.statusCode).toBe(409);
-    expect(tooMuch.json().detail).toBe('На депозите клиента только 1\u00a0000\u00a0RSD');
+    expect(tooMuch.json().detail).toBe('На балансе клиента в студии только 1\u00a0000\u00a0RSD');
     expect((await adjust({ amount: -200, reason: 'Ошибка' })).json()).toEqual({ balance: 800 });
     expect(await credit(anna)).toBe(800);
     const log = await t.database.db.selectFrom('audit_log').selectAll().where('entity', '=', 'credit').execute();

@@ -501,11 +501,12 @@ describe('recurring sessions', () => {
       (await t.app.inject({ method: 'GET', url: `/api/v1/schedule/${created[2].id}`, headers: staff })).json().capacity,
     ).toBe(12);
 
-    const del = await t.app.inject({
-      method: 'DELETE',
-      url: `/api/v1/schedule/${created[3].id}?scope=following`,
-      headers: staff,
-    });
+    const deleteFollowing = () =>
+      t.app.inject({ method: 'DELETE', url: `/api/v1/schedule/${created[3].id}?scope=following`, headers: staff });
+    // Anna's booking on one of them refuses the whole deletion; cancelled with its session, it no longer does.
+    expect((await deleteFollowing()).statusCode).toBe(409);
+    expect((await cancelSession(created[4].id, { reason: 'Ремонт кухни' })).statusCode).toBe(200);
+    const del = await deleteFollowing();
     expect(del.statusCode).toBe(200);
     const left = await t.database.db
       .selectFrom('schedules')
@@ -517,9 +518,10 @@ describe('recurring sessions', () => {
       )
       .orderBy('date')
       .execute();
-    expect(left.map((r) => r.id)).toEqual(created.slice(0, 3).map((s) => s.id));
-    // The booking on a deleted session was told so.
-    expect((await outbox(anna.id)).map((n) => n.kind)).toContain('schedule.deleted');
+    // The cancelled one stays in history with its reason.
+    expect(left.map((r) => r.id)).toEqual([...created.slice(0, 3), created[4]].map((s) => s.id));
+    // The booking on a session that went was told of its cancel.
+    expect((await outbox(anna.id)).map((n) => n.kind)).toContain('schedule.cancelled');
     const bad = await t.app.inject({
       method: 'DELETE',
       url: `/api/v1/schedule/${created[0].id}?scope=all`,
