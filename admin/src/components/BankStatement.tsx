@@ -81,7 +81,7 @@ export function BankStatementUpload() {
         <Stack gap="sm">
           <Text size="sm" c="gray.7">
             Поступления сверяются с записями по ссылке из IPS QR (poziv na broj, модель 97) и сумме; остальные ждут
-            разбора ниже. Повторная загрузка той же выписки ничего не меняет.
+            разбора в «Несверенных деньгах». Повторная загрузка той же выписки ничего не меняет.
           </Text>
           <Group gap="sm">
             <FileButton
@@ -234,13 +234,17 @@ function BankLine({ line }: { line: BankLinePublic }) {
   );
 }
 
-/** The statement lines nobody matched, each until staff attach or dismiss it; nothing while there are none. */
-export function UnmatchedBankLines() {
-  const { data } = useApi(
+/** The statement lines nobody matched (one request shared by whoever asks). */
+export const useUnmatchedBankLines = () =>
+  useApi(
     paymentsApi.bankLines,
     { query: { status: 'unmatched', limit: 100 } },
     { onError: (err) => toastError(TITLES.general, err) },
   );
+
+/** The statement lines nobody matched, each until staff attach or dismiss it; nothing while there are none. */
+export function UnmatchedBankLines() {
+  const { data } = useUnmatchedBankLines();
   if (!data || data.count === 0) return null;
   return (
     <Stack gap="xs" data-testid="bank-lines">
@@ -254,7 +258,7 @@ export function UnmatchedBankLines() {
   );
 }
 
-/** «Выписка банка» on Касса: the upload and the lines left to sort out. */
+/** «Выписка банка» on Касса: the upload (the lines left to sort out wait on «Несверенные деньги»). */
 export function BankStatement() {
   return (
     <Card withBorder padding="md" radius="md" data-testid="bank-statement">
@@ -265,7 +269,6 @@ export function BankStatement() {
           </Title>
           <BankStatementUpload />
         </Group>
-        <UnmatchedBankLines />
       </Stack>
     </Card>
   );

@@ -1,9 +1,11 @@
 import { useState } from 'react';
-import { Badge, Button, Card, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { paymentsApi } from '../../../contract/endpoints/payments';
 import {
   UNRECONCILED_DECISION_LABELS,
   UNRECONCILED_KIND_LABELS,
+  OWED_REFUND_METHODS,
+  type OwedRefundItem,
   type UnreconciledDecision,
   type UnreconciledItem,
 } from '../../../contract/unreconciled';
@@ -14,6 +16,7 @@ import { runChange } from '../mutations';
 import { TITLES, toastError } from '../notify';
 import { useApi } from '../query';
 import { useCan } from '../session';
+import { UnmatchedBankLines, useUnmatchedBankLines } from './BankStatement';
 
 const DONE: Record<UnreconciledDecision, string> = {
   credit: 'Деньги зачислены на баланс клиента',
@@ -96,14 +99,73 @@ function Line({ item, canDecide }: { item: UnreconciledItem; canDecide: boolean 
   );
 }
 
+type PayoutMethod = (typeof OWED_REFUND_METHODS)[number];
+const PAYOUT_LABELS: Record<PayoutMethod, string> = {
+  cash: 'Наличными',
+  card: 'На карту',
+  bank_transfer: 'Переводом',
+};
+
+/** A refund owed to a customer who erased their data: only the amount is known; staff record it paid out. */
+function OwedRefundLine({ item, canPay }: { item: OwedRefundItem; canPay: boolean }) {
+  const [method, setMethod] = useState<PayoutMethod | null>(null);
+  const [busy, setBusy] = useState(false);
+  const pay = async () => {
+    if (!method) return;
+    setBusy(true);
+    await runChange(
+      () => call(paymentsApi.payOwedRefund, { params: { id: item.id }, body: { method } }),
+      'Выплата записана в кассу',
+    );
+    setBusy(false);
+  };
+  return (
+    <Card withBorder padding="sm" radius="md" data-testid="owed-refund-line">
+      <Stack gap={6}>
+        <Group justify="space-between" wrap="wrap" gap="xs">
+          <Badge color="orange.9" variant="light" style={{ textTransform: 'none' }}>
+            Возврат после удаления данных
+          </Badge>
+          <Text fw={700}>{formatPrice(item.amount)}</Text>
+        </Group>
+        <Text size="xs" c="gray.7">
+          Баланс в студии на момент удаления данных, {formatDateTime(item.created_at, config.businessTimezone)}
+        </Text>
+        {canPay && (
+          <Group gap="xs" align="flex-end" wrap="wrap">
+            <Select
+              size="xs"
+              label="Как выплачено"
+              placeholder="Выберите"
+              data={OWED_REFUND_METHODS.map((m) => ({ value: m, label: PAYOUT_LABELS[m] }))}
+              value={method}
+              onChange={(v) => setMethod(v as PayoutMethod | null)}
+              allowDeselect={false}
+              w={160}
+            />
+            <Button size="xs" variant="light" loading={busy} disabled={!method} onClick={() => void pay()}>
+              Выплачено
+            </Button>
+          </Group>
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
 /**
- * «Несверенные деньги»: money the sweeper found unaccounted for (and, later, bank lines nobody matched),
- * each until staff decide it. Shown only while there is something to decide.
+ * «Несверенные деньги»: the one place for money waiting on a staff decision: what the sweeper found
+ * unaccounted for, bank lines nobody matched, and refunds owed to customers who erased their data.
+ * Shown only while there is something to decide.
  */
 export function UnreconciledMoney() {
   const { can } = useCan();
   const { data } = useApi(paymentsApi.unreconciled, {}, { onError: (err) => toastError(TITLES.general, err) });
-  if (!data || data.items.length === 0) return null;
+  const { data: bank } = useUnmatchedBankLines();
+  const findings = data?.items ?? [];
+  const owed = data?.owed_refunds ?? [];
+  const open = findings.length + owed.length + (bank?.count ?? 0);
+  if (open === 0) return null;
   return (
     <Card withBorder padding="md" radius="md" data-testid="unreconciled-money">
       <Stack gap="sm">
@@ -112,11 +174,15 @@ export function UnreconciledMoney() {
             Несверенные деньги
           </Title>
           <Text size="sm" c="gray.7">
-            {data.items.length} · решите, куда их отнести
+            {open} · решите, куда их отнести
           </Text>
         </Group>
-        {data.items.map((item) => (
+        {findings.map((item) => (
           <Line key={item.id} item={item} canDecide={can('money.refund')} />
+        ))}
+        <UnmatchedBankLines />
+        {owed.map((item) => (
+          <OwedRefundLine key={`owed-${item.id}`} item={item} canPay={can('money.refund')} />
         ))}
       </Stack>
     </Card>
