@@ -1,30 +1,18 @@
 import '@mantine/core/styles/ModalBase.css';
 import '@mantine/core/styles/Drawer.css';
 import '@mantine/core/styles/Menu.css';
-import {
-  ActionIcon,
-  Badge,
-  Button,
-  Divider,
-  Drawer,
-  Group,
-  Loader,
-  Menu,
-  Stack,
-  Table,
-  Text,
-  Title,
-} from '@mantine/core';
+import { ActionIcon, Button, Divider, Drawer, Group, Loader, Menu, Stack, Table, Text, Title } from '@mantine/core';
 import { recordsApi } from '../../../contract/endpoints/records';
 import { paymentsApi } from '../../../contract/endpoints/payments';
 import { RECORD_SOURCES, RECORD_STATE_LABELS, type RecordPublic } from '../../../contract/records';
-import { PAYMENT_KIND_LABELS, PAYMENT_METHOD_LABELS, PAYMENT_STATUS_LABELS } from '../../../contract/money';
+import { PAYMENT_KIND_LABELS, PAYMENT_METHOD_LABELS } from '../../../contract/money';
 import { formatDateTime, formatPrice, fullName } from '../../../contract/format';
 import { config } from '../config';
 import { useApi } from '../query';
 import { useCan } from '../session';
 import { TITLES, toastError } from '../notify';
 import { AuditList } from './AuditList';
+import { PaymentBadge } from './PaymentDialog';
 import { Svg, type IconProps } from './icons';
 
 /** What staff may open from a booking's row or its view. */
@@ -184,7 +172,7 @@ export function BookingDrawer({
                 <Line label="Оплачено">{formatPrice(m.amount_paid)}</Line>
                 <Line label={m.balance < 0 ? 'К возврату' : 'Остаток'}>{formatPrice(Math.abs(m.balance))}</Line>
                 <Group gap={6}>
-                  <Badge variant="light">{PAYMENT_STATUS_LABELS[m.status]}</Badge>
+                  <PaymentBadge status={m.status} />
                 </Group>
               </>
             )}
