@@ -15,8 +15,10 @@ export function staffMoneyMessage(
   const text =
     p.event === 'no_booking'
       ? S.noBooking(p.amount, payer, p.record_id)
-      : p.event === 'not_recorded'
-        ? S.notRecorded(p.amount, payer, p.record_id, p.charge_id ?? '—')
-        : S.unreconciled(p.problem ? UNRECONCILED_KIND_LABELS[p.problem] : '—', p.amount, p.record_id);
+      : p.event === 'no_certificate'
+        ? S.noCertificate(p.amount, payer)
+        : p.event === 'not_recorded'
+          ? S.notRecorded(p.amount, payer, p.record_id, p.charge_id ?? '—')
+          : S.unreconciled(p.problem ? UNRECONCILED_KIND_LABELS[p.problem] : '—', p.amount, p.record_id);
   return { text, reply_markup: inlineKeyboard([[urlButton(w.publicUrl, S.openCash, '/cash')]]) };
 }

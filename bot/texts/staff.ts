@@ -125,6 +125,8 @@ export const staff = {
   money: {
     noBooking: (amount: number, payer: string, recordId: number | null) =>
       `⚠️ Оплата ${rsd(amount)} через Telegram от ${e(payer)} пришла за запись №${recordId ?? '—'}, которой больше нет (мастер-класс удалён): зачислена на баланс клиента в студии.`,
+    noCertificate: (amount: number, payer: string) =>
+      `⚠️ Оплата ${rsd(amount)} через Telegram от ${e(payer)} пришла за подарочный сертификат, которого нет: зачислена на баланс клиента в студии.`,
     notRecorded: (amount: number, payer: string, recordId: number | null, charge: string) =>
       `🚨 Оплата ${rsd(amount)} через Telegram от ${e(payer)} за запись №${recordId ?? '—'} не записана: обработка не удалась несколько раз. Внесите её вручную (платёж ${e(charge)}).`,
     unreconciled: (problem: string, amount: number, recordId: number | null) =>

@@ -1,7 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import { CERTIFICATE_MONTHS, CERTIFICATE_MSG, formatCertificateCode } from '../../contract';
 import { type Database, type Executor } from '../../db/database';
 import { withWriteTransaction } from '../../db/lock';
-import { getCertificate, insertCertificate, type CertificateWithBalance } from '../../db/repositories/certificates';
+import {
+  getCertificate,
+  getCertificateByInvoiceToken,
+  insertCertificate,
+  type CertificateWithBalance,
+} from '../../db/repositories/certificates';
 import { findPaymentByCharge } from '../../db/repositories/payments';
 import { customerActor, type Actor } from '../kernel/actor';
 import { Forbidden, Invalid, type FixedRefusalCode } from '../kernel/errors';
@@ -18,10 +24,21 @@ import { recordSale } from './sale';
 export const certificateAmounts = async (db: Executor): Promise<number[]> =>
   (await getBusinessSettings(db)).certificate_amounts;
 
+/** How a Telegram invoice names a certificate: its invoice token, or its id (invoices made before tokens). */
+export type CertificateRef = { id: number } | { token: string };
+
+export const findCertificate = (db: Executor, ref: CertificateRef) =>
+  'token' in ref ? getCertificateByInvoiceToken(db, ref.token) : getCertificate(db, ref.id);
+
+/** A certificate's invoice token: random, so the invoice can name a certificate not written yet. */
+const newInvoiceToken = () => randomBytes(16).toString('base64url');
+
 /**
  * A Telegram customer starts a purchase: a certificate waiting for its payment (usable once paid).
  * Without Telegram payments staff are told, and confirm it when the money arrives. `invoice` makes its
- * Telegram invoice in the same transaction: when it throws, the certificate is never written.
+ * Telegram invoice for the certificate's token first, outside any transaction (Telegram may take
+ * seconds, and SQLite's one write lock must not wait on it): when it throws, no certificate is written;
+ * then the certificate is written with its token in a short transaction.
  */
 export async function startPurchase(
   database: Database,
@@ -31,11 +48,13 @@ export async function startPurchase(
     name: string | null;
     telegramInvoices: boolean;
     amounts: readonly number[];
-    invoice?: (c: CertificateWithBalance) => Promise<void>;
+    invoice?: (token: string) => Promise<void>;
   },
 ): Promise<CertificateWithBalance> {
   if (actor.kind !== 'customer') throw new Forbidden(CERTIFICATE_TEXTS.telegramOnly);
   if (!buyer.amounts.includes(input.amount)) throw new Invalid(CERTIFICATE_TEXTS.amountNotOffered);
+  const token = buyer.invoice ? newInvoiceToken() : null;
+  if (token) await buyer.invoice!(token);
   return withWriteTransaction(database, async (trx) => {
     const row = await insertCertificate(trx, {
       code: await freshCode(trx),
@@ -48,6 +67,7 @@ export async function startPurchase(
       greeting: input.greeting || null,
       expires_at: inMonths(CERTIFICATE_MONTHS),
       created_by_user_id: null,
+      invoice_token: token,
     });
     const c = { ...row, balance: 0 };
     const events: Published[] = [certificateAudit(actor, c, 'created', { amount: c.amount, requested: true })];
@@ -64,7 +84,6 @@ export async function startPurchase(
           },
         },
       });
-    await buyer.invoice?.(c);
     await publish(trx, events);
     return c;
   });
@@ -73,11 +92,11 @@ export async function startPurchase(
 /** Telegram's last check before charging for a certificate: null to accept, else the reason. */
 export async function certificatePurchaseRefusal(
   db: Executor,
-  id: number,
+  ref: CertificateRef,
   fromId: number,
   amount: number,
 ): Promise<FixedRefusalCode | null> {
-  const c = await getCertificate(db, id);
+  const c = await findCertificate(db, ref);
   if (!c || c.buyer_telegram_id === null || Number(c.buyer_telegram_id) !== fromId) return CERTIFICATE_MSG.notFound;
   if (c.voided_at !== null) return CERTIFICATE_MSG.voided;
   if (c.paid_at !== null) return CERTIFICATE_TEXTS.notPending;
@@ -86,16 +105,16 @@ export async function certificatePurchaseRefusal(
 }
 
 /**
- * A Telegram payment for a certificate, recorded once per charge id (a replayed or concurrent
- * delivery finds the first and changes nothing). Money for a certificate no longer waiting (voided,
- * or paid by another charge) is kept in the ledger and staff are told to return it.
+ * A Telegram payment for certificate `id` (one that exists: money for one that does not is the payer's
+ * credit, as for a gone booking), recorded once per charge id (a replayed or concurrent delivery finds
+ * the first and changes nothing). Money for a certificate no longer waiting (voided, or paid by another
+ * charge) is kept in the ledger and staff are told to return it.
  */
 export async function recordCertificatePayment(
   database: Database,
   id: number,
   p: { from_id: number; amount: number; telegram_payment_charge_id: string; provider_payment_charge_id: string },
 ): Promise<boolean> {
-  if (!(await getCertificate(database.db, id))) throw new Error(`successful_payment for an unknown certificate: ${id}`);
   const actor = customerActor(p.from_id);
   return onCertificate(database, id, async (trx, c) => {
     // The charge id is unique in the ledger: under the lock, a second delivery sees the first.

@@ -219,11 +219,12 @@ const payerOwner = (_: Record<string, unknown>, root: Record<string, unknown>) =
   telegram_id: typeof root.payer_telegram_id === 'number' ? root.payer_telegram_id : null,
 });
 /**
- * Money staff must look at: a charge for a booking that no longer exists (kept as the payer's credit),
- * a charge whose handling was given up (not recorded), and a sweeper's finding (unreconciled).
+ * Money staff must look at: a charge for a booking or a gift certificate that no longer exists (kept as
+ * the payer's credit), a charge whose handling was given up (not recorded), and a sweeper's finding
+ * (unreconciled).
  */
 const StaffMoneyPayload = z.object({
-  event: z.enum(['no_booking', 'not_recorded', 'unreconciled']),
+  event: z.enum(['no_booking', 'no_certificate', 'not_recorded', 'unreconciled']),
   /** The finding's kind (event unreconciled). */
   problem: z.enum(UNRECONCILED_KINDS).optional(),
   amount: z.number(),
@@ -261,6 +262,8 @@ export const Notification = z.discriminatedUnion('kind', [
   about('record.received', GiftPayload),
   // Money arrived (a Telegram payment); `late`: the booking no longer took it, so it went to credit.
   about('record.paid', PaidPayload),
+  // A Telegram payment for something that no longer exists: the payer hears it is on their studio balance.
+  about('money.unbooked', z.object({ amount: z.number(), balance: z.number() })),
   // To staff who switched the alert on.
   about('staff.new_record', RecordPayload),
   about('staff.cancelled', RecordPayload),
@@ -306,7 +309,7 @@ export type CustomerNotification = Exclude<
   Notification,
   | StaffNotification
   | CertificateNotification
-  | { kind: 'staff.digest' | 'staff.min_people' | 'staff.money_check' | 'workshop.new_dates' }
+  | { kind: 'staff.digest' | 'staff.min_people' | 'staff.money_check' | 'workshop.new_dates' | 'money.unbooked' }
 >;
 
 /** The customer's certificate messages (rendered apart: they name no booking). */

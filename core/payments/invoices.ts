@@ -80,7 +80,7 @@ export const certificateOptions = async (db: Executor, invoicing: Invoicing | nu
 /**
  * A Telegram customer buys a certificate: it waits for its payment, with an invoice link in the
  * buyer's language (`texts`) when Telegram takes payments (else staff are told and confirm it when the
- * money arrives). The link is made inside the certificate's transaction: when Telegram refuses it, no
+ * money arrives). The link is made before the certificate is written: when Telegram refuses it, no
  * certificate is left waiting for a payment that cannot come.
  */
 export async function buyCertificate(
@@ -97,7 +97,11 @@ export async function buyCertificate(
     telegramInvoices: invoicing !== null,
     amounts: await certificateAmounts(database.db),
     invoice: invoicing
-      ? async (c) => void (invoiceUrl = await invoiceLink(invoicing, certificateInvoiceParams(c, texts)))
+      ? async (token) =>
+          void (invoiceUrl = await invoiceLink(
+            invoicing,
+            certificateInvoiceParams({ token, amount: input.amount }, texts),
+          ))
       : undefined,
   });
   return { id: c.id, amount: c.amount, status: 'pending' as const, invoice_url: invoiceUrl };

@@ -10,7 +10,12 @@ import type { MoneyEvent } from '../kernel/events';
 import { publish, type Published } from '../notify/publish';
 import { getBusinessSettings } from '../kernel/settings';
 import { loadForActor } from '../booking/command';
-import { certificatePurchaseRefusal, recordCertificatePayment } from '../certificates/purchase';
+import {
+  certificatePurchaseRefusal,
+  findCertificate,
+  recordCertificatePayment,
+  type CertificateRef,
+} from '../certificates/purchase';
 import { appendToRecord, appendUnbookedCharge, recordMoney } from '../ledger/ledger';
 import { api as ruApi, type ApiTexts } from '../../contract/texts/ru/api';
 import { telegramCharge } from '../../contract/telegram-limits';
@@ -42,19 +47,22 @@ export function recordIdOfPayload(payload: string): number | null {
   const m = /^record:(\d{1,10})$/.exec(payload);
   return m ? Number(m[1]) : null;
 }
-/** A gift certificate's invoice names the certificate: `cert:<id>`. */
-export const certificateInvoicePayload = (certificateId: number) => `cert:${certificateId}`;
-export function certificateIdOfPayload(payload: string): number | null {
-  const m = /^cert:(\d{1,10})$/.exec(payload);
-  return m ? Number(m[1]) : null;
+/** A gift certificate's invoice names the certificate by its invoice token: `gift:<token>`. */
+export const certificateInvoicePayload = (token: string) => `gift:${token}`;
+/** The certificate an invoice names: by its token, or by its id (`cert:<id>`, invoices made before tokens). */
+export function certificateOfPayload(payload: string): CertificateRef | null {
+  const token = /^gift:([A-Za-z0-9_-]{1,32})$/.exec(payload);
+  if (token) return { token: token[1]! };
+  const id = /^cert:(\d{1,10})$/.exec(payload);
+  return id ? { id: Number(id[1]) } : null;
 }
 
-/** The invoice of a gift certificate bought in the mini-app, in the buyer's language (`t`). */
-export function certificateInvoiceParams(c: { id: number; amount: number }, t: ApiTexts = ruApi): InvoiceParams {
+/** The invoice of a gift certificate bought in the mini-app (named by its token), in the buyer's language (`t`). */
+export function certificateInvoiceParams(c: { token: string; amount: number }, t: ApiTexts = ruApi): InvoiceParams {
   return {
     title: t.invoice.certificateTitle,
     description: t.invoice.certificateDescription(t.format.money(c.amount)),
-    payload: certificateInvoicePayload(c.id),
+    payload: certificateInvoicePayload(c.token),
     currency: CURRENCY,
     prices: [{ label: t.invoice.certificateLabel, amount: c.amount * MINOR }],
   };
@@ -147,11 +155,11 @@ export async function preCheckoutRefusal(
   q: PreCheckout,
   now = new Date(),
 ): Promise<FixedRefusalCode | null> {
-  const certificateId = certificateIdOfPayload(q.invoice_payload);
-  if (certificateId !== null)
+  const certificate = certificateOfPayload(q.invoice_payload);
+  if (certificate !== null)
     return q.currency !== CURRENCY
       ? MONEY_MSG.currency
-      : certificatePurchaseRefusal(database.db, certificateId, q.from_id, q.total_amount / MINOR);
+      : certificatePurchaseRefusal(database.db, certificate, q.from_id, q.total_amount / MINOR);
   const id = recordIdOfPayload(q.invoice_payload);
   const r = id === null ? undefined : await getRecord(database.db, id);
   if (!r || r.telegram_id !== q.from_id) return MONEY_MSG.notFound;
@@ -183,9 +191,13 @@ export interface PaymentReport extends PreCheckout {
  * credit. A charge is never refused here: the customer has paid. Returns whether it was new.
  */
 export async function recordTelegramPayment(database: Database, p: PaymentReport): Promise<boolean> {
-  const certificateId = certificateIdOfPayload(p.invoice_payload);
-  if (certificateId !== null)
-    return recordCertificatePayment(database, certificateId, { ...p, amount: Math.round(p.total_amount / MINOR) });
+  const certificateRef = certificateOfPayload(p.invoice_payload);
+  if (certificateRef !== null) {
+    const c = await findCertificate(database.db, certificateRef);
+    if (c) return recordCertificatePayment(database, c.id, { ...p, amount: Math.round(p.total_amount / MINOR) });
+    // A certificate that is not there: the money is the payer's credit, as for a gone booking.
+    return recordUnbooked(database, p, { certificate: true });
+  }
   const id = recordIdOfPayload(p.invoice_payload);
   const ref = id === null ? undefined : await getRecord(database.db, id);
   const actor = customerActor(p.from_id);
@@ -197,7 +209,7 @@ export async function recordTelegramPayment(database: Database, p: PaymentReport
     if (await findPaymentByCharge(trx, p.telegram_payment_charge_id)) return false;
     const r = ref && (await getRecord(trx, ref.id));
     if (!r) {
-      await publish(trx, await keepUnbooked(trx, actor, p, id, amount));
+      await publish(trx, await keepUnbooked(trx, actor, p, { record_id: id }));
       return true;
     }
     const schedule = (await getRecordSchedule(trx, r.schedule_id))!;
@@ -238,29 +250,48 @@ export async function recordTelegramPayment(database: Database, p: PaymentReport
   });
 }
 
-/** A charge for no booking that exists: the payer's credit, and staff told who paid, how much, for what, where it went. */
-async function keepUnbooked(
-  trx: Executor,
-  actor: Actor,
-  p: PaymentReport,
-  recordId: number | null,
-  amount: number,
-): Promise<Published[]> {
+/** A charge for a certificate that is not there, kept once by its charge id (under the payer's lock) as their credit. */
+async function recordUnbooked(database: Database, p: PaymentReport, paidFor: PaidFor): Promise<boolean> {
+  return withLocks(database, { telegramIds: [p.from_id] }, async (trx) => {
+    if (await findPaymentByCharge(trx, p.telegram_payment_charge_id)) return false;
+    await publish(trx, await keepUnbooked(trx, customerActor(p.from_id), p, paidFor));
+    return true;
+  });
+}
+
+/** What a charge without its object was for: a booking (its number, if the payload named one) or a gift certificate. */
+type PaidFor = { record_id: number | null } | { certificate: true };
+
+/**
+ * A charge for no booking or certificate that exists: the payer's credit, and staff told who paid, how
+ * much, for what, where it went.
+ */
+async function keepUnbooked(trx: Executor, actor: Actor, p: PaymentReport, paidFor: PaidFor): Promise<Published[]> {
+  const amount = Math.round(p.total_amount / MINOR);
+  const recordId = 'record_id' in paidFor ? paidFor.record_id : null;
   const credit = await appendUnbookedCharge(trx, actor, {
     amount,
     telegram_id: p.from_id,
-    note: `Оплата за запись №${recordId ?? '—'}, которой больше нет: на баланс клиента в студии`,
+    note:
+      'record_id' in paidFor
+        ? `Оплата за запись №${recordId ?? '—'}, которой больше нет: на баланс клиента в студии`
+        : 'Оплата за подарочный сертификат, которого нет: на баланс клиента в студии',
     telegram_payment_charge_id: p.telegram_payment_charge_id,
     provider_payment_charge_id: p.provider_payment_charge_id,
   });
   return [
     credit,
     {
+      type: 'message',
+      chat_id: p.from_id,
+      notification: { kind: 'money.unbooked', payload: { amount, balance: credit.after?.amount_paid ?? amount } },
+    },
+    {
       type: 'staff.alert',
       notification: {
         kind: 'staff.money',
         payload: {
-          event: 'no_booking',
+          event: 'record_id' in paidFor ? 'no_booking' : 'no_certificate',
           amount,
           record_id: recordId,
           payer_telegram_id: p.from_id,

@@ -15,6 +15,7 @@ const LATER = {
   void_reason: null,
   reminded_at: null,
   expired_at: null,
+  invoice_token: null,
 } as const;
 type Later = keyof typeof LATER;
 export type CertificateInsert = Omit<Insertable<CertificatesTable>, 'id' | 'created_at' | Later> &
@@ -42,6 +43,14 @@ export const codeTaken = async (db: Executor, code: string) =>
 
 export async function getCertificate(db: Executor, id: number): Promise<CertificateWithBalance | undefined> {
   const r = await withBalance(db).where('id', '=', id).executeTakeFirst();
+  return r && numeric(r);
+}
+
+export async function getCertificateByInvoiceToken(
+  db: Executor,
+  token: string,
+): Promise<CertificateWithBalance | undefined> {
+  const r = await withBalance(db).where('invoice_token', '=', token).executeTakeFirst();
   return r && numeric(r);
 }
 
