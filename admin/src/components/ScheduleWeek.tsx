@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
-import { Badge, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Button, Group, Paper, SimpleGrid, Skeleton, Stack, Text, UnstyledButton } from '@mantine/core';
 import { scheduleApi } from '../../../contract/endpoints/schedule';
-import { formatTime, formatWeekday, toZonedInput } from '../../../contract/format';
+import { formatTime, toZonedInput } from '../../../contract/format';
 import { PAGE_MAX } from '../../../contract/paging';
 import type { SchedulePublic } from '../../../contract/schedule';
 import { config } from '../config';
@@ -9,6 +9,7 @@ import { TITLES, toastError } from '../notify';
 import { useApi } from '../query';
 import { countPeople } from './ScheduleCard';
 
+const WEEKDAYS = ['Пн', 'Вт', 'Ср', 'Чт', 'Пт', 'Сб', 'Вс'];
 const MONTHS = ['янв', 'фев', 'мар', 'апр', 'мая', 'июн', 'июл', 'авг', 'сен', 'окт', 'ноя', 'дек'];
 
 /** 'YYYY-MM-DD' moved by whole days (calendar days: no clock, no time zone). */
@@ -71,18 +72,21 @@ export function ScheduleWeek({
         <Skeleton h={160} radius="md" />
       ) : (
         <SimpleGrid cols={{ base: 1, md: 7 }} spacing="xs">
-          {days.map((day) => {
+          {days.map((day, i) => {
             const sessions = byDay(day);
             return (
               <Paper key={day} withBorder p="xs" radius="md" data-day={day} miw={0}>
-                <Text size="sm" fw={600} tt="capitalize">
-                  {formatWeekday(`${day}T12:00:00Z`, 'UTC').slice(0, 2)}, {dayLabel(day)}
-                </Text>
-                {sessions.length === 0 ? (
-                  <Text size="xs" c="dimmed">
-                    —
+                <Group gap="xs" justify="space-between" wrap="nowrap">
+                  <Text size="sm" fw={600}>
+                    {WEEKDAYS[i]}, {dayLabel(day)}
                   </Text>
-                ) : (
+                  {sessions.length === 0 && (
+                    <Text size="xs" c="dimmed">
+                      нет
+                    </Text>
+                  )}
+                </Group>
+                {sessions.length > 0 && (
                   <Stack gap={4} mt={4}>
                     {sessions.map((s) => {
                       const free = Math.max(0, s.capacity - countPeople(s.records).active);
@@ -99,9 +103,9 @@ export function ScheduleWeek({
                           <Text size="sm" lh={1.2} style={{ overflowWrap: 'anywhere' }}>
                             {s.workshop.title}
                           </Text>
-                          <Badge size="sm" variant="light" color={free > 0 ? 'gray' : 'orange'}>
+                          <Text size="xs" c={free > 0 ? 'dimmed' : 'orange.9'}>
                             свободно {free} из {s.capacity}
-                          </Badge>
+                          </Text>
                         </UnstyledButton>
                       );
                     })}
