@@ -6,7 +6,10 @@ export type StatsQuery = z.input<typeof StatsQuery>;
 
 const count = z.number().int();
 
-/** What the dashboard shows for a period (sessions whose date falls in it) and the coming week. */
+/**
+ * What the dashboard shows: the period's sessions (whose date falls in it) and their bookings; the bookings made
+ * and the money received in the period, whatever the session's date; refunds owed now; the coming week.
+ */
 export const Stats = z.object({
   from: z.string(),
   to: z.string(),
@@ -15,7 +18,11 @@ export const Stats = z.object({
   seats_sold: count,
   /** seats_sold / capacity, 0..1; null without capacity. */
   fill_rate: z.number().nullable(),
+  /** Bookings of the period's sessions (whenever they were made). */
   bookings: count,
+  /** Bookings made in the period, for any session (queued ones included), and their people. */
+  bookings_made: count,
+  people_made: count,
   cancellations: count,
   cancel_reasons: z.array(z.object({ reason: z.string(), count })),
   attended: count,
@@ -30,6 +37,8 @@ export const Stats = z.object({
   revenue: count,
   /** What ACTIVE bookings of the period's sessions still owe. */
   money_due: count,
+  /** What the studio owes back to customers now (paid beyond what bookings cost, erased customers' credit). */
+  refunds_owed: count,
   queue_demand: z.array(z.object({ workshop_id: count, title: z.string(), bookings: count, people: count })),
   ratings: z.object({ count, average: z.number().nullable() }),
   next_days: z.array(

@@ -96,6 +96,20 @@ export async function periodStats(db: Executor, from: string, to: string) {
   };
 }
 
+/** Bookings made in [from, to), whatever their session's date: how many and for how many people, queued ones included. */
+export async function bookingsMade(db: Executor, from: string, to: string) {
+  const row = await db
+    .selectFrom('records')
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('n'),
+      eb.fn.sum<number | string | null>('people_count').as('people'),
+    ])
+    .where('created_at', '>=', from)
+    .where('created_at', '<', to)
+    .executeTakeFirstOrThrow();
+  return { bookings: n(row.n), people: n(row.people) };
+}
+
 /** Sessions dated in (from, to], each with seats taken and people queued. */
 export async function upcomingFill(db: Executor, from: string, to: string) {
   const rows = await db

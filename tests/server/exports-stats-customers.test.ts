@@ -157,6 +157,57 @@ describe('dashboard figures', () => {
     const empty = (await get('/api/v1/stats/?from=2001-01-01&to=2001-01-31')).json<Stats>();
     expect(empty).toMatchObject({ schedules: 0, bookings: 0, fill_rate: null, no_show_rate: null });
   });
+  it('says bookings made in the period apart from bookings of its sessions, and the refunds owed now', async () => {
+    // Three bookings taken today for a session next week: made today, but no session of today holds them.
+    const { schedule } = await createSession(t.app, staff, { capacity: 10, price: 1000 });
+    const ids: number[] = [];
+    for (const people of [1, 2, 3])
+      ids.push(
+        (await book(t.app, telegramUser(), bookingPayload(schedule.id, { people_count: people }))).json().record.id,
+      );
+    // One paid in cash, then cancelled while cancelled money is given back by staff: the studio owes it.
+    await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/business-settings/',
+      headers: staff,
+      payload: { prepayment: 'none', refund_to: 'refund' },
+    });
+    const paid = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/records/${ids[0]}/payments`,
+      headers: staff,
+      payload: { method: 'cash' },
+    });
+    expect(paid.statusCode, paid.body).toBe(201);
+    const cancelled = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/records/cancel/${ids[0]}`,
+      headers: staff,
+      payload: { cancel_reason: 'Заболел' },
+    });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+
+    const today = (
+      await get(`/api/v1/stats/?from=${encodeURIComponent(inMinutes(-60))}&to=${encodeURIComponent(inMinutes(1))}`)
+    ).json<Stats>();
+    expect(today).toMatchObject({
+      bookings_made: 3,
+      people_made: 6,
+      bookings: 0,
+      schedules: 0,
+      revenue: 1000,
+      refunds_owed: 1000,
+    });
+    // The session's own period counts its bookings, made whenever.
+    const week = (
+      await get(
+        `/api/v1/stats/?from=${encodeURIComponent(inMinutes(-60))}&to=${encodeURIComponent(inMinutes(14 * 24 * 60))}`,
+      )
+    ).json<Stats>();
+    expect(week).toMatchObject({ bookings: 3, bookings_made: 3, schedules: 1 });
+    const past = (await get('/api/v1/stats/?from=2001-01-01&to=2001-01-31')).json<Stats>();
+    expect(past).toMatchObject({ bookings_made: 0, people_made: 0, refunds_owed: 1000 });
+  });
 });
 
 describe('customers', () => {

@@ -140,7 +140,7 @@ describe('the money invariants', () => {
       .execute();
     const found = (await checkMoneyInvariants(t.database.db)).filter((b) => !before.has(b.key));
     expect(found).toEqual([
-      { key: `credit-negative:${bob.id}`, text: `Депозит клиента ${bob.id} ушёл в минус: -700\u00a0RSD` },
+      { key: `credit-negative:${bob.id}`, text: `Баланс в студии клиента ${bob.id} ушёл в минус: -700\u00a0RSD` },
       {
         key: `record-certificate:${id}`,
         text: `Запись №${id}: сертификаты отдали 1\u00a0000\u00a0RSD, а в журнале записи 0\u00a0RSD`,

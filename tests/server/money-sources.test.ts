@@ -101,7 +101,7 @@ describe('a refund goes back where the money came from', () => {
     const cash = await refund(id, deliberate(3000, 'cash'));
     expect(cash.statusCode).toBe(409);
     expect(cash.json().detail).toBe(
-      'Деньгами (наличные, карта, перевод, Telegram) за запись оплачено 1\u00a0000\u00a0RSD: вернуть деньгами больше нельзя, оплаченное с депозита возвращается на депозит, сертификатом — на сертификат',
+      'Деньгами (наличные, карта, перевод, Telegram) за запись оплачено 1\u00a0000\u00a0RSD: вернуть деньгами больше нельзя, оплаченное с баланса в студии возвращается на баланс, сертификатом — на сертификат',
     );
     expect((await refund(id, deliberate(1001, 'card'))).statusCode).toBe(409);
     expect((await refund(id, deliberate(1000, 'cash'))).statusCode).toBe(201);
