@@ -180,6 +180,7 @@ describe("a booking's row", () => {
     let refuse = true;
     const { calls } = mockApi({
       'GET /users/me': me('manager'),
+      'GET /records/1': { body: { ...view(), places_available: 1 } },
       'PUT /records/1': (call) => {
         if (refuse) return { status: 409, body: { detail: 'Столько свободных мест нет' } };
         return { body: view({}, (call.body as { people_count: number }).people_count) };
@@ -192,12 +193,17 @@ describe("a booking's row", () => {
     const input = dialog.getByLabelText('Количество человек');
     await user.clear(input);
     await user.type(input, '7');
+    // Five more people than the one free seat: staff are told the booking would go to the queue.
+    expect((await dialog.findByTestId('party-to-queue')).textContent).toMatch(
+      /^Свободных мест: 1\. Запись целиком уйдёт в очередь/,
+    );
     await user.click(dialog.getByRole('button', { name: 'Сохранить' }));
     expect(await screen.findByText('Столько свободных мест нет')).toBeTruthy();
     expect(screen.getByRole('dialog', { name: 'Количество человек: Анна' })).toBeTruthy();
     refuse = false;
     await user.clear(input);
     await user.type(input, '3');
+    expect(dialog.queryByTestId('party-to-queue')).toBeNull();
     await user.click(dialog.getByRole('button', { name: 'Сохранить' }));
     expect((await screen.findByText(/Анна: 3 чел\./)).textContent!.replace(/\s/g, ' ')).toBe(
       'Анна: 3 чел., цена 10 500 RSD',

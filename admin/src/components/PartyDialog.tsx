@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { NumberInput, Text } from '@mantine/core';
+import { Alert, NumberInput, Text } from '@mantine/core';
 import { recordsApi } from '../../../contract/endpoints/records';
 import { PEOPLE_MAX, PEOPLE_MIN } from '../../../contract/common';
 import { formatPrice } from '../../../contract/format';
 import { call } from '../api';
 import { runChange } from '../mutations';
 import { FormModal } from './FormModal';
+import { useApi } from '../query';
 
 /**
  * «Изменить количество»: the customer's own command (free seats, the queue, the price following the party);
@@ -21,6 +22,9 @@ export function PartyDialog({
   const [people, setPeople] = useState<number | string>(record.people_count);
   const [saving, setSaving] = useState(false);
   const valid = typeof people === 'number' && people >= PEOPLE_MIN && people <= PEOPLE_MAX;
+  // The command moves an active booking that no longer fits to the queue, whole: staff are told before saving.
+  const { data: view } = useApi(recordsApi.get, { params: { id: record.id } });
+  const toQueue = valid && view?.record.state === 'ACTIVE' && people - view.record.people_count > view.places_available;
   const submit = async () => {
     if (!valid) return;
     setSaving(true);
@@ -62,6 +66,11 @@ export function PartyDialog({
         error={valid ? undefined : `От ${PEOPLE_MIN} до ${PEOPLE_MAX}`}
         data-autofocus
       />
+      {toQueue && (
+        <Alert color="orange" variant="light" data-testid="party-to-queue">
+          Свободных мест: {view.places_available}. Запись целиком уйдёт в очередь и займёт места, когда они освободятся.
+        </Alert>
+      )}
     </FormModal>
   );
 }
