@@ -82,19 +82,22 @@ function fit(lines: string[], { common } = texts): string {
 }
 
 /**
- * The booking's money under a message: the price, what is paid, and what to pay by when. `listed`
- * (/my) always shows the price and what is due; a message leaves them out while nothing was paid or
- * asked in advance (settled at the studio, as before money was tracked).
+ * The booking's money under a message: the price, what is paid, and what to pay by when; a cancelled
+ * one, where its money went. `listed` (/my) always shows the price and what is due; a message leaves
+ * them out while nothing was paid or asked in advance (settled at the studio).
  */
 export function moneyLines(m: MoneySnapshot | undefined, state: string, rc: RenderContext, listed = false): string[] {
   const { money: M, common } = textsOf(rc);
   if (!m || m.price <= 0) return [];
-  if (state === 'CANCELLED')
-    return [
+  // A cancellation always says where the money went, even when there was none.
+  if (state === 'CANCELLED') {
+    const outcome = [
       ...(m.to_credit > 0 ? [M.toCredit(m.to_credit)] : []),
       ...(m.balance < 0 ? [M.refundOwed(-m.balance)] : []),
     ];
-  // Nothing paid and nothing asked in advance: the price is settled at the studio, as before money was tracked.
+    return outcome.length > 0 ? outcome : [M.nothingOwed];
+  }
+  // Nothing paid and nothing asked in advance: settled at the studio (a confirmation still names the price).
   if (!listed && m.amount_paid === 0 && !m.pay_by) return [];
   const lines = [M.price(m.price)];
   if (m.paid_by_credit > 0) lines.push(M.fromCredit(m.paid_by_credit));
@@ -151,20 +154,23 @@ function customerText(n: CustomerNotification, rc: RenderContext, money: string[
     [urlButton(rc.publicUrl, C.buttons.addToCalendar, rc.calendarPath(r.record_id))],
   ]);
   const details = [...scheduleLines(s, rc), C.people(r.people_count)];
-  const msg = (head: string[], tail: string[] = [], markup = myRecord): OutgoingMessage => ({
+  const msg = (head: string[], tail: string[] = [], markup = myRecord, lines = money): OutgoingMessage => ({
     text: fit(
-      [...head, '', ...details, ...(money.length ? ['', ...money] : []), ...(tail.length ? ['', ...tail] : [])],
+      [...head, '', ...details, ...(lines.length ? ['', ...lines] : []), ...(tail.length ? ['', ...tail] : [])],
       T,
     ),
     reply_markup: markup,
   });
+  // A confirmation names the price even when it is settled at the studio.
+  const price = n.payload.money?.price ?? 0;
+  const confirmed = money.length === 0 && price > 0 ? [M.price(price)] : money;
   switch (n.kind) {
     case 'record.booked':
-      return msg([C.booked(w)], [C.seeYou], withCalendar);
+      return msg([C.booked(w)], [C.seeYou], withCalendar, confirmed);
     case 'record.queued':
       return msg([C.queued(w), C.queueNote(r.queue_position)]);
     case 'record.promoted':
-      return msg([C.promoted(w)], [C.seeYou], withCalendar);
+      return msg([C.promoted(w)], [C.seeYou], withCalendar, confirmed);
     case 'record.cancelled':
       // A seat hold that ran out unpaid: the seats went to others, so the way back is a new booking.
       if (r.cancel_reason === HOLD_EXPIRED_REASON)
@@ -184,7 +190,7 @@ function customerText(n: CustomerNotification, rc: RenderContext, money: string[
     case 'record.restored':
       return r.state === 'QUEUED'
         ? msg([C.restoredQueued(w), C.queueNote(r.queue_position)])
-        : msg([C.restored(w)], [C.seeYou]);
+        : msg([C.restored(w)], [C.seeYou], myRecord, confirmed);
     case 'record.people_changed': {
       const head = [C.peopleChanged(w, n.payload.previous_people_count, r.people_count)];
       if (r.state === 'QUEUED') head.push(C.peopleMovedToQueue(r.queue_position));
@@ -383,6 +389,7 @@ export function renderNotification(n: Notification, rc: RenderContext, now = new
   )
     return staffMessage(n, rc);
   if (n.kind === 'workshop.new_dates') return newDatesMessage(n, rc);
+  if (n.kind === 'money.unbooked') return { text: textsOf(rc).money.unbooked(n.payload.amount, n.payload.balance) };
   if (n.kind === 'schedule.reminder' && n.payload.hours_before !== undefined)
     return reminderMessage(n, rc, n.payload.hours_before);
   return customerMessage(n, rc);

@@ -60,6 +60,9 @@ describe('customer messages', () => {
         '🗺 Открыть на карте',
         '👥 Количество человек: 2',
         '',
+        // A confirmation names the price, even one paid at the studio.
+        '💰 Стоимость: 7\u00a0000\u00a0RSD',
+        '',
         'До встречи!',
       ].join('\n'),
     );
@@ -118,10 +121,13 @@ describe('customer messages', () => {
       '❌ Ваша запись на мастер-класс «Паста» отменена.\nПричина: Заболела <сильно>',
     );
     expect(cancelled.params.text).toContain('Заболела &lt;сильно&gt;');
+    // Nothing was paid: the cancellation still says what became of the money.
+    expect(plain(cancelled.params.text)).toContain('По этой записи ничего не нужно ни платить, ни возвращать.');
     expect(keyboardOf(cancelled)).toEqual(myRecordButton(ra));
     const promoted = only(b.id);
     expect(plain(promoted.params.text)).toContain('🎉 Освободилось место! Вы записаны на мастер-класс «Паста».');
     expect(plain(promoted.params.text)).toContain(SESSION_DATE_TEXT);
+    expect(plain(promoted.params.text)).toContain('💰 Стоимость: 3\u00a0500\u00a0RSD');
     expect(keyboardOf(promoted)).toEqual(withCalendar(rb));
     expect(fake.messages(c.id)).toHaveLength(0);
     expect(plain(only(STAFF_CHAT).params.text)).toBe(

@@ -236,6 +236,27 @@ describe('/apply step 3 and failures', () => {
     await waitFor(() => expect(telegramEvents.map((e) => e[0])).toContain('web_app_close'));
   });
 
+  it('the confirmation names the price', async () => {
+    const money = {
+      price: 7000,
+      unit_price: 3500,
+      price_override: null,
+      amount_due: 7000,
+      amount_paid: 0,
+      balance: 7000,
+      status: 'unpaid' as const,
+      required_now: 0,
+      pay_by: null,
+      paid_by_credit: 0,
+      pay_now: 0,
+    };
+    mockApi({ ...schedule(), 'POST /records/': () => ({ status: 201, body: recordView({}, { money }) }) });
+    const user = await toStep2();
+    await fillAndSubmit(user);
+    expect(await screen.findByText('Вы записаны!')).toBeInTheDocument();
+    expect(await screen.findByText(/Подтверждение придёт в Telegram\. Стоимость: 7\s000\sRSD\./)).toBeInTheDocument();
+  });
+
   it('a queued booking says so, with the queue position', async () => {
     mockApi({
       ...schedule([session({ places_available: 0 })]),

@@ -98,6 +98,7 @@ export const app: AppTexts = {
     queuePlace: (position: number) => ` Your place in the queue: ${position}.`,
     bookedText: (workshop: string, when: string) =>
       `See you at “${workshop}” on ${when}. The confirmation will come in Telegram.`,
+    price: (amount: string) => ` Price: ${amount}.`,
     openRecord: 'Open my booking',
   },
   newDates: {

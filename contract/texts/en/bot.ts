@@ -289,10 +289,13 @@ const money: BotTexts['money'] = {
   toCredit: (amount: number) =>
     `The ${rsd(amount)} you paid went to your studio balance: it counts toward your next booking.`,
   refundOwed: (amount: number) => `The studio will return ${rsd(amount)} to you.`,
+  nothingOwed: 'Nothing is to be paid or returned for this booking.',
   received: (amount: number, workshop: string) =>
     `✅ The payment of ${rsd(amount)} for the workshop ${q(workshop)} has arrived. Thank you!`,
   receivedLate: (amount: number, workshop: string) =>
     `The payment of ${rsd(amount)} arrived, but the booking for the workshop ${q(workshop)} no longer waits for it: the money went to your studio balance.`,
+  unbooked: (amount: number, balance: number) =>
+    `Your payment of ${rsd(amount)} arrived, but what it was for no longer exists: the money went to your studio balance (now ${rsd(balance)}). It counts toward your next booking; to get it back, write to the studio.`,
   payButton: (amount: number) => `💳 Pay ${rsd(amount)}`,
   holdExpiredHint: 'The seats are free for others again. You can book again while there are seats.',
   invoiceTitle: 'Payment for a workshop',

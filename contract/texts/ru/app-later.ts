@@ -86,6 +86,7 @@ const later = {
     queuePlace: (position: number) => ` Ваше место в очереди: ${position}.`,
     bookedText: (workshop: string, when: string) =>
       `Ждём вас на «${workshop}» ${when}. Подтверждение придёт в Telegram.`,
+    price: (amount: string) => ` Стоимость: ${amount}.`,
     openRecord: 'Открыть мою запись',
   },
   newDates: {

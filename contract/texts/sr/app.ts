@@ -102,6 +102,7 @@ export const app: AppTexts = {
       `Trenutno nema slobodnih mesta. Prijavićemo vas na „${workshop}“ (${when}) čim se mesto oslobodi i javiti vam u Telegramu.`,
     queuePlace: (position: number) => ` Vaše mesto na listi čekanja: ${position}.`,
     bookedText: (workshop: string, when: string) => `Čekamo vas na „${workshop}“ ${when}. Potvrda stiže u Telegramu.`,
+    price: (amount: string) => ` Cena: ${amount}.`,
     openRecord: 'Otvori moju prijavu',
   },
   newDates: {

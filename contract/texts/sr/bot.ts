@@ -289,10 +289,13 @@ const money: BotTexts['money'] = {
   toCredit: (amount: number) =>
     `Uplaćenih ${rsd(amount)} prebačeno je na vaše stanje u studiju: uračunaće se u sledeću prijavu.`,
   refundOwed: (amount: number) => `Studio će vam vratiti ${rsd(amount)}.`,
+  nothingOwed: 'Za ovu prijavu ništa ne treba ni platiti ni vratiti.',
   received: (amount: number, workshop: string) =>
     `✅ Uplata od ${rsd(amount)} za radionicu ${q(workshop)} je primljena. Hvala!`,
   receivedLate: (amount: number, workshop: string) =>
     `Uplata od ${rsd(amount)} je stigla, ali prijava na radionicu ${q(workshop)} više ne čeka uplatu: novac je prebačen na vaše stanje u studiju.`,
+  unbooked: (amount: number, balance: number) =>
+    `Uplata od ${rsd(amount)} je stigla, ali ono za šta je bila više ne postoji: novac je prebačen na vaše stanje u studiju (sada ${rsd(balance)}). Uračunaće se u sledeću prijavu; da biste ga dobili nazad, pišite studiju.`,
   payButton: (amount: number) => `💳 Plati ${rsd(amount)}`,
   holdExpiredHint: 'Mesta su ponovo slobodna za druge. Možete se ponovo prijaviti dok ima mesta.',
   invoiceTitle: 'Plaćanje radionice',

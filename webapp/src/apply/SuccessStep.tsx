@@ -16,6 +16,8 @@ export default function SuccessStep({ view }: { view: RecordView }) {
   const tz = config().businessTimezone;
   const when = T.success.when(T.fmt.date(record.schedule.date, tz), T.fmt.time(record.schedule.date, tz));
   const title = workshopTitle(record.schedule.workshop);
+  // A confirmation names the price (the bot's says it too).
+  const price = view.money && view.money.price > 0 ? T.success.price(T.fmt.price(view.money.price)) : '';
   return (
     <Placeholder
       className="state success"
@@ -23,7 +25,7 @@ export default function SuccessStep({ view }: { view: RecordView }) {
       description={
         queued
           ? T.success.queuedText(title, when) + (queue_position ? T.success.queuePlace(queue_position) : '')
-          : T.success.bookedText(title, when)
+          : T.success.bookedText(title, when) + price
       }
       action={
         <div className="success__actions">

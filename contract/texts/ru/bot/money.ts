@@ -16,10 +16,15 @@ export const money = {
   toCredit: (amount: number) =>
     `Оплаченные ${rsd(amount)} зачислены на ваш баланс в студии: они пойдут в счёт следующей записи.`,
   refundOwed: (amount: number) => `Студия вернёт вам ${rsd(amount)}`,
+  /** A cancelled booking that holds no money: nothing to pay, nothing coming back. */
+  nothingOwed: 'По этой записи ничего не нужно ни платить, ни возвращать.',
   received: (amount: number, workshop: string) =>
     `✅ Оплата ${rsd(amount)} за мастер-класс «${e(workshop)}» получена. Спасибо!`,
   receivedLate: (amount: number, workshop: string) =>
     `Оплата ${rsd(amount)} поступила, но запись на мастер-класс «${e(workshop)}» уже не ждёт оплаты: деньги зачислены на ваш баланс в студии.`,
+  /** A Telegram payment for a booking or certificate that no longer exists. */
+  unbooked: (amount: number, balance: number) =>
+    `Оплата ${rsd(amount)} поступила, но того, за что она была, больше нет: деньги зачислены на ваш баланс в студии (сейчас на нём ${rsd(balance)}). Они пойдут в счёт следующей записи, а вернуть их можно, написав студии.`,
   payButton: (amount: number) => `💳 Оплатить ${rsd(amount)}`,
   holdExpiredHint: 'Места освободились для других. Записаться можно снова, пока есть места.',
   invoiceTitle: 'Оплата мастер-класса',
