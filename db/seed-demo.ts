@@ -6,7 +6,13 @@ import { insertWorkshop, listWorkshops } from './repositories/workshops';
 
 /** A few workshops, addresses and upcoming sessions, so a newcomer sees something real. Only on an empty catalogue. */
 export async function seedDemo(database: Database, now = new Date()): Promise<{ seeded: boolean; sessions: number }> {
-  if ((await listWorkshops(database.db, 0, 1)).count > 0) return { seeded: false, sessions: 0 };
+  const scheduleIds = await seedCatalogue(database, now);
+  return scheduleIds ? { seeded: true, sessions: scheduleIds.length } : { seeded: false, sessions: 0 };
+}
+
+/** The demo catalogue: the new sessions' ids, or null when the catalogue is not empty (nothing added). */
+export async function seedCatalogue(database: Database, now = new Date()): Promise<number[] | null> {
+  if ((await listWorkshops(database.db, 0, 1)).count > 0) return null;
   return withWriteTransaction(database, async (trx) => {
     const workshops = [
       await insertWorkshop(trx, {
@@ -38,18 +44,20 @@ export async function seedDemo(database: Database, now = new Date()): Promise<{ 
       }),
     ];
     let sessions = 0;
+    const scheduleIds: number[] = [];
     for (let day = 2; day <= 20; day += 3) {
       const date = new Date(now);
       date.setUTCDate(date.getUTCDate() + day);
       date.setUTCHours(day % 2 ? 11 : 16, 0, 0, 0);
-      await insertSchedule(trx, {
+      const schedule = await insertSchedule(trx, {
         date: date.toISOString(),
         capacity: day % 3 ? 8 : 6,
         workshop_id: workshops[sessions % workshops.length].id,
         address_id: addresses[sessions % addresses.length].id,
       });
+      scheduleIds.push(schedule.id);
       sessions++;
     }
-    return { seeded: true, sessions };
+    return scheduleIds;
   });
 }

@@ -1,12 +1,20 @@
 import { loadConfigOrExit, openDatabase } from '../server/startup';
-import { seedDemo } from '../db/seed-demo';
+import { ensureFirstSuperuser } from '../core/staff/users';
+import { seedStudioWeek } from '../core/demo/studio-week';
 
-// `npm run db:seed-demo`: demo workshops, addresses and upcoming sessions on a fresh database.
-const database = await openDatabase(loadConfigOrExit());
-const result = await seedDemo(database);
+// `npm run db:seed-demo`: a demo studio week on a fresh database (the configured one, SQLite by default): the owner
+// from FIRST_SUPERUSER, workshops, sessions, bookings, payments, a queue, a promo code and a gift certificate.
+const config = loadConfigOrExit();
+const database = await openDatabase(config);
+const created = await ensureFirstSuperuser(database, {
+  email: config.firstSuperuser,
+  password: config.firstSuperuserPassword,
+});
+if (created?.generated) console.log(`Owner ${created.email} created with the password ${created.password}`);
+const result = await seedStudioWeek(database, new Date(), config.businessTimezone);
 console.log(
   result.seeded
-    ? `Demo data added: 3 workshops, 2 addresses, ${result.sessions} upcoming sessions.`
+    ? `Demo data added: 3 workshops, 2 addresses, ${result.sessions} upcoming sessions, ${result.bookings ?? 0} bookings.`
     : 'The database already has workshops: demo data not added.',
 );
 await database.close();
