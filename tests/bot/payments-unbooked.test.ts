@@ -54,6 +54,14 @@ async function bookedThenDeleted(price: number) {
   const user = telegramUser();
   const res = await book(t.app, user, bookingPayload(schedule.id));
   expect(res.statusCode).toBe(201);
+  // A session with an open booking cannot be deleted: the customer cancelled (nothing paid), then it went.
+  const cancel = await t.app.inject({
+    method: 'PUT',
+    url: `/api/v1/records/cancel/${res.json().record.id}`,
+    headers: tma(user),
+    payload: { cancel_reason: 'Передумала' },
+  });
+  expect(cancel.statusCode, cancel.body).toBe(200);
   const del = await t.app.inject({ method: 'DELETE', url: `/api/v1/schedule/${schedule.id}`, headers: staff });
   expect(del.statusCode, del.body).toBe(200);
   return { user, tg: { ...tgUser(user.id, 'anna_pays'), last_name: 'Петрова' }, id: res.json().record.id as number };
@@ -96,8 +104,28 @@ describe('a successful_payment for a booking that no longer exists', () => {
       expect(told.filter((x) => x.includes(`запись №${id}, которой больше нет`))).toEqual([
         `⚠️ Оплата 3\u00a0200\u00a0RSD через Telegram от Анна Петрова @anna_pays пришла за запись №${id}, которой больше нет (мастер-класс удалён): зачислена на баланс клиента в студии.`,
       ]);
+      // The payer is told, in their language, where the money is.
+      expect(fake.messages(user.id).map((m) => plain(m.params.text))).toContain(
+        `Оплата 3\u00a0200\u00a0RSD поступила, но того, за что она была, больше нет: деньги зачислены на ваш баланс в студии (сейчас на нём 3\u00a0200\u00a0RSD). Они пойдут в счёт следующей записи, а вернуть их можно, написав студии.`,
+      );
       fake.reset();
     }
+  });
+
+  it('tells an English-speaking payer in English', async () => {
+    const { user, tg, id } = await bookedThenDeleted(1000);
+    const update = successfulPaymentUpdate(
+      { ...tg, language_code: 'en' } as typeof tg,
+      `record:${id}`,
+      100_000,
+      `en-${id}`,
+    );
+    expect(await deliverUpdate(t.app, t.config.webhookSecret, update)).toBe(200);
+    await deliver(t);
+    const told = fake.messages(user.id).map((m) => plain(m.params.text).replace(/\s/g, ' '));
+    expect(told).toContain(
+      'Your payment of 1,000 RSD arrived, but what it was for no longer exists: the money went to your studio balance (now 1,000 RSD). It counts toward your next booking; to get it back, write to the studio.',
+    );
   });
 
   it('the cash desk counts it received and held as credit, not owed back', async () => {
