@@ -173,7 +173,12 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
       schedule={s}
       onNotify={upcoming && manage ? () => setNotifying(s) : undefined}
       onEdit={manage ? () => setEditing(s) : undefined}
-      onDelete={manage ? () => setDeleting(s) : undefined}
+      // A session with open bookings is cancelled, not deleted (the server refuses the delete): offer the cancel.
+      onDelete={
+        manage
+          ? () => (upcoming && s.records.some((r) => r.state !== 'CANCELLED') ? setCancelling(s) : setDeleting(s))
+          : undefined
+      }
       onCancel={upcoming && manage ? () => setCancelling(s) : undefined}
       canExport={!host}
       phone={phone}
