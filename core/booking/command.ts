@@ -9,7 +9,7 @@ import { MSG } from '../kernel/messages';
 import type { Outcome } from '../kernel/events';
 import { publish } from '../notify/publish';
 import { getBusinessSettings } from '../kernel/settings';
-import { assertHostMaySee } from '../staff/roles';
+import { assertHostMaySee } from '../kernel/roles';
 import { allowedActions } from './allowed';
 
 /*

@@ -10,7 +10,7 @@ import { HOST_DESK_METHODS, inHostDays } from '../../contract/host-window';
 import { sayRefusal, type RefusalCode } from '../../contract/texts/refusal';
 import { actorCan, NO_ACCESS, type Actor } from '../kernel/actor';
 import { ATTENDANCE_MSG, checkInOpen } from './attendance';
-import { hostWindowOf, isHost } from '../staff/roles';
+import { hostWindowOf, isHost } from '../kernel/roles';
 
 /*
  * What a staff member may do with what a staff view shows, decided on the server from the role table and

@@ -2,7 +2,7 @@ import type { Database } from '../../db/database';
 import { withWriteTransaction } from '../../db/lock';
 import { listDeciders } from '../../db/repositories/min-people';
 import { existingDedupeKeys } from '../../db/repositories/notifications';
-import { checkMoneyInvariants } from '../ledger/invariants';
+import { checkMoneyInvariants } from '../payments/invariants';
 import { publish } from '../notify/publish';
 
 /*

@@ -49,7 +49,7 @@ export function parseAmount(raw: string): number | null {
   return Number(whole);
 }
 
-/** YYYY-MM-DD from "27.11.2026", "27.11.2026.", "27/11/2026" or "2026-11-27"; null otherwise. */
+/** YYYY-MM-DD from a day written dd.mm.yyyy (optionally ending in a dot), dd/mm/yyyy or yyyy-mm-dd; null otherwise. */
 export function parseDate(raw: string): string | null {
   const s = raw.trim();
   let m = /^(\d{4})-(\d{2})-(\d{2})/.exec(s);

@@ -7,7 +7,7 @@ import { ledgerAllowed } from '../booking/staff-allowed';
 import { assertCan, type Actor } from '../kernel/actor';
 import { Conflict, type RefusalRef } from '../kernel/errors';
 import type { DomainEvent } from '../kernel/events';
-import { assertHostMayTake } from '../staff/roles';
+import { assertHostMayTake } from '../kernel/roles';
 import { loadForActor, onRecord, type OnRecord } from '../booking/command';
 import { adjustCredit, appendToRecord, recordMoney } from '../ledger/ledger';
 import { toPaymentPublic } from '../ledger/payment-public';

@@ -9,7 +9,7 @@ import { MSG } from '../../core/kernel/messages';
 import { addSchedule, editSchedule, removeSchedule } from '../../core/schedules/schedules';
 import { cancelSession } from '../../core/schedules/cancel-session';
 import { addSeries } from '../../core/schedules/series';
-import { assertHostMaySee, isHost, rangeFor } from '../../core/staff/roles';
+import { assertHostMaySee, isHost, rangeFor } from '../../core/kernel/roles';
 import { withRowsAllowed } from '../../core/booking/staff-allowed';
 import { NotFound } from '../../core/kernel/errors';
 import { REMINDER_MSG, sendReminders } from '../../core/journey/reminders';

@@ -14,7 +14,7 @@ import { tma } from '../helpers/telegram';
 import { botTestApp, createStaff, deliver, linkStaff } from './setup';
 import { startPurchase } from '../../core/certificates/purchase';
 import { customerActor } from '../../core/kernel/actor';
-import { checkMoneyInvariants } from '../../core/ledger/invariants';
+import { checkMoneyInvariants } from '../../core/payments/invariants';
 
 /*
  * A gift certificate bought in Telegram: its invoice link is made before the certificate is written, so

@@ -24,7 +24,16 @@ type Tree = { [key: string]: unknown };
 const sample = (i: number, kind: 'number' | 'string') => (kind === 'number' ? 401 + 10 * i : `⟦arg${i}⟧`);
 
 /** The values of a refusal (one object): one of each kind a Russian text shows. */
-const REFUSAL_VALUES = { hours: 3, contact: '@studio', count: 7, months: 6, balance: 1200, paid: 900, owed: 3000 };
+const REFUSAL_VALUES = {
+  hours: 3,
+  contact: '@studio',
+  count: 7,
+  months: 6,
+  balance: 1200,
+  paid: 900,
+  owed: 3000,
+  missing: 'Poziv na broj',
+};
 
 /** The mix of numbers and texts a function takes: the one whose Russian text shows every value. */
 function argsFor(fn: (...a: unknown[]) => string): unknown[] {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeCallbackData } from '../../bot/callback-data';
 import { formatMoney } from '../../contract/format';
-import { checkMoneyInvariants } from '../../core/ledger/invariants';
+import { checkMoneyInvariants } from '../../core/payments/invariants';
 import type { TestApp } from '../helpers/app';
 import { book, bookingPayload, createSession } from '../helpers/factories';
 import {

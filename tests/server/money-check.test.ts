@@ -4,7 +4,7 @@ import { useTestApp } from '../helpers/use-test-app';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
 import { linkStaff } from '../bot/setup';
 import { MONEY_CHECK_HOUR } from '../../core/jobs/money-check';
-import { checkMoneyInvariants } from '../../core/ledger/invariants';
+import { checkMoneyInvariants } from '../../core/payments/invariants';
 
 let t: TestApp;
 let staff: { authorization: string };

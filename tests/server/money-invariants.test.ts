@@ -11,7 +11,7 @@ import {
 } from '../helpers/fake-telegram';
 import { tma } from '../helpers/telegram';
 import { botTestApp } from '../bot/setup';
-import { checkMoneyInvariants } from '../../core/ledger/invariants';
+import { checkMoneyInvariants } from '../../core/payments/invariants';
 
 /*
  * Random sequences of money operations through the real API and the bot's webhook, some of them at

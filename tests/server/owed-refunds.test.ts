@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app';
 import { useTestApp } from '../helpers/use-test-app';
 import { createStaff } from '../bot/setup';
-import { checkMoneyInvariants } from '../../core/ledger/invariants';
+import { checkMoneyInvariants } from '../../core/payments/invariants';
 
 /*
  * What an erased customer's credit left owed back waits on the cash desk's «Несверенные деньги» card

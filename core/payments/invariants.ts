@@ -4,9 +4,9 @@ import { listCertificates } from '../../db/repositories/certificates';
 import { listRecordsByIds, type PaymentRow } from '../../db/repositories/payments';
 import { listOwedRefundPayouts, owedRefundsTotal } from '../../db/repositories/owed-refunds';
 import type { RecordRow } from '../../db/repositories/records';
-import { cashDesk } from '../payments/cash-desk';
+import { cashDesk } from './cash-desk';
 import { getBusinessSettings } from '../kernel/settings';
-import { moneyOf } from './price';
+import { moneyOf } from '../ledger/price';
 
 /*
  * The money invariants, read from the ledger as it is: what must hold whatever happened, in whatever

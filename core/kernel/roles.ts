@@ -1,6 +1,6 @@
 import { HOST_DESK_METHODS, inHostDays, type HostWindow } from '../../contract/host-window';
-import { NO_ACCESS, type Actor } from '../kernel/actor';
-import { Forbidden } from '../kernel/errors';
+import { NO_ACCESS, type Actor } from './actor';
+import { Forbidden } from './errors';
 
 export const ROLE_MSG = {
   noAccess: NO_ACCESS,
