@@ -157,7 +157,7 @@ describe('Касса', () => {
       );
     // The last 30 days of the studio's calendar by default.
     mockApi({
-      [`GET /payments/?from=${day(30)}&to=${day(0)}`]: () => ({
+      [`GET /payments/?from=${day(30)}&to=${day(0)}&skip=0&limit=50`]: () => ({
         body: {
           totals: { cash: 3500, credit: -500 },
           received: 3500,

@@ -116,6 +116,8 @@ describe('notifications in the recipient’s language', () => {
         '🗺 Open the map',
         '👥 People: 1',
         '',
+        '💰 Price: 3,500\u00a0RSD',
+        '',
         'See you there!',
       ].join('\n'),
     );
