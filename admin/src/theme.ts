@@ -25,10 +25,12 @@ const variantColorResolver: VariantColorsResolver = (input) => {
   return {
     ...colors,
     color: text,
-    // Shade 0 behind the text (Mantine's shade 1 leaves teal 9 at 4.3:1).
+    // Shade 0 behind the text (Mantine's shade 1 leaves teal 9 at 4.3:1); on hover shade 1 with the
+    // text darkened a quarter towards black, so a hovered button keeps AA contrast too.
     ...(input.variant === 'light' && {
       background: `var(--mantine-color-${base}-0)`,
       hover: `var(--mantine-color-${base}-1)`,
+      hoverColor: `color-mix(in srgb, ${text}, black 25%)`,
     }),
     ...(input.variant === 'outline' && !PALE.has(parsed.color) && { border: `1px solid ${text}` }),
   };

@@ -224,8 +224,16 @@ describe('/apply step 2: a certificate and a promo code, on every layout', () =>
           const section = page.getByTestId('payment-section');
           await section.waitFor();
           const text = spaces(await section.innerText());
-          expect(text).toContain('Стоимость записи 6 300 RSD');
-          expect(text).toContain('Скидка по промокоду VESNA10 −700 RSD');
+          // The price, then the discount, then what is left to pay for the booking, in that order.
+          const lines = [
+            'Стоимость записи 7 000 RSD',
+            'Скидка по промокоду VESNA10 −700 RSD',
+            'Итого со скидкой 6 300 RSD',
+          ];
+          for (const line of lines) expect(text).toContain(line);
+          expect(lines.map((line) => text.indexOf(line))).toEqual(
+            lines.map((line) => text.indexOf(line)).sort((a, b) => a - b),
+          );
           expect(text).toContain('Оплачено 5 000 RSD');
           expect(text).toContain('Оплачено сертификатом 5 000 RSD');
           await section.scrollIntoViewIfNeeded();
