@@ -30,6 +30,7 @@ import * as m20261128_0240 from './migrations/20261128_0240_unreconciled_money';
 import * as m20261128_0250 from './migrations/20261128_0250_staff_booking_credit';
 import * as m20261128_0260 from './migrations/20261128_0260_payment_names';
 import * as m20261128_0270 from './migrations/20261128_0270_certificate_invoice_token';
+import * as m20261201_2115 from './migrations/20261201_2115_fiscal_receipts';
 
 /**
  * Every migration, statically imported so they run the same under tsx, vitest and a bundle.
@@ -67,6 +68,7 @@ export const migrations: Record<string, Migration> = {
   '20261128_0250_staff_booking_credit': m20261128_0250,
   '20261128_0260_payment_names': m20261128_0260,
   '20261128_0270_certificate_invoice_token': m20261128_0270,
+  '20261201_2115_fiscal_receipts': m20261201_2115,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

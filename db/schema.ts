@@ -434,6 +434,63 @@ export interface CertificateEntriesTable {
   at: Timestamp;
 }
 
+/**
+ * The fiscal outbox and its receipts: one row per receipt the PFR must issue (core/fiscal/receipts.ts
+ * decides which), written in the transaction of what it fiscalizes, kept once by `receipt_key`.
+ */
+export interface FiscalReceiptsTable {
+  id: Generated<number>;
+  /** What it fiscalizes, e.g. `payment:12`, `close:7`, `sale:7`: unique, so nothing is fiscalized twice. */
+  receipt_key: string;
+  /** The case of the mapping table (advance, refund, close_advance, sale, …). */
+  kind: string;
+  invoice_type: 'Normal' | 'Advance' | 'Copy' | 'Training' | 'Proforma';
+  transaction_type: 'Sale' | 'Refund';
+  /** The ledger row it fiscalizes (null for a delivery's receipts). */
+  payment_id: number | null;
+  record_id: number | null;
+  certificate_id: number | null;
+  /** Whole RSD, positive: the transaction type says the direction. */
+  amount: number;
+  /** The main payment type: Cash, Card, WireTransfer, Voucher, MobileMoney, Other. */
+  payment_type: string;
+  /** JSON list of the ledger rows (ids) a delivery's receipt fiscalizes besides `payment_id` (door money, vouchers, credit). */
+  covers: string | null;
+  /** The moment the money moved (a bank transfer seen a day late keeps its day): the request's ESIR time. */
+  esir_time: Timestamp;
+  /** The receipt this one refers to (a refund to its sale, a delivery's sale to its advance refund). */
+  referent_receipt_id: number | null;
+  /** Buyer identification `<code>:<number>` (10 PIB, 20 ID card, 22 foreigner's ID, 23 passport …). */
+  buyer_id: string | null;
+  /** The PFR's idempotency key: the same for every attempt of this receipt. */
+  request_id: string;
+  /** The body as first sent (JSON), frozen so a retry sends exactly the same request. */
+  request: string | null;
+  mode: 'lpfr' | 'manual';
+  training: Bool;
+  /** waiting: to send (or, manual, for staff to type); needs_buyer: a refund waits for the buyer's ID; refused: the PFR refused it (staff). */
+  state: 'waiting' | 'needs_buyer' | 'issued' | 'refused';
+  attempts: number;
+  next_attempt_at: Timestamp;
+  claimed_by: string | null;
+  locked_until: Timestamp | null;
+  last_error: string | null;
+  /** The PFR's answer. */
+  invoice_number: string | null;
+  invoice_counter: string | null;
+  sdc_time: Timestamp | null;
+  verification_url: string | null;
+  /** The verification QR code as the PFR sent it (base64 GIF). */
+  verification_qr: string | null;
+  /** The receipt's text as the PFR rendered it. */
+  journal: string | null;
+  total_amount: number | null;
+  /** Manual mode: who typed the number. */
+  issued_by_user_id: number | null;
+  created_at: Timestamp;
+  issued_at: Timestamp | null;
+}
+
 export interface DB {
   users: UsersTable;
   workshops: WorkshopsTable;
@@ -466,4 +523,5 @@ export interface DB {
   customer_languages: CustomerLanguagesTable;
   business_connections: BusinessConnectionsTable;
   business_chats: BusinessChatsTable;
+  fiscal_receipts: FiscalReceiptsTable;
 }
