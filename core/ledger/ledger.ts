@@ -26,11 +26,30 @@ export async function recordMoney(trx: Executor, r: RecordRow, s: MoneySettings)
   return moneyOf(r, await listPaymentsOfRecord(trx, r.id), s);
 }
 
-/** Who wrote a row, as the ledger stores it. */
-const recordedBy = (actor: Actor) => ({
-  recorded_by_kind: actor.kind,
-  recorded_by_user_id: actor.kind === 'staff' ? actor.user_id : null,
-});
+/** A row as its writer gives it: who wrote it is the actor's, the charge ids are null unless given. */
+type RowFields = Omit<
+  PaymentInsert,
+  'recorded_by_kind' | 'recorded_by_user_id' | 'telegram_payment_charge_id' | 'provider_payment_charge_id'
+> &
+  Partial<Pick<PaymentInsert, 'telegram_payment_charge_id' | 'provider_payment_charge_id'>>;
+
+/** The one insert of the ledger: every row below goes through here, with who wrote it. */
+const insertRow = (trx: Executor, actor: Actor, row: RowFields) =>
+  insertPayment(trx, {
+    ...row,
+    telegram_payment_charge_id: row.telegram_payment_charge_id ?? null,
+    provider_payment_charge_id: row.provider_payment_charge_id ?? null,
+    recorded_by_kind: actor.kind,
+    recorded_by_user_id: actor.kind === 'staff' ? actor.user_id : null,
+  });
+
+/** The event of a row that belongs to no booking of today (credit, a gone booking, an owed refund). */
+const bookinglessEvent = (
+  actor: Actor,
+  payment: PaymentRow,
+  before: MoneyEvent['before'],
+  after: MoneyEvent['after'],
+): MoneyEvent => ({ type: 'money.recorded', actor, payment, record: null, schedule: null, before, after });
 
 export interface Append {
   amount: number;
@@ -53,16 +72,11 @@ export async function appendToRecord(
 ): Promise<MoneyEvent> {
   const before = await recordMoney(trx, r, s);
   if (row.method === 'credit' && r.telegram_id !== null) await lockCredit(trx, r.telegram_id);
-  const payment = await insertPayment(trx, {
+  const payment = await insertRow(trx, actor, {
+    ...row,
     record_id: r.id,
     telegram_id: r.telegram_id,
-    amount: row.amount,
-    method: row.method,
-    kind: row.kind,
     note: row.note ?? null,
-    telegram_payment_charge_id: row.telegram_payment_charge_id ?? null,
-    provider_payment_charge_id: row.provider_payment_charge_id ?? null,
-    ...recordedBy(actor),
   });
   const after = await recordMoney(trx, r, s);
   return {
@@ -89,18 +103,7 @@ export const appendCertificateSale = (
     telegram_payment_charge_id?: string;
     provider_payment_charge_id?: string;
   },
-) =>
-  insertPayment(trx, {
-    record_id: null,
-    telegram_id: sale.telegram_id,
-    amount: sale.amount,
-    method: sale.method,
-    kind: 'payment',
-    note: sale.note,
-    telegram_payment_charge_id: sale.telegram_payment_charge_id ?? null,
-    provider_payment_charge_id: sale.provider_payment_charge_id ?? null,
-    ...recordedBy(actor),
-  });
+) => insertRow(trx, actor, { ...sale, record_id: null, kind: 'payment' });
 
 /**
  * A Telegram charge whose booking no longer exists (its session was deleted after the customer passed
@@ -120,25 +123,15 @@ export async function appendUnbookedCharge(
 ): Promise<MoneyEvent> {
   await lockCredit(trx, charge.telegram_id);
   const before = await creditBalance(trx, charge.telegram_id);
-  const row = { record_id: null, telegram_id: charge.telegram_id, note: charge.note, ...recordedBy(actor) };
-  await insertPayment(trx, {
-    ...row,
-    amount: charge.amount,
-    method: 'telegram',
-    kind: 'payment',
-    telegram_payment_charge_id: charge.telegram_payment_charge_id,
-    provider_payment_charge_id: charge.provider_payment_charge_id,
-  });
-  const payment = await insertPayment(trx, { ...row, amount: charge.amount, method: 'credit', kind: 'refund' });
-  return {
-    type: 'money.recorded',
+  const row = { record_id: null, telegram_id: charge.telegram_id, amount: charge.amount, note: charge.note };
+  await insertRow(trx, actor, { ...charge, ...row, method: 'telegram', kind: 'payment' });
+  const payment = await insertRow(trx, actor, { ...row, method: 'credit', kind: 'refund' });
+  return bookinglessEvent(
     actor,
     payment,
-    record: null,
-    schedule: null,
-    before: { amount_paid: before, status: 'credit' },
-    after: { amount_paid: before + charge.amount, status: 'credit' },
-  };
+    { amount_paid: before, status: 'credit' },
+    { amount_paid: before + charge.amount, status: 'credit' },
+  );
 }
 
 /**
@@ -152,26 +145,8 @@ export async function appendToGoneRecord(
   row: Append,
 ): Promise<MoneyEvent> {
   if (row.method === 'credit' && gone.telegram_id !== null) await lockCredit(trx, gone.telegram_id);
-  const payment = await insertPayment(trx, {
-    record_id: gone.record_id,
-    telegram_id: gone.telegram_id,
-    amount: row.amount,
-    method: row.method,
-    kind: row.kind,
-    note: row.note ?? null,
-    telegram_payment_charge_id: null,
-    provider_payment_charge_id: null,
-    ...recordedBy(actor),
-  });
-  return {
-    type: 'money.recorded',
-    actor,
-    payment,
-    record: null,
-    schedule: null,
-    before: null,
-    after: { amount_paid: row.amount, status: 'gone' },
-  };
+  const payment = await insertRow(trx, actor, { ...row, ...gone, note: row.note ?? null });
+  return bookinglessEvent(actor, payment, null, { amount_paid: row.amount, status: 'gone' });
 }
 
 /** A superuser's change of a customer's studio credit (signed), with the reason. */
@@ -184,24 +159,20 @@ export async function adjustCredit(
 ): Promise<MoneyEvent> {
   await lockCredit(trx, telegramId);
   const before = await creditBalance(trx, telegramId);
-  const payment = await insertPayment(trx, {
+  const payment = await insertRow(trx, actor, {
     record_id: null,
     telegram_id: telegramId,
     amount,
     method: 'credit',
     kind: 'adjustment',
     note,
-    ...recordedBy(actor),
   });
-  return {
-    type: 'money.recorded',
+  return bookinglessEvent(
     actor,
     payment,
-    record: null,
-    schedule: null,
-    before: { amount_paid: before, status: 'credit' },
-    after: { amount_paid: before + amount, status: 'credit' },
-  };
+    { amount_paid: before, status: 'credit' },
+    { amount_paid: before + amount, status: 'credit' },
+  );
 }
 
 /** The booking's money as a message tells it. */
@@ -241,16 +212,13 @@ export async function appendErasedCredit(trx: Executor, actor: Actor, telegramId
   await lockCredit(trx, telegramId);
   const balance = await creditBalance(trx, telegramId);
   if (balance <= 0) return null;
-  return insertPayment(trx, {
+  return insertRow(trx, actor, {
     record_id: null,
     telegram_id: null,
     amount: -balance,
     method: 'credit',
     kind: 'adjustment',
     note: 'Клиент удалил свои данные: баланс в студии к возврату',
-    telegram_payment_charge_id: null,
-    provider_payment_charge_id: null,
-    ...recordedBy(actor),
   });
 }
 
@@ -263,24 +231,18 @@ export async function appendOwedRefundPayout(
   actor: Actor,
   payout: { amount: number; method: 'cash' | 'card' | 'bank_transfer'; note: string },
 ): Promise<MoneyEvent> {
-  const payment = await insertPayment(trx, {
+  const payment = await insertRow(trx, actor, {
     record_id: null,
     telegram_id: null,
     amount: -payout.amount,
     method: payout.method,
     kind: 'refund',
     note: payout.note,
-    telegram_payment_charge_id: null,
-    provider_payment_charge_id: null,
-    ...recordedBy(actor),
   });
-  return {
-    type: 'money.recorded',
+  return bookinglessEvent(
     actor,
     payment,
-    record: null,
-    schedule: null,
-    before: { amount_paid: payout.amount, status: 'refund_owed' },
-    after: { amount_paid: 0, status: 'refunded' },
-  };
+    { amount_paid: payout.amount, status: 'refund_owed' },
+    { amount_paid: 0, status: 'refunded' },
+  );
 }
