@@ -114,6 +114,36 @@ export type SchedulePublic = z.infer<typeof SchedulePublic>;
 export const SchedulesPublic = listOf(SchedulePublic);
 export type SchedulesPublic = z.infer<typeof SchedulesPublic>;
 
+/**
+ * What removing a session would do, for the admin's «Удалить» and «Отменить мастер-класс»: whether it may be
+ * deleted and whether it may be cancelled (or why not, as the commands refuse), its open bookings, what they have
+ * paid and where a cancel sends it (by the money rules of a cancelled booking), and what its bookings cancelled
+ * before still owe their customers.
+ */
+export const ScheduleRemoval = z.object({
+  delete: StaffPermission,
+  cancel: StaffPermission,
+  /** Open bookings (active and queued): what a cancel cancels. */
+  bookings: z.number().int(),
+  /** Of them, queued. */
+  queued: z.number().int(),
+  /** People on the active ones. */
+  people: z.number().int(),
+  /** What the open bookings have paid, and where a cancel sends it: the three parts add up to `paid`. */
+  money: z.object({
+    paid: z.number().int(),
+    /** Back to the gift certificates that paid it. */
+    to_certificates: z.number().int(),
+    /** To the customers' studio balance (what credit paid, and the rest when the studio refunds to credit). */
+    to_credit: z.number().int(),
+    /** Owed back to the customers until staff record the refund. */
+    owed: z.number().int(),
+  }),
+  /** What its bookings cancelled before still owe their customers back. */
+  refunds_owed: z.number().int(),
+});
+export type ScheduleRemoval = z.infer<typeof ScheduleRemoval>;
+
 /** A session as anyone may see it (the mini-app's step 1): nothing personal. */
 export const ScheduleOpen = z.object({
   id: z.number().int(),

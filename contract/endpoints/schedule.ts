@@ -107,13 +107,31 @@ export const scheduleApi = {
     body: 'ScheduleCancel',
     response: 'SchedulePublic',
   },
+  removal: {
+    method: 'GET',
+    path: '/schedule/:id/removal',
+    access: 'staff',
+    can: 'schedule.manage',
+    tag,
+    summary:
+      'What deleting or cancelling a session would do: whether each is allowed, its open bookings, what they paid and where a cancel sends it',
+    description:
+      'A session with an open booking or money on any booking’s ledger cannot be deleted (DELETE answers 409); an upcoming one is cancelled instead. `money` splits what the open bookings paid as the cancel gives it back: to gift certificates, to studio balances, owed back.',
+    errors: [404],
+    params: 'IdParam',
+    response: 'ScheduleRemoval',
+  },
   delete: {
     method: 'DELETE',
     path: '/schedule/:id',
     access: 'staff',
     can: 'schedule.manage',
     tag,
-    summary: 'Delete a session with its bookings; with scope=following, also the later sessions of its series',
+    summary:
+      'Delete a session nothing of anyone’s is on (no open booking, no money on a booking); with scope=following, also the later sessions of its series',
+    description:
+      'A session with an open booking or money on any booking’s ledger is refused (409): an upcoming one is cancelled instead (POST /schedule/{id}/cancel), a past or cancelled one stays in history. GET /schedule/{id}/removal says beforehand.',
+    errors: [404, 409],
     params: 'IdParam',
     query: 'ScheduleScopeQuery',
     response: 'Message',

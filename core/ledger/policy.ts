@@ -1,4 +1,4 @@
-import type { BusinessSettings, RecordSchedule } from '../../contract';
+import type { BusinessSettings, RecordMoney, RecordSchedule } from '../../contract';
 import type { Executor } from '../../db/database';
 import { creditBalance, lockCredit, setPayBy, setUnitPrice } from '../../db/repositories/payments';
 import type { RecordRow } from '../../db/repositories/records';
@@ -82,6 +82,36 @@ async function holdShortfall(
   return payBy !== r.pay_by ? setPayBy(trx, r.id, payBy) : r;
 }
 
+/**
+ * Of `amount` given back (what certificates paid already returned to them), what goes to the customer's studio
+ * credit: what credit paid, and the rest too when the studio refunds to credit and the customer has a balance
+ * (a Telegram customer). What is left is owed back until staff record the refund.
+ */
+export function creditShare(
+  amount: number,
+  paidByCredit: number,
+  telegramId: number | null,
+  s: Pick<Settings, 'refund_to'>,
+): number {
+  const fromCredit = Math.min(amount, paidByCredit);
+  return telegramId === null ? fromCredit : s.refund_to === 'credit' ? amount : fromCredit;
+}
+
+/**
+ * Where onCancelled would send what a booking paid, written nowhere (what a session's cancel is shown to do
+ * before it runs): certificates' part back to them first, then creditShare, the rest owed.
+ */
+export function cancelledMoney(
+  r: Pick<RecordRow, 'telegram_id'>,
+  m: Pick<RecordMoney, 'amount_paid' | 'paid_by_credit' | 'paid_by_certificate'>,
+  s: Pick<Settings, 'refund_to'>,
+): { paid: number; to_certificates: number; to_credit: number; owed: number } {
+  const paid = Math.max(0, m.amount_paid);
+  const toCertificates = Math.min(paid, m.paid_by_certificate ?? 0);
+  const toCredit = Math.max(0, creditShare(paid - toCertificates, m.paid_by_credit, r.telegram_id, s));
+  return { paid, to_certificates: toCertificates, to_credit: toCredit, owed: paid - toCertificates - toCredit };
+}
+
 /** Gives back `amount` of what the booking paid: credit-funded money to credit, the rest as the studio chose. */
 async function giveBack(
   trx: Executor,
@@ -95,9 +125,7 @@ async function giveBack(
   const certificates = await returnToCertificates(trx, r, schedule, s, amount);
   amount -= certificates.returned;
   if (amount <= 0) return certificates.events;
-  const m = await recordMoney(trx, r, s);
-  const fromCredit = Math.min(amount, m.paid_by_credit);
-  const toCredit = r.telegram_id === null ? fromCredit : s.refund_to === 'credit' ? amount : fromCredit;
+  const toCredit = creditShare(amount, (await recordMoney(trx, r, s)).paid_by_credit, r.telegram_id, s);
   if (toCredit <= 0) return certificates.events;
   return [
     ...certificates.events,

@@ -17,6 +17,10 @@ export const CANCEL_SESSION_MSG = {
   past: 'sessionPast',
 } as const;
 
+/** Why a session cannot be cancelled (already cancelled, or past), or null: the cancel's own rule, shown beforehand. */
+export const cancelRefusal = (s: { date: string; cancelled_at: string | null }) =>
+  s.cancelled_at ? CANCEL_SESSION_MSG.already : isPast(s.date) ? CANCEL_SESSION_MSG.past : null;
+
 /**
  * Staff cancel an upcoming session instead of deleting it: it stays in history with the reason, and
  * every open booking is cancelled through the booking engine under the session's lock, so money goes
@@ -41,8 +45,8 @@ export async function cancelSessionLocked(
 ): Promise<DomainEvent[]> {
   const row = await getSchedule(trx, id);
   if (!row) throw new NotFound(MSG.scheduleNotFound);
-  if (row.cancelled_at) throw new Conflict(CANCEL_SESSION_MSG.already);
-  if (isPast(row.date)) throw new Conflict(CANCEL_SESSION_MSG.past);
+  const refused = cancelRefusal(row);
+  if (refused) throw new Conflict(refused);
   await setScheduleCancelled(trx, id, reason, nowIso());
   const schedule = await loadSchedule(trx, id);
   const settings = await getBusinessSettings(trx);

@@ -21,12 +21,30 @@ import type { DomainEvent, ScheduleFields } from '../kernel/events';
 import { publish } from '../notify/publish';
 import { fill, loadSchedule } from '../booking/engine';
 import { getBusinessSettings } from '../kernel/settings';
+import { cancelRefusal } from './cancel-session';
 
 /* Staff's schedule changes: add (subscribers to new dates are told), edit (a larger capacity serves the queue), delete. */
 
 export const SCHEDULE_MSG = {
   hasBookings: (bookings: number): RefusalRef => ({ code: 'sessionHasBookings', args: { count: bookings } }),
+  /** A past or cancelled session cannot be cancelled instead: it stays in history. */
+  keptInHistory: (bookings: number): RefusalRef => ({ code: 'sessionKeptInHistory', args: { count: bookings } }),
 };
+
+/**
+ * Why a session cannot be deleted, or null: a booking still open (active or queued) or any money on a booking's
+ * ledger (`ledgerRows`). An upcoming session is cancelled instead; a past or cancelled one stays in history.
+ */
+export function deleteRefusal(
+  schedule: { date: string; cancelled_at: string | null },
+  bookings: readonly { state: string }[],
+  ledgerRows: number,
+): RefusalRef | null {
+  const open = bookings.filter((r) => r.state !== 'CANCELLED').length;
+  if (open === 0 && ledgerRows === 0) return null;
+  const count = open || bookings.length;
+  return cancelRefusal(schedule) ? SCHEDULE_MSG.keptInHistory(count) : SCHEDULE_MSG.hasBookings(count);
+}
 
 export async function assertRefsExist(trx: Executor, refs: { workshop_id?: number; address_id?: number }) {
   if (refs.workshop_id !== undefined && !(await getWorkshop(trx, refs.workshop_id)))
@@ -139,12 +157,12 @@ export async function removeSchedule(
       const before = await getSchedule(trx, sid);
       if (!before) throw new NotFound(MSG.scheduleNotFound);
       const bookings = await listRecordsOfSchedules(trx, [sid]);
-      const open = bookings.filter((r) => r.state !== 'CANCELLED').length;
       const money = await listPaymentsOfRecords(
         trx,
         bookings.map((r) => r.id),
       );
-      if (open > 0 || money.length > 0) throw new Conflict(SCHEDULE_MSG.hasBookings(open || bookings.length));
+      const refused = deleteRefusal(before, bookings, money.length);
+      if (refused) throw new Conflict(refused);
       await publish(trx, [{ type: 'schedule.deleted', actor, before: scheduleFields(before), schedule_id: sid }]);
       await deleteSchedule(trx, sid);
     }

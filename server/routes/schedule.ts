@@ -8,6 +8,7 @@ import { createPublicScheduleCache } from '../../core/schedules/public-schedule'
 import { MSG } from '../../core/kernel/messages';
 import { addSchedule, editSchedule, removeSchedule } from '../../core/schedules/schedules';
 import { cancelSession } from '../../core/schedules/cancel-session';
+import { scheduleRemoval } from '../../core/views/schedule-removal';
 import { addSeries } from '../../core/schedules/series';
 import { assertHostMaySee, isHost, rangeFor } from '../../core/kernel/roles';
 import { withRowsAllowed } from '../../core/booking/staff-allowed';
@@ -82,6 +83,9 @@ export default async function scheduleRoutes(
     await cancelSession(database, actorOf(req), req.params.id, req.body.reason);
     return detail(req, req.params.id);
   });
+
+  // What «Удалить» and «Отменить мастер-класс» will do, asked before staff choose.
+  route(app, scheduleApi.removal, async (req) => scheduleRemoval(db, actorOf(req), req.params.id));
 
   route(app, scheduleApi.delete, async (req) => {
     await removeSchedule(database, actorOf(req), req.params.id, req.query.scope);

@@ -409,6 +409,11 @@ const rows: Row[] = [
     expect: STAFF_ONLY,
   },
   {
+    call: 'GET /schedule/{id}/removal',
+    request: async () => ({ url: `/schedule/${ctx.scheduleId}/removal` }),
+    expect: STAFF_ONLY,
+  },
+  {
     call: 'DELETE /schedule/{id}',
     request: async () => ({ url: `/schedule/${await fresh.schedule()}` }),
     expect: STAFF_ONLY,

@@ -96,6 +96,9 @@ export const staffRefusals = {
   addressNotFound: 'Адрес с таким id не найден',
   sessionHasBookings: ({ count }: { count: number }) =>
     `На этом занятии есть записи (${count}) или деньги по ним: удалить его нельзя. Отмените мастер-класс: записи останутся, клиентам сообщат причину и куда пошли их деньги.`,
+  /** A past or cancelled session: it can no longer be cancelled either, so it stays in history. */
+  sessionKeptInHistory: ({ count }: { count: number }) =>
+    `На этом занятии есть записи (${count}) или деньги по ним: удалить его нельзя. Оно остаётся в Истории вместе с записями и оплатами; вернуть деньги клиенту можно в меню его записи: «Оплата и цена».`,
   attendedStaff: 'Посещение уже отмечено: сначала снимите отметку',
   catalogWorkshopNotFound: 'Мастер-класс не найден',
   catalogAddressNotFound: 'Адрес не найден',
