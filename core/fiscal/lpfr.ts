@@ -115,14 +115,15 @@ export function createLpfr({
     }
   }
 
-  /** The answer's JSON, or the port's error for what the PFR said instead. */
+  /** The answer's JSON (null for a 404 when `orNull`), or the port's error for what the PFR said instead. */
   async function call<T>(
     method: 'GET' | 'POST',
     path: string,
-    opts: { body?: unknown; requestId?: string } = {},
+    opts: { body?: unknown; requestId?: string; orNull?: boolean } = {},
   ): Promise<T> {
     const { status, text } = await exchange(method, path, opts);
     const mayHaveActed = method === 'POST';
+    if (status === 404 && opts.orNull) return null as T;
     if (status >= 200 && status < 300) {
       try {
         return JSON.parse(text) as T;
@@ -164,20 +165,7 @@ export function createLpfr({
       return code;
     },
     issue: (requestId, body: InvoiceRequest) => call<InvoiceResult>('POST', '/api/v3/invoices', { body, requestId }),
-    async lookup(requestId) {
-      const { status, text } = await exchange('GET', `/api/v3/invoices/${encodeURIComponent(requestId)}`);
-      if (status === 404) return null;
-      if (status >= 200 && status < 300) {
-        try {
-          return JSON.parse(text) as InvoiceResult;
-        } catch {
-          throw new FiscalUnreachable('PFR ответил не JSON (GET /api/v3/invoices/…)', false);
-        }
-      }
-      if (status >= 500) throw new FiscalUnreachable(`PFR ответил ${status} (GET /api/v3/invoices/…)`, false);
-      const { errors } = errorsOf(text);
-      if (Object.values(errors).flat().includes(PFR_CODES.pinRequired)) throw new FiscalPinRequired('PFR ждёт PIN-код');
-      throw new FiscalRefused(`PFR отклонил поиск чека (${status})`, errors);
-    },
+    lookup: (requestId) =>
+      call<InvoiceResult | null>('GET', `/api/v3/invoices/${encodeURIComponent(requestId)}`, { orNull: true }),
   };
 }

@@ -244,6 +244,14 @@ describe('issuing', () => {
     expect(await port.lookup(id)).toEqual(first);
     expect(await port.lookup(requestId())).toBeNull();
   });
+
+  it('gives one receipt when the same request arrives several times at once', async () => {
+    pfr.delayMs = 50;
+    const id = requestId();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => port.issue(id, sale())));
+    expect(new Set(answers.map((a) => a.invoiceNumber)).size).toBe(1);
+    expect(pfr.invoices).toHaveLength(1);
+  });
 });
 
 describe('failures', () => {
@@ -267,6 +275,15 @@ describe('failures', () => {
     expect(err).toBeInstanceOf(FiscalUnreachable);
     expect((err as FiscalUnreachable).maybeSent).toBe(true);
     expect((await port.lookup(id))?.totalCounter).toBe(1);
+  });
+
+  it('a connection cut halfway through the answer: unreachable, maybe sent, and the receipt is there', async () => {
+    pfr.failNext('cut');
+    const id = requestId();
+    const err = await caught(port.issue(id, sale()));
+    expect(err).toBeInstanceOf(FiscalUnreachable);
+    expect((err as FiscalUnreachable).maybeSent).toBe(true);
+    expect((await port.lookup(id))?.invoiceNumber).toBe('TESTPFR1-TESTPFR1-1');
   });
 
   it('5xx: unreachable, maybe sent; nothing was signed and the next attempt signs once', async () => {

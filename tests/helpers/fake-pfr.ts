@@ -24,13 +24,14 @@ import {
  * (with `RequestId`) and `GET /invoices/{requestId}`. It signs receipts with sequential counters, a
  * verification URL, a real QR code (a GIF, as the PFR sends) and a journal; locks on the PIN; keeps one
  * receipt per RequestId; refuses what the PFR refuses with its codes in `modelState`; and can be told to
- * time out after signing, answer 500, or drop the connection after signing. Point the `lpfr` adapter at `url`.
+ * time out after signing, answer 500, or drop the connection after signing (before or halfway through the
+ * answer). Point the `lpfr` adapter at `url`.
  */
 
 /** Where a fake keeps its device memory, for a restart with `from`. */
 const MEMORY = Symbol('memory');
 
-export type FailureKind = 'timeout' | '5xx' | 'drop';
+export type FailureKind = 'timeout' | '5xx' | 'drop' | 'cut';
 
 /** A receipt the fake signed. */
 export interface IssuedInvoice {
@@ -87,7 +88,10 @@ export interface FakePfr {
   /** While true, `POST /invoices` answers 1500 and `/status` says so; `POST /pin` with the right PIN clears it. */
   pinRequired: boolean;
   setPin(pin: string): void;
-  /** The next `count` `POST /invoices`: `timeout` signs and never answers, `5xx` answers 500 and signs nothing, `drop` signs and closes the socket. */
+  /**
+   * The next `count` `POST /invoices`: `timeout` signs and never answers, `5xx` answers 500 and signs
+   * nothing, `drop` signs and closes the socket, `cut` signs and closes it halfway through the answer.
+   */
   failNext(kind: FailureKind, count?: number): void;
   /** Delay every answer. */
   delayMs: number;
@@ -610,6 +614,15 @@ export async function startFakePfr(opts: FakePfrOptions = {}): Promise<FakePfr> 
         }
         if (failure === 'drop') {
           req.socket.destroy();
+          return;
+        }
+        if (failure === 'cut') {
+          const json = JSON.stringify(issued.result);
+          res.writeHead(200, {
+            'content-type': 'application/json; charset=utf-8',
+            'content-length': Buffer.byteLength(json),
+          });
+          res.write(json.slice(0, json.length >> 1), () => res.socket?.destroy());
           return;
         }
         return answer(200, issued.result);
