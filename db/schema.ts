@@ -456,6 +456,8 @@ export interface FiscalReceiptsTable {
   payment_type: string;
   /** JSON list of the ledger rows (ids) a delivery's receipt fiscalizes besides `payment_id` (door money, vouchers, credit). */
   covers: string | null;
+  /** JSON list `[{ paymentType, amount }]`: the body's payments, fixed when the row is written (core/fiscal/receipts.ts). */
+  parts: string | null;
   /** The moment the money moved (a bank transfer seen a day late keeps its day): the request's ESIR time. */
   esir_time: Timestamp;
   /** The receipt this one refers to (a refund to its sale, a delivery's sale to its advance refund). */
@@ -491,6 +493,28 @@ export interface FiscalReceiptsTable {
   issued_at: Timestamp | null;
 }
 
+/**
+ * Where an advance receipt's money is: a part held (+) by a booking, a customer's studio credit, a gift
+ * certificate or an erased customer's owed refund (the ledger row that took their credit), or leaving it
+ * (−): moved to another holder, closed at delivery or paid back (`receipt_id`: that receipt).
+ */
+export interface FiscalAdvancesTable {
+  id: Generated<number>;
+  /** The Advance Sale receipt the money came in with. */
+  advance_id: number;
+  holder: 'record' | 'credit' | 'certificate' | 'owed';
+  /** The booking, the customer's Telegram id, the certificate, the erased credit's ledger row. */
+  holder_id: number;
+  amount: number;
+  /** The advance's payment type (its receipt's). */
+  payment_type: string;
+  /** The receipt that closed or paid back this part. */
+  receipt_id: number | null;
+  /** The ledger row that moved it. */
+  payment_id: number | null;
+  created_at: Timestamp;
+}
+
 export interface DB {
   users: UsersTable;
   workshops: WorkshopsTable;
@@ -524,4 +548,5 @@ export interface DB {
   business_connections: BusinessConnectionsTable;
   business_chats: BusinessChatsTable;
   fiscal_receipts: FiscalReceiptsTable;
+  fiscal_advances: FiscalAdvancesTable;
 }

@@ -1,6 +1,7 @@
 import type { AttendanceValue } from '../../contract';
-import type { Database } from '../../db/database';
+import { nowIso, type Database } from '../../db/database';
 import { updateRecord, type RecordRow } from '../../db/repositories/records';
+import { fiscalizeDelivery } from '../fiscal/enqueue';
 import { actorCan, type Actor } from '../kernel/actor';
 import { Conflict, Forbidden } from '../kernel/errors';
 import { onRecord } from './command';
@@ -18,7 +19,8 @@ export const checkInOpen = (scheduleDate: string, now = Date.now()) =>
   now >= Date.parse(scheduleDate) - CHECK_IN_OPENS_MS;
 
 /**
- * Staff mark whether an ACTIVE booking's party came (null clears the mark), under the session's lock.
+ * Staff mark whether an ACTIVE booking's party came (null clears the mark), under the session's lock;
+ * «пришёл» writes the booking's delivery receipts.
  * `toggle` (the staff bot's buttons): pressing the mark the booking already has clears it.
  */
 export function setAttendance(
@@ -35,6 +37,8 @@ export function setAttendance(
     const attendance = toggle && r.attendance === mark ? null : mark;
     if (r.attendance === attendance) return { value: r, events: [] };
     const record = await updateRecord(trx, r.id, { attendance });
+    // «Пришёл» is the service delivered: its advances are closed and it is sold (once).
+    if (attendance === 'ATTENDED') await fiscalizeDelivery(trx, record, nowIso());
     return { value: record, events: [{ type: 'record.attendance', actor, before: r, record, schedule }] };
   });
 }

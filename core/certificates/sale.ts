@@ -48,6 +48,7 @@ export async function recordSale(
     method,
     telegram_id: c.buyer_telegram_id,
     note: CERTIFICATE_TEXTS.saleNote(c.code),
+    certificate_id: c.id,
     ...charge,
   });
   await insertCertificateEntry(trx, {

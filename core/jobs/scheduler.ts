@@ -13,6 +13,8 @@ import { remindExpiringCertificates, settleExpiredCertificates } from '../certif
 import { runMinPeopleRule } from '../schedules/min-people';
 import type { Log } from '../kernel/log';
 import { moneyCheckJob } from './money-check';
+import { askForBuyerIds } from '../receipts/buyer-id';
+import { deliverStartedSessions } from './fiscal-delivery';
 
 /**
  * The periodic jobs: one timer, every job in turn at each tick. A job must be idempotent (it runs
@@ -43,6 +45,8 @@ export const jobs = (database: Database, opts: { timezone?: string } = {}): Job[
   { name: 'unreconciled-money', run: (now) => sweepUnreconciled(database, now) },
   // Before the digest, so a session cancelled for too few people gets no digest.
   { name: 'min-people', run: (now) => runMinPeopleRule(database, now) },
+  // After the queue and the minimum: a started session's bookings that are still ACTIVE were delivered.
+  { name: 'fiscal-delivery', run: (now) => deliverStartedSessions(database, now) },
   { name: 'digest', run: (now) => enqueueDueDigests(database, now) },
   { name: 'reminders', run: (now) => enqueueDueReminders(database, now) },
   {
@@ -52,6 +56,8 @@ export const jobs = (database: Database, opts: { timezone?: string } = {}): Job[
   // Expired balances are written off (and reported) before any reminder could name them.
   { name: 'certificate-expiry', run: (now) => settleExpiredCertificates(database, now) },
   { name: 'certificate-reminders', run: (now) => remindExpiringCertificates(database, now) },
+  // A refund receipt waiting for the buyer's ID: its customer is asked once, in Telegram.
+  { name: 'fiscal-buyer-ids', run: () => askForBuyerIds(database) },
   { name: 'retention', run: (now) => runRetention(database, now) },
   { name: 'shared-state', run: (now) => pruneSharedState(database, now) },
   // Last, at a quiet hour: the money invariants over the whole ledger, each break told to staff once.

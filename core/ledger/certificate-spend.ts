@@ -120,6 +120,7 @@ export async function spendCertificate(
     method: 'certificate',
     kind: 'payment',
     note: CERTIFICATE_TEXTS.spendNote(c.code),
+    fiscal: { certificate_id: c.id },
   });
   await insertCertificateEntry(trx, {
     certificate_id: c.id,
@@ -162,6 +163,7 @@ export async function returnToCertificates(
       method: 'certificate',
       kind: 'refund',
       note: CERTIFICATE_TEXTS.returnNote(c.code),
+      fiscal: { certificate_id },
     });
     await insertCertificateEntry(trx, {
       certificate_id,

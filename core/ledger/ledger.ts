@@ -9,6 +9,7 @@ import {
   type PaymentRow,
 } from '../../db/repositories/payments';
 import { getRecord, type RecordRow } from '../../db/repositories/records';
+import { fiscalizePayment, type FiscalContext } from '../fiscal/enqueue';
 import type { Actor } from '../kernel/actor';
 import type { MoneyEvent } from '../kernel/events';
 import { getBusinessSettings } from '../kernel/settings';
@@ -16,7 +17,8 @@ import { moneyOf } from './price';
 
 /*
  * The ledger's one writer: every row is appended here, with the booking's money before and after,
- * as an event that the publisher logs (and, when asked, tells). A correction is a new row.
+ * as an event that the publisher logs (and, when asked, tells). A correction is a new row. Each row's
+ * fiscal receipts (core/fiscal) are written with it, in its transaction.
  */
 
 type MoneySettings = Pick<BusinessSettings, 'prepayment' | 'deposit_percent'>;
@@ -33,15 +35,18 @@ type RowFields = Omit<
 > &
   Partial<Pick<PaymentInsert, 'telegram_payment_charge_id' | 'provider_payment_charge_id'>>;
 
-/** The one insert of the ledger: every row below goes through here, with who wrote it. */
-const insertRow = (trx: Executor, actor: Actor, row: RowFields) =>
-  insertPayment(trx, {
+/** The one insert of the ledger: every row below goes through here, with who wrote it, and its receipts. */
+async function insertRow(trx: Executor, actor: Actor, row: RowFields, fiscal: FiscalContext = {}): Promise<PaymentRow> {
+  const payment = await insertPayment(trx, {
     ...row,
     telegram_payment_charge_id: row.telegram_payment_charge_id ?? null,
     provider_payment_charge_id: row.provider_payment_charge_id ?? null,
     recorded_by_kind: actor.kind,
     recorded_by_user_id: actor.kind === 'staff' ? actor.user_id : null,
   });
+  await fiscalizePayment(trx, payment, actor, fiscal);
+  return payment;
+}
 
 /** The event of a row that belongs to no booking of today (credit, a gone booking, an owed refund). */
 const bookinglessEvent = (
@@ -58,6 +63,8 @@ export interface Append {
   note?: string | null;
   telegram_payment_charge_id?: string | null;
   provider_payment_charge_id?: string | null;
+  /** What the receipts need to know beyond the row (a certificate spent, the day a transfer arrived). */
+  fiscal?: FiscalContext;
 }
 
 /** Appends a row to a booking's ledger and returns its event (the booking's money before → after). */
@@ -72,12 +79,13 @@ export async function appendToRecord(
 ): Promise<MoneyEvent> {
   const before = await recordMoney(trx, r, s);
   if (row.method === 'credit' && r.telegram_id !== null) await lockCredit(trx, r.telegram_id);
-  const payment = await insertRow(trx, actor, {
-    ...row,
-    record_id: r.id,
-    telegram_id: r.telegram_id,
-    note: row.note ?? null,
-  });
+  const { fiscal, ...fields } = row;
+  const payment = await insertRow(
+    trx,
+    actor,
+    { ...fields, record_id: r.id, telegram_id: r.telegram_id, note: row.note ?? null },
+    fiscal,
+  );
   const after = await recordMoney(trx, r, s);
   return {
     type: 'money.recorded',
@@ -91,19 +99,32 @@ export async function appendToRecord(
   };
 }
 
-/** The money a gift certificate was sold for: a row of the studio's ledger that belongs to no booking. */
+/**
+ * The money a gift certificate was sold for: a row of the studio's ledger that belongs to no booking
+ * (`certificate_id`: the certificate it sells; without it, money kept for its payer).
+ */
 export const appendCertificateSale = (
   trx: Executor,
   actor: Actor,
-  sale: {
+  {
+    certificate_id,
+    ...sale
+  }: {
     amount: number;
     method: 'cash' | 'card' | 'bank_transfer' | 'telegram';
     telegram_id: number | null;
     note: string;
     telegram_payment_charge_id?: string;
     provider_payment_charge_id?: string;
+    certificate_id?: number;
   },
-) => insertRow(trx, actor, { ...sale, record_id: null, kind: 'payment' });
+) =>
+  insertRow(
+    trx,
+    actor,
+    { ...sale, record_id: null, kind: 'payment' },
+    certificate_id !== undefined ? { certificate_id } : {},
+  );
 
 /**
  * A Telegram charge whose booking no longer exists (its session was deleted after the customer passed
@@ -124,7 +145,7 @@ export async function appendUnbookedCharge(
   await lockCredit(trx, charge.telegram_id);
   const before = await creditBalance(trx, charge.telegram_id);
   const row = { record_id: null, telegram_id: charge.telegram_id, amount: charge.amount, note: charge.note };
-  await insertRow(trx, actor, { ...charge, ...row, method: 'telegram', kind: 'payment' });
+  await insertRow(trx, actor, { ...charge, ...row, method: 'telegram', kind: 'payment' }, { to_credit: true });
   const payment = await insertRow(trx, actor, { ...row, method: 'credit', kind: 'refund' });
   return bookinglessEvent(
     actor,
@@ -145,7 +166,8 @@ export async function appendToGoneRecord(
   row: Append,
 ): Promise<MoneyEvent> {
   if (row.method === 'credit' && gone.telegram_id !== null) await lockCredit(trx, gone.telegram_id);
-  const payment = await insertRow(trx, actor, { ...row, ...gone, note: row.note ?? null });
+  const { fiscal, ...fields } = row;
+  const payment = await insertRow(trx, actor, { ...fields, ...gone, note: row.note ?? null }, fiscal);
   return bookinglessEvent(actor, payment, null, { amount_paid: row.amount, status: 'gone' });
 }
 
@@ -212,33 +234,44 @@ export async function appendErasedCredit(trx: Executor, actor: Actor, telegramId
   await lockCredit(trx, telegramId);
   const balance = await creditBalance(trx, telegramId);
   if (balance <= 0) return null;
-  return insertRow(trx, actor, {
-    record_id: null,
-    telegram_id: null,
-    amount: -balance,
-    method: 'credit',
-    kind: 'adjustment',
-    note: 'Клиент удалил свои данные: баланс в студии к возврату',
-  });
+  return insertRow(
+    trx,
+    actor,
+    {
+      record_id: null,
+      telegram_id: null,
+      amount: -balance,
+      method: 'credit',
+      kind: 'adjustment',
+      note: 'Клиент удалил свои данные: баланс в студии к возврату',
+    },
+    { erased_telegram_id: telegramId },
+  );
 }
 
 /**
  * Staff paid back what an erased customer's credit left owed (owed_refunds): money out of the studio
- * that names nobody, as the credit's way out did. Returns the row's event.
+ * that names nobody, as the credit's way out did (`owed_payment_id`: the row that took the credit).
+ * Returns the row's event.
  */
 export async function appendOwedRefundPayout(
   trx: Executor,
   actor: Actor,
-  payout: { amount: number; method: 'cash' | 'card' | 'bank_transfer'; note: string },
+  payout: { amount: number; method: 'cash' | 'card' | 'bank_transfer'; note: string; owed_payment_id: number },
 ): Promise<MoneyEvent> {
-  const payment = await insertRow(trx, actor, {
-    record_id: null,
-    telegram_id: null,
-    amount: -payout.amount,
-    method: payout.method,
-    kind: 'refund',
-    note: payout.note,
-  });
+  const payment = await insertRow(
+    trx,
+    actor,
+    {
+      record_id: null,
+      telegram_id: null,
+      amount: -payout.amount,
+      method: payout.method,
+      kind: 'refund',
+      note: payout.note,
+    },
+    { owed_payment_id: payout.owed_payment_id },
+  );
   return bookinglessEvent(
     actor,
     payment,

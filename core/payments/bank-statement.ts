@@ -107,13 +107,15 @@ const newLine = (actor: Actor, l: StatementLine) => ({
 });
 
 /** A booking's transfer, appended like a payment at the desk; paid enough, its seat hold is over. */
-async function payByTransfer(c: OnRecord, amount: number, note: string) {
+async function payByTransfer(c: OnRecord, amount: number, note: string, bookedOn: string) {
   const before = await recordMoney(c.trx, c.record, c.settings);
   const event = await appendToRecord(c.trx, c.actor, c.record, c.schedule, c.settings, {
     amount,
     method: 'bank_transfer',
     kind: 'payment',
     note,
+    // Its receipt keeps the day the money arrived, however late the statement is read.
+    fiscal: { moved_on: bookedOn },
   });
   if (c.record.pay_by !== null && before.amount_paid + amount >= before.required_now)
     await setPayBy(c.trx, c.record.id, null);
@@ -130,7 +132,7 @@ function importForRecord(database: Database, actor: Actor, recordId: number, l: 
     const due = await payableNow(c.trx, c.record, c.settings);
     if ('refusal' in due || (l.amount !== due.amount && l.amount !== due.balance))
       return { value: 'unmatched', events: [] };
-    const event = await payByTransfer(c, l.amount, noteOf(l));
+    const event = await payByTransfer(c, l.amount, noteOf(l), l.booked_on);
     await updateBankLine(c.trx, line.id, {
       status: 'matched',
       record_id: recordId,
@@ -228,7 +230,7 @@ export async function attachBankLine(
     const m = await recordMoney(c.trx, c.record, c.settings);
     if (m.balance <= 0) throw new Conflict(DESK_MSG.paidAlready);
     if (claimed.amount > m.balance) throw new Conflict(DESK_MSG.aboveBalance(m.balance));
-    const event = await payByTransfer(c, claimed.amount, noteOf(claimed));
+    const event = await payByTransfer(c, claimed.amount, noteOf(claimed), claimed.booked_on);
     const line = await updateBankLine(c.trx, lineId, { payment_id: event.payment.id });
     return {
       value: toBankLinePublic(line),

@@ -42,6 +42,7 @@ export async function payOwedRefund(
       amount: owed.amount,
       method,
       note: `Возврат клиенту, удалившему свои данные, выплачен ${METHOD_NOTE[method]}`,
+      owed_payment_id: owed.payment_id,
     });
     await setOwedRefundPayment(trx, id, money.payment.id);
     await publish(trx, [
