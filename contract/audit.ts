@@ -41,6 +41,8 @@ export const AUDIT_ENTITIES = [
   'settings',
   'business_settings',
   'promo_code',
+  'fiscal_settings',
+  'fiscal_receipt',
 ] as const;
 
 export const AuditQuery = PageQuery.extend(DateRange.shape).extend({
@@ -118,6 +120,17 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   description_en: 'Описание (англ.)',
   description_sr: 'Описание (серб.)',
   min_people: 'Минимум участников',
+  fiscal_mode: 'Фискализация',
+  fiscal_pfr_url: 'Адрес PFR',
+  fiscal_training: 'Учебный режим',
+  fiscal_cashier: 'Кассир',
+  fiscal_label_workshop: 'Метка мастер-классов',
+  fiscal_label_certificate: 'Метка сертификатов',
+  fiscal_label_pass: 'Метка абонементов',
+  fiscal_certificate_receipts: 'Чек за сертификат',
+  invoice_number: 'Номер чека',
+  buyer_id_code: 'Документ покупателя',
+  pin: 'PIN PFR',
 };
 export const AUDIT_ENTITY_LABELS: Record<string, string> = {
   record: 'Запись',
@@ -135,6 +148,8 @@ export const AUDIT_ENTITY_LABELS: Record<string, string> = {
   unreconciled: 'Несверенные деньги',
   bank_line: 'Строка выписки',
   owed_refund: 'Возврат после удаления данных',
+  fiscal_settings: 'Фискализация',
+  fiscal_receipt: 'Фискальный чек',
 };
 export const DELETED_USER = 'удалённый пользователь';
 export const SYSTEM_ACTOR = 'Система';

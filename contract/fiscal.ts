@@ -14,15 +14,13 @@ export type FiscalMode = z.infer<typeof FiscalMode>;
  * the sale, the service's receipt is paid by Voucher) or `sale` (an advance receipt at the sale,
  * closed by the service's receipt). The law leaves multi-purpose vouchers open: the studio chooses.
  */
-export const CertificateReceipts = z.enum(['redemption', 'sale'], { error: 'Выберите, когда выдавать чек за сертификат' });
+export const CertificateReceipts = z.enum(['redemption', 'sale'], {
+  error: 'Выберите, когда выдавать чек за сертификат',
+});
 export type CertificateReceipts = z.infer<typeof CertificateReceipts>;
 
 /** A tax label as the PFR's current rates define it (one or two letters, e.g. «Ђ», «А», «Г»). */
-const TaxLabel = z
-  .string()
-  .trim()
-  .min(1, 'Выберите налоговую метку')
-  .max(2, 'Налоговая метка: одна или две буквы');
+const TaxLabel = z.string().trim().min(1, 'Выберите налоговую метку').max(2, 'Налоговая метка: одна или две буквы');
 
 export const FiscalSettings = z.object({
   fiscal_mode: FiscalMode,
@@ -57,3 +55,276 @@ export type FiscalSettingsUpdate = z.infer<typeof FiscalSettingsUpdate>;
 /** A receipt's state as staff see it: waiting (to send or, manual, to type), needs_buyer, issued, refused. */
 export const FiscalReceiptState = z.enum(['waiting', 'needs_buyer', 'issued', 'refused']);
 export type FiscalReceiptState = z.infer<typeof FiscalReceiptState>;
+
+/* ---------- what staff see of receipts ---------- */
+
+/** Staff's names of the four fiscal documents a ledger movement or a delivery gets. */
+export const FiscalReceiptType = z.enum(['advance', 'sale', 'refund', 'advance_refund']);
+export type FiscalReceiptType = z.infer<typeof FiscalReceiptType>;
+export const FISCAL_RECEIPT_TYPE_LABELS: Record<FiscalReceiptType, string> = {
+  advance: 'Аванс',
+  sale: 'Продажа',
+  refund: 'Возврат',
+  advance_refund: 'Аванс: возврат',
+};
+
+export const FISCAL_RECEIPT_STATE_LABELS: Record<FiscalReceiptState, string> = {
+  waiting: 'Ожидает',
+  needs_buyer: 'Нужен документ покупателя',
+  issued: 'Выдан',
+  refused: 'Отклонён',
+};
+
+export const FISCAL_MODE_LABELS: Record<FiscalMode, string> = {
+  off: 'Выключено',
+  lpfr: 'L-PFR или V-PFR',
+  manual: 'Вручную',
+};
+
+/** The protocol's payment types as staff read them. */
+export const FISCAL_PAYMENT_TYPE_LABELS: Record<string, string> = {
+  Cash: 'Наличные',
+  Card: 'Карта',
+  WireTransfer: 'Перевод',
+  Voucher: 'Ваучер (сертификат)',
+  MobileMoney: 'Мобильный платёж',
+  Check: 'Чек',
+  Other: 'Другое',
+};
+
+/** The invoice types and transactions as the daily report names them. */
+export const FISCAL_INVOICE_TYPE_LABELS: Record<string, string> = {
+  Normal: 'Промет',
+  Advance: 'Аванс',
+  Training: 'Обука (учебный)',
+  Copy: 'Копия',
+  Proforma: 'Предрачун',
+};
+export const FISCAL_TRANSACTION_LABELS: Record<string, string> = { Sale: 'Продажа', Refund: 'Возврат' };
+
+/** A receipt as a row of the ledger or Касса shows it. */
+export const FiscalReceiptBrief = z.object({
+  id: z.number().int(),
+  type: FiscalReceiptType,
+  state: FiscalReceiptState,
+  /** The PFR's number `<requestedBy>-<signedBy>-<counter>`; null until issued. */
+  invoice_number: z.string().nullable(),
+  /** Whole RSD, positive: the type says the direction. */
+  amount: z.number().int(),
+  payment_type: z.string(),
+  mode: z.enum(['lpfr', 'manual']),
+  /** A training receipt (no fiscal effect). */
+  training: z.boolean(),
+  /** Why it waits or was refused, as the sender last saw it. */
+  last_error: z.string().nullable(),
+  issued_at: z.string().nullable(),
+});
+export type FiscalReceiptBrief = z.infer<typeof FiscalReceiptBrief>;
+
+/** One receipt in full: what the printable receipt shows. */
+export const FiscalReceiptPublic = FiscalReceiptBrief.extend({
+  invoice_type: z.string(),
+  transaction_type: z.string(),
+  /** The moment the money moved: the request's ESIR time. */
+  esir_time: z.string(),
+  /** The PFR's time of signing; null until issued. */
+  sdc_time: z.string().nullable(),
+  invoice_counter: z.string().nullable(),
+  verification_url: z.string().nullable(),
+  /** The verification QR code as an image (data URL); null when the PFR sent none. */
+  verification_qr: z.string().nullable(),
+  /** The receipt's text as the PFR rendered it, to print as it is. */
+  journal: z.string().nullable(),
+  record_id: z.number().int().nullable(),
+  payment_id: z.number().int().nullable(),
+  certificate_id: z.number().int().nullable(),
+  /** The receipt this one refers to (a refund's sale, a final sale's advance refund). */
+  referent: z.object({ id: z.number().int(), invoice_number: z.string().nullable() }).nullable(),
+  /** Whether the buyer's identification is on it (the number itself is not shown back). */
+  has_buyer_id: z.boolean(),
+  /** The booking's customer and workshop, as the ledger row kept them. */
+  customer_name: z.string().nullable(),
+  workshop_title: z.string().nullable(),
+});
+export type FiscalReceiptPublic = z.infer<typeof FiscalReceiptPublic>;
+
+/** A PFR invoice number as staff type it in manual mode: `<8 letters or digits>-<8 letters or digits>-<counter>`. */
+export const FISCAL_INVOICE_NUMBER = /^[A-Z0-9]{8}-[A-Z0-9]{8}-[1-9]\d{0,9}$/;
+
+export const FiscalManualNumber = z.object({
+  invoice_number: z
+    .string({ error: 'Укажите номер чека' })
+    .trim()
+    .transform((s) => s.toUpperCase())
+    .pipe(
+      z
+        .string()
+        .regex(
+          FISCAL_INVOICE_NUMBER,
+          'Номер чека — как его печатает PFR: XXXXXXXX-XXXXXXXX-N (например RX4F7Y5L-RX4F7Y5L-138)',
+        ),
+    ),
+});
+export type FiscalManualNumber = z.input<typeof FiscalManualNumber>;
+
+/**
+ * The buyer's identification on a refund: the rulebook's code and the document's number. The formats
+ * of the codes a studio's customer can have; the rest are companies and public bodies (PIB and JBKJS …).
+ */
+export const BUYER_ID_KINDS = {
+  '10': { label: 'ПИБ', pattern: /^\d{9}$/, hint: '9 цифр' },
+  '11': { label: 'ЈМБГ', pattern: /^\d{13}$/, hint: '13 цифр' },
+  '20': { label: 'Лична карта (Сербия)', pattern: /^\d{9}$/, hint: '9 цифр' },
+  '21': { label: 'Избегличка легитимација', pattern: /^\d{1,20}$/, hint: 'до 20 цифр' },
+  '22': { label: 'ЕБС (иностранец)', pattern: /^\d{13}$/, hint: '13 цифр' },
+  '23': { label: 'Пасош (Сербия)', pattern: /^\d{9}$/, hint: '9 цифр' },
+  '30': { label: 'Пасош (иностранный)', pattern: /^[A-Z0-9]{1,20}$/, hint: 'до 20 букв и цифр' },
+  '40': { label: 'Налоговый номер другой страны', pattern: /^[A-Z0-9]{1,20}$/, hint: 'до 20 букв и цифр' },
+} as const;
+export type BuyerIdCode = keyof typeof BUYER_ID_KINDS;
+export const BUYER_ID_CODES_OFFERED = Object.keys(BUYER_ID_KINDS) as BuyerIdCode[];
+
+export const FiscalBuyerId = z
+  .object({
+    code: z.enum(BUYER_ID_CODES_OFFERED as [BuyerIdCode, ...BuyerIdCode[]], { error: 'Выберите вид документа' }),
+    number: z
+      .string({ error: 'Укажите номер документа' })
+      .trim()
+      .transform((s) => s.replace(/[\s-]/g, '').toUpperCase())
+      .pipe(z.string().min(1, 'Укажите номер документа')),
+  })
+  .superRefine((b, ctx) => {
+    const kind = BUYER_ID_KINDS[b.code];
+    if (!kind.pattern.test(b.number))
+      ctx.addIssue({ code: 'custom', path: ['number'], message: `${kind.label}: ${kind.hint}` });
+  });
+export type FiscalBuyerId = z.input<typeof FiscalBuyerId>;
+
+/** `<code>:<number>` as the protocol's `buyerId` carries it. */
+export const buyerIdOf = (b: { code: string; number: string }) => `${b.code}:${b.number}`;
+
+/** The PIN of the PFR's secure element: four digits, sent to the PFR and never kept. */
+export const FiscalPin = z.object({
+  pin: z
+    .string({ error: 'Введите PIN' })
+    .trim()
+    .regex(/^\d{4}$/, 'PIN: четыре цифры'),
+});
+export type FiscalPin = z.infer<typeof FiscalPin>;
+
+/** «Проверить связь» with an address typed but not yet saved. */
+export const FiscalCheck = FiscalSettings.pick({ fiscal_pfr_url: true });
+export type FiscalCheck = z.infer<typeof FiscalCheck>;
+
+/** A tax label the PFR's current rates define, to choose from. */
+export const FiscalTaxLabel = z.object({ label: z.string(), rate: z.number(), category: z.string() });
+export type FiscalTaxLabel = z.infer<typeof FiscalTaxLabel>;
+
+/** What the PFR answered to `attention`, `status` and `environment-parameters`. */
+export const FiscalProbe = z.object({
+  url: z.string(),
+  reachable: z.boolean(),
+  /** Why it could not be asked (unreachable, refused), in Russian. */
+  error: z.string().nullable(),
+  pin_required: z.boolean(),
+  /** The PFR's general status codes (`0000`, `1500` PIN required …). */
+  gsc: z.array(z.string()),
+  uid: z.string().nullable(),
+  last_invoice_number: z.string().nullable(),
+  environment: z.string().nullable(),
+  labels: z.array(FiscalTaxLabel),
+});
+export type FiscalProbe = z.infer<typeof FiscalProbe>;
+
+/** The fiscal outbox as the sender sees it. */
+export const FiscalHealth = z.object({
+  /** The PFR's state when the sender last spoke to it. */
+  state: z.enum(['ok', 'pin_required', 'unreachable']),
+  since: z.string().nullable(),
+  last_error: z.string().nullable(),
+  waiting: z.number().int(),
+  needs_buyer: z.number().int(),
+  refused: z.number().int(),
+  oldest_waiting_at: z.string().nullable(),
+});
+export type FiscalHealth = z.infer<typeof FiscalHealth>;
+
+export const FiscalStatus = z.object({
+  mode: FiscalMode,
+  training: z.boolean(),
+  /** The PFR's answers (lpfr only; null otherwise). */
+  pfr: FiscalProbe.nullable(),
+  health: FiscalHealth,
+});
+export type FiscalStatus = z.infer<typeof FiscalStatus>;
+
+/** Without `probe=false` the status asks the PFR (lpfr); the admin's banner reads it without. */
+export const FiscalStatusQuery = z.object({
+  probe: z.stringbool({ error: 'probe: true или false' }).default(true),
+});
+export type FiscalStatusQuery = z.input<typeof FiscalStatusQuery>;
+
+export const FiscalReportQuery = z.object({
+  date: z.iso
+    .date({ error: 'Укажите дату: ГГГГ-ММ-ДД' })
+    .refine((s) => Number(s.slice(0, 4)) >= 1900 && Number(s.slice(0, 4)) <= 2999, {
+      message: 'Укажите дату с 1900 по 2999 год',
+    }),
+});
+export type FiscalReportQuery = z.infer<typeof FiscalReportQuery>;
+
+/** A receipt that keeps the report from agreeing, with the ledger row it is for. */
+export const FiscalReportPending = FiscalReceiptBrief.extend({
+  record_id: z.number().int().nullable(),
+  payment_id: z.number().int().nullable(),
+});
+
+/** A real-money ledger row of the day that has no receipt at all. */
+export const FiscalReportUnreceipted = z.object({
+  payment_id: z.number().int(),
+  record_id: z.number().int().nullable(),
+  amount: z.number().int(),
+  method: z.string(),
+  at: z.string(),
+  /** A certificate sold while the studio fiscalizes certificates when they are used: no receipt by its rule, not counted. */
+  exempt: z.boolean(),
+});
+
+/** The studio's fiscal day: issued receipts by type and payment type beside the ledger's real money. */
+export const FiscalReport = z.object({
+  date: z.string(),
+  /** The day's bounds (the studio's time zone), as instants. */
+  from: z.string(),
+  to: z.string(),
+  mode: FiscalMode,
+  /** Training receipts are among the day's. */
+  training: z.boolean(),
+  /** Issued receipts: invoice type × transaction × payment type. */
+  rows: z.array(
+    z.object({
+      invoice_type: z.string(),
+      transaction_type: z.string(),
+      payment_type: z.string(),
+      count: z.number().int(),
+      amount: z.number().int(),
+    }),
+  ),
+  /**
+   * Per payment type: the issued receipts' net (sales less refunds) and the ledger's real money of the
+   * day; a type no real money is paid in (Voucher) has no ledger figure and is not compared.
+   */
+  totals: z.array(
+    z.object({
+      payment_type: z.string(),
+      receipts: z.number().int(),
+      ledger: z.number().int().nullable(),
+      difference: z.number().int().nullable(),
+    }),
+  ),
+  agrees: z.boolean(),
+  /** Receipts of the day not issued (waiting, needing the buyer's ID, refused). */
+  pending: z.array(FiscalReportPending),
+  /** Real-money rows of the day with no receipt written. */
+  unreceipted: z.array(FiscalReportUnreceipted),
+});
+export type FiscalReport = z.infer<typeof FiscalReport>;

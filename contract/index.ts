@@ -19,3 +19,4 @@ export * from './promo-codes';
 export * from './certificates';
 export * from './unreconciled';
 export * from './bank-statement';
+export * from './fiscal';

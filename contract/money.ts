@@ -1,6 +1,7 @@
 import { z } from './zod';
 import { idParam } from './common';
 import { DateRange, PageQuery } from './paging';
+import { FiscalMode, FiscalReceiptBrief } from './fiscal';
 
 /*
  * Money as the API carries it: whole RSD everywhere (Telegram's invoices alone use minor units).
@@ -167,9 +168,20 @@ export const LedgerAllowed = z.object({
 });
 export type LedgerAllowed = z.infer<typeof LedgerAllowed>;
 
+/** The studio's fiscal mode and whether its receipts are training ones: what a staff page says beside receipts. */
+export const FiscalState = z.object({ mode: FiscalMode, training: z.boolean() });
+export type FiscalState = z.infer<typeof FiscalState>;
+
+/** A ledger row with its fiscal receipt (its own, or the delivery's that covers it); null: none written. */
+export const LedgerPayment = PaymentPublic.extend({ receipt: FiscalReceiptBrief.nullable() });
+export type LedgerPayment = z.infer<typeof LedgerPayment>;
+
 export const RecordLedger = z.object({
   money: RecordMoney,
-  payments: z.array(PaymentPublic),
+  payments: z.array(LedgerPayment),
+  /** Every fiscal receipt of the booking, oldest first (the delivery's among them). */
+  receipts: z.array(FiscalReceiptBrief),
+  fiscal: FiscalState,
   /** The promo code whose discount (money.discount) is a part of the price; null: none. */
   promo_code: z.string().nullable().optional(),
   allowed: LedgerAllowed,
@@ -177,14 +189,18 @@ export const RecordLedger = z.object({
 export type RecordLedger = z.infer<typeof RecordLedger>;
 
 /** The cash desk's period (at most EXPORT_MAX_DAYS; without dates the bookings export's default) and method. */
-export const CashDeskQuery = DateRange.extend({ method: PaymentMethod.optional() });
+export const CashDeskQuery = DateRange.extend({
+  method: PaymentMethod.optional(),
+  /** `missing`: real money whose receipt is not issued yet («без чека»). */
+  receipt: z.enum(['missing'], { error: 'receipt: только missing (без чека)' }).optional(),
+});
 export type CashDeskQuery = z.input<typeof CashDeskQuery>;
 /** The same with a page of its rows. */
 export const CashDeskListQuery = CashDeskQuery.extend(PageQuery.shape);
 export type CashDeskListQuery = z.input<typeof CashDeskListQuery>;
 
 /** A ledger row in the cash desk list, with its booking's customer and session (kept after they are gone). */
-export const CashDeskRow = PaymentPublic.extend({
+export const CashDeskRow = LedgerPayment.extend({
   customer_name: z.string().nullable(),
   workshop_title: z.string().nullable(),
   schedule_date: z.string().nullable(),
@@ -223,6 +239,7 @@ export const CashDesk = z.object({
   }),
   /** One page of the period's ledger rows, newest first. */
   payments: z.array(CashDeskRow),
+  fiscal: FiscalState,
   /** The period's ledger rows, all pages together. */
   count: z.number().int(),
   /** The period applied (`to` exclusive): the one asked for, or the default when none was. */

@@ -40,6 +40,10 @@ const TABLE = {
   'price.override': STUDIO,
   /** Issuing certificates, their list, confirming a purchase's payment. */
   'certificates.manage': STUDIO,
+  /** Fiscal receipts: each payment's receipt, the fiscal state, the daily report, a receipt to print. */
+  'fiscal.read': STUDIO,
+  /** Typing a receipt's number from the studio's own register (manual mode), a refund's buyer ID. */
+  'fiscal.receipts': STUDIO,
   'users.manage': OWNER,
   'business.settings': OWNER,
   /** A customer's personal data: export and erasure. */
@@ -48,6 +52,8 @@ const TABLE = {
   'certificates.void': OWNER,
   'promo.manage': OWNER,
   'audit.read': OWNER,
+  /** The fiscal settings (mode, PFR, training, tax labels) and the PFR's PIN. */
+  'fiscal.settings': OWNER,
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Capability = keyof typeof TABLE;

@@ -42,6 +42,7 @@ import insightsRoutes from './routes/insights';
 import paymentsRoutes from './routes/payments';
 import certificatesRoutes, { certificatePageRoutes } from './routes/certificates';
 import promoCodesRoutes from './routes/promo-codes';
+import fiscalRoutes from './routes/fiscal';
 import { OneLineRequestLog } from './request-log';
 import { devMiniAppRoute } from './routes/dev-miniapp';
 
@@ -201,6 +202,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         insightsRoutes,
         personalDataRoutes,
         promoCodesRoutes,
+        fiscalRoutes,
       ]) {
         await routes(api, routeDeps);
       }

@@ -4,6 +4,7 @@ import { businessSettingsApi } from './business-settings';
 import { certificatesApi } from './certificates';
 import { customersApi } from './customers';
 import { dateSubscriptionsApi } from './date-subscriptions';
+import { fiscalApi } from './fiscal';
 import { giftsApi } from './gifts';
 import { languageApi } from './language';
 import { loginApi } from './login';
@@ -42,6 +43,7 @@ export const endpointGroups = {
   payments: paymentsApi,
   promoCodes: promoCodesApi,
   certificates: certificatesApi,
+  fiscal: fiscalApi,
   settings: settingsApi,
   businessSettings: businessSettingsApi,
   personalData: personalDataApi,

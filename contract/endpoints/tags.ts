@@ -10,6 +10,7 @@ export const TAGS = {
   payments: 'Money of a booking: prepayment, staff payments and refunds, Касса, bank statements, unreconciled money',
   'promo-codes': 'Discount codes and their use',
   certificates: 'Gift certificates: sold, paid, spent and shared',
+  fiscal: 'Fiscal receipts (Serbian e-fiscalization): settings, the PFR, each payment’s receipt, the daily report',
   settings: "A staff member's own notification settings",
   'business-settings': "The studio's settings and its Telegram Business connection",
   customers: 'Customers as staff see them: who booked, each with their bookings and credit',

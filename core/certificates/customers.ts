@@ -35,6 +35,7 @@ import {
 import { countCertificateAttempt, typedBy } from '../ledger/certificate-attempts';
 import { recordMoney } from '../ledger/ledger';
 import { moneyOf } from '../ledger/price';
+import { ledgerWithReceipts } from '../fiscal/staff';
 import { quotePrice } from '../promo/promo-codes';
 import { byCode, certificateAudit, onCertificate, toCertificatePublic } from './certificate-rows';
 
@@ -177,7 +178,7 @@ export async function redeemOnRecord(
     return {
       value: {
         money,
-        payments: rows.map(toPaymentPublic),
+        ...(await ledgerWithReceipts(trx, record.id, rows.map(toPaymentPublic))),
         promo_code: await promoCodeName(trx, record.promo_code_id),
         allowed: ledgerAllowed(actor, money),
       },

@@ -9,6 +9,8 @@ import { certificateSumsBetween, certificatesOutstanding } from '../../db/reposi
 import { toPaymentPublic } from '../ledger/payment-public';
 import { priceOf } from '../ledger/price';
 import { owedRefundsTotal } from '../../db/repositories/owed-refunds';
+import { FISCAL_RECEIPT_STATE_LABELS, FISCAL_RECEIPT_TYPE_LABELS } from '../../contract/fiscal';
+import { fiscalState, receiptsOfPayments } from '../fiscal/staff';
 
 /* The cash desk: what came in and went out over a range, what is owed back, the credit and certificates held. */
 
@@ -54,13 +56,19 @@ async function certificatesDesk(
   };
 }
 
-/** A ledger row as the desk lists it, with its booking's customer and session. */
-const toDeskRow = (p: Awaited<ReturnType<typeof deskRowsPage>>[number]): CashDeskRow => ({
-  ...toPaymentPublic(p),
-  customer_name: p.customer_name ?? null,
-  workshop_title: p.workshop_title ?? null,
-  schedule_date: p.schedule_date ?? null,
-});
+type DeskRow = Awaited<ReturnType<typeof deskRowsPage>>[number];
+
+/** Ledger rows as the desk lists them, with their booking's customer and session and their fiscal receipt. */
+async function toDeskRows(db: Executor, rows: DeskRow[]): Promise<CashDeskRow[]> {
+  const receipts = await receiptsOfPayments(db, rows);
+  return rows.map((p) => ({
+    ...toPaymentPublic(p),
+    receipt: receipts.get(p.id) ?? null,
+    customer_name: p.customer_name ?? null,
+    workshop_title: p.workshop_title ?? null,
+    schedule_date: p.schedule_date ?? null,
+  }));
+}
 
 /**
  * The cash desk over a bounded period: one page of its ledger rows, and the net per method, received and
@@ -90,7 +98,8 @@ export async function cashDesk(
     refunds_owed: await refundsOwed(db),
     credit_outstanding: await creditOutstanding(db),
     certificates: await certificatesDesk(db, range),
-    payments: (await deskRowsPage(db, range, page)).map(toDeskRow),
+    payments: await toDeskRows(db, await deskRowsPage(db, range, page)),
+    fiscal: await fiscalState(db),
     count,
     from: range.from,
     to: range.to,
@@ -102,7 +111,7 @@ const CSV_BATCH = 500;
 
 /** Every row of the period for the CSV, a batch at a time. */
 export async function* cashDeskBatches(db: Executor, range: DeskRange): AsyncIterable<CashDeskRow[]> {
-  for await (const batch of deskRowsInBatches(db, range, CSV_BATCH)) yield batch.map(toDeskRow);
+  for await (const batch of deskRowsInBatches(db, range, CSV_BATCH)) yield toDeskRows(db, batch);
 }
 
 export const CASH_DESK_COLUMNS = [
@@ -118,6 +127,9 @@ export const CASH_DESK_COLUMNS = [
   'Платёж Telegram',
   'Платёж провайдера',
   'Комментарий',
+  'Чек',
+  'Вид чека',
+  'Состояние чека',
 ] as const;
 
 const BY = { staff: 'Сотрудник', customer: 'Клиент', system: 'Система' } as const;
@@ -137,4 +149,7 @@ export const cashDeskCells = (p: CashDeskRow, timeZone: string) => [
   p.telegram_payment_charge_id,
   p.provider_payment_charge_id,
   p.note,
+  p.receipt?.invoice_number ?? null,
+  p.receipt ? FISCAL_RECEIPT_TYPE_LABELS[p.receipt.type] + (p.receipt.training ? ' (учебный)' : '') : null,
+  p.receipt ? FISCAL_RECEIPT_STATE_LABELS[p.receipt.state] : null,
 ];

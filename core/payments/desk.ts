@@ -14,6 +14,7 @@ import { toPaymentPublic } from '../ledger/payment-public';
 import { withLocks } from '../../db/lock';
 import { publish } from '../notify/publish';
 import { moneyOf, paidBySource, priceOf } from '../ledger/price';
+import { ledgerWithReceipts } from '../fiscal/staff';
 
 /*
  * The studio's side of money: a booking's ledger, payments taken at the desk, refunds made, a price
@@ -40,7 +41,7 @@ async function ledgerOf(trx: Executor, c: Pick<OnRecord, 'actor' | 'record' | 's
   const money = moneyOf(c.record, rows, c.settings);
   return {
     money,
-    payments: rows.map(toPaymentPublic),
+    ...(await ledgerWithReceipts(trx, c.record.id, rows.map(toPaymentPublic))),
     promo_code: await promoCodeName(trx, c.record.promo_code_id),
     allowed: ledgerAllowed(c.actor, money),
   };

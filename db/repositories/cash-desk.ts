@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../database';
 import type { PaymentRow } from './payments';
+import { coversPayment, REAL_MONEY_METHODS } from './fiscal-staff';
 
 /* The cash desk's reads: ledger rows of a bounded period, a page or batch at a time, and their sums in SQL. */
 
@@ -8,11 +9,30 @@ export interface DeskRange {
   from: string;
   to: string;
   method?: PaymentRow['method'];
+  /** `missing`: real money with no issued receipt (its own, or a delivery's that covers it). */
+  receipt?: 'missing';
 }
 
 const inRange = (db: Executor, r: DeskRange) => {
   let q = db.selectFrom('payments as p').where('p.at', '>=', r.from).where('p.at', '<', r.to);
   if (r.method) q = q.where('p.method', '=', r.method);
+  if (r.receipt === 'missing')
+    q = q.where('p.method', 'in', REAL_MONEY_METHODS).where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('fiscal_receipts as f')
+            .select('f.id')
+            .where('f.state', '=', 'issued')
+            .where((w) =>
+              w.or([
+                w('f.payment_id', '=', w.ref('p.id')),
+                w.and([w('f.record_id', '=', w.ref('p.record_id')), coversPayment('f.covers', 'p.id')]),
+              ]),
+            ),
+        ),
+      ),
+    );
   return q;
 };
 

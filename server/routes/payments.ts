@@ -67,7 +67,7 @@ export default async function paymentsRoutes(
   const deskRange = (q: CashDeskQuery) => {
     const range = exportBounds(q, tz);
     if (!range) throw new Unprocessable('cashDeskTooLong');
-    return { ...range, method: q.method };
+    return { ...range, method: q.method, receipt: q.receipt };
   };
 
   route(app, paymentsApi.cashDesk, async (req) =>

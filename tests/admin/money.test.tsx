@@ -77,8 +77,11 @@ const bareLedger = (paid: number, price: number): Omit<RecordLedger, 'allowed'> 
             provider_payment_charge_id: null,
             note: null,
             at: '2026-11-20T10:00:00.000Z',
+            receipt: null,
           },
         ],
+  receipts: [],
+  fiscal: { mode: 'off', training: false },
 });
 
 describe('payments on the booking table', () => {

@@ -54,7 +54,14 @@ const ledger = (override: number | null): RecordLedger => {
     paid_by_credit: 0,
     pay_now: price,
   };
-  return { money, payments: [], promo_code: null, allowed: ledgerAllowed(MANAGER, money) };
+  return {
+    money,
+    payments: [],
+    receipts: [],
+    fiscal: { mode: 'off', training: false },
+    promo_code: null,
+    allowed: ledgerAllowed(MANAGER, money),
+  };
 };
 
 describe('a staff price in the payment dialog', () => {

@@ -51,6 +51,9 @@ const OWNER_ONLY = new Set([
   'PATCH /promo-codes/{id}',
   'POST /customers/{id}/credit',
   'POST /certificates/{id}/void',
+  'PUT /fiscal/settings',
+  'POST /fiscal/check',
+  'POST /fiscal/pin',
 ]);
 
 /**
@@ -233,6 +236,31 @@ async function owedRefund(): Promise<number> {
   const row = await t.database.db
     .insertInto('owed_refunds')
     .values({ amount: 100, payment_id: 0, reason: 'erasure', created_at: new Date().toISOString() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+/** A fiscal receipt of no ledger row, as the outbox keeps one: waiting for its number (manual) or for a refund's buyer. */
+async function fiscalReceipt(state: 'waiting' | 'needs_buyer' = 'waiting'): Promise<number> {
+  const at = new Date().toISOString();
+  const row = await t.database.db
+    .insertInto('fiscal_receipts')
+    .values({
+      receipt_key: `matrix:${seq++}`,
+      kind: state === 'needs_buyer' ? 'advance_refund' : 'advance',
+      invoice_type: 'Advance',
+      transaction_type: state === 'needs_buyer' ? 'Refund' : 'Sale',
+      amount: 100,
+      payment_type: 'Cash',
+      esir_time: at,
+      request_id: crypto.randomUUID().replaceAll('-', ''),
+      mode: 'manual',
+      training: 0,
+      state,
+      attempts: 0,
+      next_attempt_at: at,
+      created_at: at,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -777,6 +805,48 @@ const rows: Row[] = [
       payload: { code: await fresh.certificate() },
     }),
     expect: { ...STAFF_CREATE, host: 201 },
+  },
+  // Fiscal receipts: staff read them and type what the studio's own register says; the settings and the PIN are the owner's.
+  { call: 'GET /fiscal/settings', request: async () => ({ url: '/fiscal/settings' }), expect: STAFF_ONLY },
+  {
+    call: 'PUT /fiscal/settings',
+    request: async () => ({ url: '/fiscal/settings', payload: { fiscal_cashier: 'Ана' } }),
+    expect: STAFF_ONLY,
+  },
+  { call: 'GET /fiscal/status', request: async () => ({ url: '/fiscal/status?probe=false' }), expect: STAFF_ONLY },
+  {
+    // Nothing listens there: the answer says so.
+    call: 'POST /fiscal/check',
+    request: async () => ({ url: '/fiscal/check', payload: { fiscal_pfr_url: 'http://127.0.0.1:9' } }),
+    expect: STAFF_ONLY,
+  },
+  {
+    // Fiscal mode is off: there is no PFR to give a PIN to.
+    call: 'POST /fiscal/pin',
+    request: async () => ({ url: '/fiscal/pin', payload: { pin: '1234' } }),
+    expect: S(401, 401, 409),
+  },
+  { call: 'GET /fiscal/report', request: async () => ({ url: '/fiscal/report?date=2026-12-01' }), expect: STAFF_ONLY },
+  {
+    call: 'GET /fiscal/receipts/{id}',
+    request: async () => ({ url: `/fiscal/receipts/${await fiscalReceipt()}` }),
+    expect: STAFF_ONLY,
+  },
+  {
+    call: 'POST /fiscal/receipts/{id}/manual',
+    request: async () => ({
+      url: `/fiscal/receipts/${await fiscalReceipt()}/manual`,
+      payload: { invoice_number: `MATRIX00-MATRIX00-${seq++}` },
+    }),
+    expect: STAFF_ONLY,
+  },
+  {
+    call: 'POST /fiscal/receipts/{id}/buyer',
+    request: async () => ({
+      url: `/fiscal/receipts/${await fiscalReceipt('needs_buyer')}/buyer`,
+      payload: { code: '20', number: '123456789' },
+    }),
+    expect: STAFF_ONLY,
   },
 ];
 

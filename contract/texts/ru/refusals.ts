@@ -149,6 +149,22 @@ export const staffRefusals = {
     `На баланс в студии можно вернуть не больше ${formatMoney(paid, 'ru')}: оплаченное сертификатом возвращается на сертификат`,
   deskCreditShort: ({ balance }: { balance: number }) =>
     `На балансе клиента в студии только ${formatMoney(balance, 'ru')}`,
+  fiscalReceiptNotFound: 'Такого чека нет',
+  fiscalNumberTyped: 'У этого чека уже есть номер: обновите страницу',
+  fiscalNotManual: 'Номер вводится только у чека, который ждёт номера из кассы студии (ручной режим)',
+  fiscalNumberTaken: ({ number }: { number: string }) => `Номер ${number} уже указан у другого чека`,
+  fiscalNoBuyerWanted: 'Этот чек не ждёт документа покупателя: обновите страницу',
+  fiscalNoPfrUrl: 'Укажите адрес PFR, например http://127.0.0.1:7555',
+  fiscalNotLpfr: 'PIN вводится в режиме L-PFR/V-PFR с указанным адресом PFR',
+  fiscalPinWrong: 'PFR не принял PIN: неверный PIN. После нескольких неверных попыток карта блокируется',
+  fiscalPinRefused: ({ code }: { code: string }) => `PFR не принял PIN (код ${code})`,
+  fiscalPinLocked:
+    'Элемент безопасности PFR заблокирован после неверных PIN: разблокируйте его PUK-кодом в программе PFR',
+  fiscalPfrUnreachable: ({ error }: { error: string }) => `PFR не отвечает: ${error}`,
+  fiscalLabelsUnverified:
+    'PFR не назвал свои налоговые метки (не отвечает или ждёт PIN): выбрать метку можно, когда он на связи',
+  fiscalLabelUnknown: ({ label }: { label: string }) =>
+    `Налоговой метки «${label}» нет среди текущих ставок PFR: выберите метку из списка`,
   emailTaken: 'The user with this email already exists in the system',
   emailUnknown: 'The user with this email does not exist in the system.',
   badCredentials: 'Incorrect email or password',
