@@ -8,6 +8,7 @@ import type {
   MoneySnapshot,
   Notification,
   ScheduleSnapshot,
+  StaffFiscalPayload,
   StaffNotification,
 } from '../core/notify/notifications';
 import { HOLD_EXPIRED_REASON, invoiceParams, QUEUE_PASSED_REASON } from '../core/payments/telegram';
@@ -346,6 +347,28 @@ function staffMessage(
   return { text: fit(lines), reply_markup: openSchedule(rc) };
 }
 
+/** The fiscal sender's alert, with the page to act on: the settings for the PIN, the cash desk otherwise. */
+function staffFiscalMessage(p: StaffFiscalPayload, rc: RenderContext): OutgoingMessage {
+  const F = S.fiscal;
+  const text =
+    p.event === 'pin_required'
+      ? p.pin_refused
+        ? F.pinRefused(p.waiting)
+        : F.pinRequired(p.waiting)
+      : p.event === 'unreachable'
+        ? F.unreachable(p.waiting)
+        : p.event === 'recovered'
+          ? F.recovered(p.waiting)
+          : p.event === 'not_sent'
+            ? F.notSent(p.receipt_id ?? 0, p.errors || '—')
+            : F.refused(p.receipt_id ?? 0, p.transaction_type === 'Refund', p.amount ?? null, p.errors || '—');
+  const button =
+    p.event === 'pin_required' || p.event === 'not_sent'
+      ? urlButton(rc.publicUrl, F.openSettings, '/settings')
+      : urlButton(rc.publicUrl, F.openCash, '/cash');
+  return { text, reply_markup: inlineKeyboard([[button]]) };
+}
+
 function digestMessage(p: DigestPayload, rc: RenderContext, now: Date): OutgoingMessage {
   const s = p.schedule;
   const days = daysBetween(now, s.date, rc.timezone);
@@ -381,6 +404,7 @@ export function renderNotification(n: Notification, rc: RenderContext, now = new
   if (n.kind === 'staff.certificate') return staffCertificateMessage(n, rc);
   if (n.kind === 'staff.erased_money') return { text: S.erasedMoney(n.payload) };
   if (n.kind === 'staff.money') return staffMoneyMessage(n, rc);
+  if (n.kind === 'staff.fiscal') return staffFiscalMessage(n.payload, rc);
   if (
     n.kind === 'staff.new_record' ||
     n.kind === 'staff.cancelled' ||

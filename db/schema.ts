@@ -515,6 +515,22 @@ export interface FiscalAdvancesTable {
   created_at: Timestamp;
 }
 
+/** The fiscal sender's view of the PFR (one row, id 1): the current outage, if any. */
+export interface FiscalHealthTable {
+  id: number;
+  state: 'ok' | 'pin_required' | 'unreachable';
+  /** When this state began (an outage: its first failure). */
+  since: Timestamp | null;
+  /** Staff were told of this outage (once per outage, whichever instance saw it first). */
+  alerted: Bool;
+  last_error: string | null;
+  /** When an instance last entered the configured PIN (one at a time). */
+  pin_attempt_at: Timestamp | null;
+  /** The PFR refused the configured PIN in this outage: nobody enters it again until the outage ends. */
+  pin_refused: Bool;
+  updated_at: Timestamp | null;
+}
+
 export interface DB {
   users: UsersTable;
   workshops: WorkshopsTable;
@@ -549,4 +565,5 @@ export interface DB {
   business_chats: BusinessChatsTable;
   fiscal_receipts: FiscalReceiptsTable;
   fiscal_advances: FiscalAdvancesTable;
+  fiscal_health: FiscalHealthTable;
 }

@@ -88,6 +88,12 @@ const Env = z.object({
     .regex(/^[\w.~+/=-]{16,256}$/)
     .optional(),
   SHUTDOWN_DRAIN_S: z.coerce.number().min(0).max(300).default(0),
+  // The PIN of the studio's L-PFR: the fiscal sender enters it when the PFR asks (else an owner does).
+  FISCAL_PFR_PIN: z
+    .string()
+    .regex(/^\d{4,8}$/)
+    .optional(),
+  FISCAL_PFR_TIMEOUT_S: z.coerce.number().min(1).max(120).default(10),
 });
 
 export interface Config {
@@ -124,6 +130,10 @@ export interface Config {
   metricsToken: string | undefined;
   /** On SIGTERM, how long the server keeps answering (readiness 503) before it stops accepting connections. */
   shutdownDrainMs: number;
+  /** The L-PFR's PIN, entered by the fiscal sender when the PFR asks for it; undefined: an owner enters it. */
+  fiscalPfrPin: string | undefined;
+  /** How long the fiscal sender waits for the PFR's answer (its claims last about twice as long). */
+  fiscalPfrTimeoutMs: number;
 }
 
 /** What each variable must look like, for the error lines. */
@@ -151,6 +161,8 @@ const EXPECTED: Partial<Record<keyof z.infer<typeof Env>, string>> = {
   BACKUP_KEEP_DAYS: 'a whole number of days from 1 to 3650',
   METRICS_TOKEN: '16 to 256 letters, digits or -._~+/= (e.g. from `openssl rand -hex 32`)',
   SHUTDOWN_DRAIN_S: 'a number of seconds from 0 to 300',
+  FISCAL_PFR_PIN: 'the PFR PIN: 4 to 8 digits',
+  FISCAL_PFR_TIMEOUT_S: 'a number of seconds from 1 to 120',
 };
 
 /** Never printed, only their length. */
@@ -162,6 +174,7 @@ const SECRETS = new Set([
   'WEBHOOK_SECRET',
   'SMTP_PASSWORD',
   'METRICS_TOKEN',
+  'FISCAL_PFR_PIN',
 ]);
 
 /** The password of a URL (user:password@host) replaced by ****, also in strings that do not parse as URLs. */
@@ -239,6 +252,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, opts: { dote
     backupKeepDays: e.BACKUP_KEEP_DAYS,
     metricsToken: e.METRICS_TOKEN,
     shutdownDrainMs: Math.round(e.SHUTDOWN_DRAIN_S * 1000),
+    fiscalPfrPin: e.FISCAL_PFR_PIN,
+    fiscalPfrTimeoutMs: Math.round(e.FISCAL_PFR_TIMEOUT_S * 1000),
   };
 }
 

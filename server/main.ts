@@ -4,6 +4,8 @@ import { WEBHOOK_PATH } from './routes/telegram';
 import type { Lifecycle } from './routes/deps';
 import { ensureFirstSuperuser } from '../core/staff/users';
 import { createScheduler, jobs } from '../core/jobs/scheduler';
+import { createFiscalSender } from '../core/jobs/fiscal-sender';
+import { createLpfr } from '../core/fiscal/lpfr';
 
 // The only file that wires real things together and listens.
 // A bad configuration, an unreachable database or a busy port: one line per problem and exit 1 (startup.ts).
@@ -31,6 +33,15 @@ const scheduler = createScheduler({
   tickMs: config.schedulerTickMs,
   onJob: metrics?.onJob,
 });
+// The fiscal outbox's sender: receipts to the studio's PFR while the fiscal mode is lpfr. The mode is a
+// setting an owner may switch at any time, so it always runs; in other modes it finds nothing due.
+const fiscal = createFiscalSender({
+  database,
+  log,
+  pin: config.fiscalPfrPin,
+  portFor: (url) => createLpfr({ url, timeoutMs: config.fiscalPfrTimeoutMs }),
+  options: { timeoutMs: config.fiscalPfrTimeoutMs },
+});
 // Started before the app is built: on a new database the password hash runs on another thread meanwhile.
 const firstUser = ensureFirstSuperuser(database, {
   email: config.firstSuperuser,
@@ -50,7 +61,8 @@ if (first) {
 // Graceful shutdown. At once: readiness answers 503 (a load balancer sends new requests elsewhere),
 // the jobs stop and the outbox finishes its sends in flight and gives its other claims back. The
 // server keeps answering for SHUTDOWN_DRAIN_S (until the load balancer has noticed), then stops
-// accepting, lets in-flight requests finish, and closes the database (onClose).
+// accepting, lets in-flight requests finish, and closes the database (onClose). The fiscal sender
+// stores the answer of a receipt in flight before it stops.
 let closing = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
@@ -59,7 +71,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     lifecycle.draining = true;
     app.log.info({ signal, drain_ms: config.shutdownDrainMs }, 'shutting down');
     const drained = new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
-    Promise.all([scheduler.stop(), telegram?.stop(), drained])
+    Promise.all([scheduler.stop(), telegram?.stop(), fiscal.stop(), drained])
       .then(() => app.close())
       .then(
         () => process.exit(0),
@@ -74,6 +86,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 await listen(app, config);
 
 scheduler.start();
+fiscal.start();
 if (telegram) await telegram.start();
 else
   app.log.warn(

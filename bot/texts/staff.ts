@@ -155,6 +155,25 @@ export const staff = {
     unknownBuyer: 'клиента',
     openList: '🎁 Сертификаты',
   },
+  /** The fiscal sender: the PFR needs a PIN, does not answer, answers again, or refused a receipt. */
+  fiscal: {
+    pinRequired: (waiting: number) =>
+      `🔒 Фискальный процессор (PFR) просит PIN-код: фискальные чеки не выдаются, ждут: ${waiting}. Введите PIN в разделе «Настройки → Фискализация» или на самом устройстве. Записи и оплаты работают как обычно; чеки уйдут сами.`,
+    pinRefused: (waiting: number) =>
+      `🔒 PFR не принял PIN-код, заданный на сервере; повторно он не вводится, чтобы не заблокировать карту. Фискальные чеки ждут: ${waiting}. Введите верный PIN в разделе «Настройки → Фискализация».`,
+    unreachable: (waiting: number) =>
+      `📡 Фискальный процессор (PFR) не отвечает: фискальные чеки ждут: ${waiting}. Проверьте, что L-PFR включён и доступен по сети. Записи и оплаты работают как обычно; чеки уйдут сами, когда PFR ответит.`,
+    recovered: (waiting: number) =>
+      waiting > 0
+        ? `✅ PFR снова отвечает: ожидавшие фискальные чеки выдаются (осталось: ${waiting}).`
+        : '✅ PFR снова отвечает: ожидавшие фискальные чеки выданы.',
+    refused: (id: number, refund: boolean, amount: number | null, errors: string) =>
+      `⚠️ PFR отказал в фискальном чеке №${id} (${refund ? 'возврат' : 'продажа'}${amount === null ? '' : `, ${rsd(amount)}`}): ${e(errors)}. Чек не выдан: разберитесь с ним в разделе «Касса».`,
+    notSent: (id: number, error: string) =>
+      `⚠️ Фискальный чек №${id} не отправлен в PFR: ${e(error)}. Чеки ждут, пока это не исправлено.`,
+    openCash: '💰 Касса',
+    openSettings: '⚙️ Настройки',
+  },
   /** The nightly money check found a break of the money invariants (`text` says which). */
   moneyCheck: (text: string) => `🧮 Сверка денег: ${e(text)}. Проверьте в разделе «Касса».`,
 };

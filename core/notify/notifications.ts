@@ -239,6 +239,25 @@ export type StaffMoneyPayload = z.infer<typeof StaffMoneyPayload>;
 const ErasedMoneyPayload = z.object({ credit: z.number(), paid: z.number(), owed: z.number() });
 export type ErasedMoneyPayload = z.infer<typeof ErasedMoneyPayload>;
 
+/**
+ * The fiscal sender needs staff: the PFR asks for its PIN, has not answered for a while, answers again
+ * after staff were told (`recovered`), refused a receipt (`refused`, with the PFR's error codes), or a
+ * receipt cannot be built as the settings stand (`not_sent`: a tax label; it waits).
+ */
+const StaffFiscalPayload = z.object({
+  event: z.enum(['pin_required', 'unreachable', 'recovered', 'refused', 'not_sent']),
+  /** Receipts waiting for the PFR at the time. */
+  waiting: z.number(),
+  /** The receipt refused or not sent: its id, amount, transaction type and what the PFR (or the settings) said. */
+  receipt_id: z.number().nullable().optional(),
+  amount: z.number().nullable().optional(),
+  transaction_type: z.enum(['Sale', 'Refund']).nullable().optional(),
+  errors: z.string().nullable().optional(),
+  /** The configured PIN was refused by the PFR (so it is not tried again): someone must enter it. */
+  pin_refused: z.boolean().optional(),
+});
+export type StaffFiscalPayload = z.infer<typeof StaffFiscalPayload>;
+
 const about = <K extends string, P extends z.ZodType>(kind: K, payload: P) =>
   z.object({ kind: z.literal(kind), payload });
 
@@ -280,6 +299,7 @@ export const Notification = z.discriminatedUnion('kind', [
   // The nightly money check: one break of the money invariants, said for staff.
   about('staff.money_check', z.object({ text: z.string() })),
   about('staff.money', StaffMoneyPayload),
+  about('staff.fiscal', StaffFiscalPayload),
 ]);
 export type Notification = z.infer<typeof Notification>;
 export type NotificationKind = Notification['kind'];
@@ -309,7 +329,15 @@ export type CustomerNotification = Exclude<
   Notification,
   | StaffNotification
   | CertificateNotification
-  | { kind: 'staff.digest' | 'staff.min_people' | 'staff.money_check' | 'workshop.new_dates' | 'money.unbooked' }
+  | {
+      kind:
+        | 'staff.digest'
+        | 'staff.min_people'
+        | 'staff.money_check'
+        | 'staff.fiscal'
+        | 'workshop.new_dates'
+        | 'money.unbooked';
+    }
 >;
 
 /** The customer's certificate messages (rendered apart: they name no booking). */
