@@ -129,6 +129,8 @@ export const ScheduleRemoval = z.object({
   queued: z.number().int(),
   /** People on the active ones. */
   people: z.number().int(),
+  /** Of the open bookings, those without Telegram (booked by phone): the cancel cannot tell them, staff do. */
+  without_telegram: z.number().int(),
   /** What the open bookings have paid, and where a cancel sends it: the three parts add up to `paid`. */
   money: z.object({
     paid: z.number().int(),

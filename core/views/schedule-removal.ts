@@ -56,6 +56,7 @@ export async function scheduleRemoval(db: Executor, actor: Actor, id: number): P
     bookings: open.length,
     queued: open.filter((r) => r.state === 'QUEUED').length,
     people: open.filter((r) => r.state === 'ACTIVE').reduce((n, r) => n + r.people_count, 0),
+    without_telegram: open.filter((r) => r.telegram_id === null).length,
     money,
     refunds_owed: refundsOwed,
   };

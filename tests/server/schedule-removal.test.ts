@@ -77,6 +77,7 @@ describe('what removing a session would do', () => {
       bookings: 5,
       queued: 1,
       people: 4,
+      without_telegram: 1,
       money: { paid: 12_000, to_certificates: 2000, to_credit: 7000, owed: 3000 },
       refunds_owed: 3000,
     } satisfies ScheduleRemoval);
@@ -99,6 +100,7 @@ describe('what removing a session would do', () => {
       bookings: 0,
       queued: 0,
       people: 0,
+      without_telegram: 0,
       money: { paid: 0, to_certificates: 0, to_credit: 0, owed: 0 },
       refunds_owed: 6000,
     } satisfies ScheduleRemoval);
@@ -144,6 +146,7 @@ describe('what removing a session would do', () => {
       bookings: 0,
       queued: 0,
       people: 0,
+      without_telegram: 0,
       money: { paid: 0, to_certificates: 0, to_credit: 0, owed: 0 },
       refunds_owed: 0,
     } satisfies ScheduleRemoval);

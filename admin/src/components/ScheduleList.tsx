@@ -8,11 +8,11 @@ import { scheduleApi } from '../../../contract/endpoints/schedule';
 import { workshopsApi } from '../../../contract/endpoints/workshops';
 import type { SchedulePublic, SchedulesPublic } from '../../../contract/schedule';
 import { call } from '../api';
-import { SCOPE_OPTIONS, ScheduleForm } from '../forms/ScheduleForm';
-import { deleteObject, runChange } from '../mutations';
+import { ScheduleForm } from '../forms/ScheduleForm';
+import { runChange } from '../mutations';
 import { MESSAGES, TITLES, toastError } from '../notify';
 import '../pageStyles';
-import { ConfirmDelete, ConfirmDialog, DELETE_QUESTION } from './ConfirmDialog';
+import { ConfirmDialog } from './ConfirmDialog';
 import { EmptyState } from './EmptyState';
 import { IconPlus } from './icons';
 import { PageHeader } from './PageHeader';
@@ -22,7 +22,7 @@ import { CsvButton } from './CsvButton';
 import { DateField } from './DateField';
 import { ScheduleCard } from './ScheduleCard';
 import { ScheduleWeek } from './ScheduleWeek';
-import { CancelSessionDialog } from './CancelSessionDialog';
+import { ScheduleRemovalDialog, type RemovalIntent } from './ScheduleRemovalDialog';
 import { useCan } from '../session';
 
 export const NOTIFIED_BEFORE = 'Уведомления уже были отправлены ранее';
@@ -135,7 +135,7 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
     upcoming ? scheduleApi.list : scheduleApi.past,
     { query: listQuery(page, filter) },
     {
-      onError: (err) => toastError(TITLES.en, err),
+      onError: (err) => toastError(TITLES.general, err),
       keepPreviousData: true,
     },
   );
@@ -148,10 +148,9 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
   const phone = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<SchedulePublic | null>(null);
-  const [deleting, setDeleting] = useState<SchedulePublic | null>(null);
   const [notifying, setNotifying] = useState<SchedulePublic | null>(null);
-  const [cancelling, setCancelling] = useState<SchedulePublic | null>(null);
-  const [deleteScope, setDeleteScope] = useState<'one' | 'following'>('one');
+  // «Удалить» or «Отменить мастер-класс»: the server says which dialog fits (a session with bookings is cancelled).
+  const [removing, setRemoving] = useState<{ schedule: SchedulePublic; intent: RemovalIntent } | null>(null);
   const [view, setView] = useState<'cards' | 'week'>('cards');
 
   const notify = async (s: SchedulePublic) => {
@@ -173,13 +172,8 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
       schedule={s}
       onNotify={upcoming && manage ? () => setNotifying(s) : undefined}
       onEdit={manage ? () => setEditing(s) : undefined}
-      // A session with open bookings is cancelled, not deleted (the server refuses the delete): offer the cancel.
-      onDelete={
-        manage
-          ? () => (upcoming && s.records.some((r) => r.state !== 'CANCELLED') ? setCancelling(s) : setDeleting(s))
-          : undefined
-      }
-      onCancel={upcoming && manage ? () => setCancelling(s) : undefined}
+      onDelete={manage ? () => setRemoving({ schedule: s, intent: 'delete' }) : undefined}
+      onCancel={upcoming && manage ? () => setRemoving({ schedule: s, intent: 'cancel' }) : undefined}
       canExport={!host}
       phone={phone}
     />
@@ -238,39 +232,14 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
       )}
       {adding && <ScheduleDialog onClose={() => setAdding(false)} />}
       {editing && <ScheduleDialog key={editing.id} schedule={editing} onClose={() => setEditing(null)} />}
-      {cancelling && (
-        <CancelSessionDialog key={cancelling.id} schedule={cancelling} onClose={() => setCancelling(null)} />
-      )}
-      <ConfirmDelete
-        opened={deleting !== null && deleting.series_id == null}
-        onClose={() => setDeleting(null)}
-        what={deleting?.workshop.title}
-        onConfirm={() => deleteObject(scheduleApi.delete, { params: { id: deleting!.id } })}
-      />
-      {/* A session of a weekly series: only it, or it and the later ones. */}
-      <ConfirmDialog
-        opened={deleting !== null && deleting.series_id != null}
-        onClose={() => {
-          setDeleting(null);
-          setDeleteScope('one');
-        }}
-        onConfirm={() =>
-          deleteObject(scheduleApi.delete, { params: { id: deleting!.id }, query: { scope: deleteScope } })
-        }
-        title="Удаление"
-        confirmLabel="Удалить"
-      >
-        <Text>{DELETE_QUESTION}</Text>
-        <Text size="sm" c="dimmed">
-          {deleting?.workshop.title} — повторяющийся мастер-класс
-        </Text>
-        <SegmentedControl
-          aria-label="Что удалить"
-          data={SCOPE_OPTIONS}
-          value={deleteScope}
-          onChange={(v) => setDeleteScope(v as 'one' | 'following')}
+      {removing && (
+        <ScheduleRemovalDialog
+          key={`${removing.intent}-${removing.schedule.id}`}
+          schedule={removing.schedule}
+          intent={removing.intent}
+          onClose={() => setRemoving(null)}
         />
-      </ConfirmDialog>
+      )}
       <ConfirmDialog
         opened={notifying !== null}
         onClose={() => setNotifying(null)}

@@ -49,7 +49,7 @@ export function ScheduleWeek({
   const { data, isLoading } = useApi(
     scheduleApi.list,
     { query: { from: monday, to: sunday, workshop_id: workshopId, skip: 0, limit: PAGE_MAX } },
-    { onError: (err) => toastError(TITLES.en, err), keepPreviousData: true },
+    { onError: (err) => toastError(TITLES.general, err), keepPreviousData: true },
   );
   const opened = data?.data.find((s) => s.id === openId);
   const days = Array.from({ length: 7 }, (_, i) => addDays(monday, i));
