@@ -4,46 +4,23 @@
  * that does not, and staff attach it to a booking by number. Screenshots: test-results/screenshots/bank-statement-*.png.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, screenshotPath } from '../helpers/browser';
-import { startTestServer } from '../helpers/server';
+import { screenshotPath, startAdminBrowser, type AdminBrowser } from '../helpers/browser';
 import { axeProblems, signedInitData } from '../helpers/miniapp';
 import { bookingReference } from '../../core/payments/ips-qr';
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
-let staff: Record<string, string>;
-let token = '';
+let admin: AdminBrowser;
 const ids: number[] = [];
 
-async function call<T>(method: string, url: string, body?: unknown, headers = staff): Promise<T> {
-  const res = await fetch(`${server.url}/api/v1${url}`, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
-
 beforeAll(async () => {
-  server = await startTestServer();
-  const login = await fetch(`${server.url}/api/v1/login/access-token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ username: 'admin@example.com', password: 'superuser-password-1' }),
-  });
-  token = ((await login.json()) as { access_token: string }).access_token;
-  staff = { authorization: `Bearer ${token}` };
-  await call('PUT', '/business-settings/', { prepayment: 'none' });
-  const w = await call<{ id: number }>('POST', '/workshops/', { title: 'Хинкали', price: 3500 });
-  const a = await call<{ id: number }>('POST', '/address/', {
+  admin = await startAdminBrowser();
+  await admin.api('PUT', '/business-settings/', { prepayment: 'none' });
+  const w = await admin.api<{ id: number }>('POST', '/workshops/', { title: 'Хинкали', price: 3500 });
+  const a = await admin.api<{ id: number }>('POST', '/address/', {
     title: 'Змај Јовина 12',
     map_link: 'https://maps.example/1',
   });
   const date = new Date(Date.now() + 3 * 86_400_000).toISOString();
-  const s = await call<{ id: number }>('POST', '/schedule/', {
+  const s = await admin.api<{ id: number }>('POST', '/schedule/', {
     date,
     capacity: 8,
     workshop_id: w.id,
@@ -54,7 +31,7 @@ beforeAll(async () => {
     [7790002, 'Марко'],
   ] as const) {
     const tma = { authorization: `tma ${signedInitData({ id, first_name: name })}` };
-    const { record } = await call<{ record: { id: number } }>(
+    const { record } = await admin.api<{ record: { id: number } }>(
       'POST',
       '/records/',
       { schedule_id: s.id, name, people_count: 1, is_first_time: true, consent: true },
@@ -62,12 +39,8 @@ beforeAll(async () => {
     );
     ids.push(record.id);
   }
-  browser = await launchBrowser();
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => admin?.close());
 
 /** The sample export's format: a title line, the header, the lines (one a debit), in Windows-1250 as banks send it. */
 const statementFile = () =>
@@ -85,16 +58,7 @@ const windows1250 = (text: string) => Buffer.from([...text].map((ch) => CP1250[c
 
 describe('Касса: «Выписка банка»', () => {
   it('uploads a statement: the matched transfer is recorded, the other waits and is attached by number', async () => {
-    const context = await browser.newContext({
-      viewport: { width: 1280, height: 900 },
-      locale: 'ru-RU',
-      timezoneId: 'Europe/Belgrade',
-      bypassCSP: true,
-    });
-    await context.addInitScript((t) => localStorage.setItem('access_token', t), token);
-    const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    await page.goto(`${server.url}/cash`);
+    const { page, close } = await admin.open('/cash', { width: 1280, height: 900 });
     const card = page.getByTestId('bank-statement');
     await card.getByRole('button', { name: 'Загрузить выписку' }).click();
     const dialog = page.getByRole('dialog', { name: 'Выписка банка' });
@@ -118,19 +82,19 @@ describe('Касса: «Выписка банка»', () => {
     await page.screenshot({ path: screenshotPath('bank-statement-unmatched'), fullPage: true });
     expect(await axeProblems(page)).toEqual([]);
     // The first booking is paid by its transfer; the second by the line staff attach.
-    const paid = await call<{ money: { status: string } }>('GET', `/records/${ids[0]}/payments`);
+    const paid = await admin.api<{ money: { status: string } }>('GET', `/records/${ids[0]}/payments`);
     expect(paid.money.status).toBe('paid');
     await line.getByLabel('№ записи').fill(String(ids[1]));
     await line.getByRole('button', { name: 'Привязать' }).click();
     await page.getByText(`Перевод записан на запись №${ids[1]}`).waitFor();
     await page.getByTestId('bank-lines').waitFor({ state: 'detached' });
-    const attached = await call<{ money: { status: string }; payments: { method: string }[] }>(
+    const attached = await admin.api<{ money: { status: string }; payments: { method: string }[] }>(
       'GET',
       `/records/${ids[1]}/payments`,
     );
     expect(attached.money.status).toBe('paid');
     expect(attached.payments.map((p) => p.method)).toEqual(['bank_transfer']);
     await page.screenshot({ path: screenshotPath('bank-statement-done'), fullPage: true });
-    await context.close();
+    await close();
   });
 });

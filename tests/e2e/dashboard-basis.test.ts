@@ -4,46 +4,29 @@
  * «Записей 0»; each group of tiles says its basis; money owed both ways is shown; no sideways
  * scrolling on a phone; axe-core clean. Screenshots: test-results/screenshots/dashboard-basis-*.png.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, screenshotPath } from '../helpers/browser';
-import { startTestServer } from '../helpers/server';
+import type { Page } from 'playwright-core';
+import { screenshotPath, sideways, startAdminBrowser, type AdminBrowser, type Viewport } from '../helpers/browser';
 import { axeProblems } from '../helpers/miniapp';
 import { tma } from '../helpers/telegram';
 
-const DIST = process.env.DIST_DIR ?? 'dist';
 const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
-let staff: { authorization: string };
-
-async function api<T>(method: string, url: string, body?: unknown, headers: Record<string, string> = staff) {
-  const res = await fetch(`${server.url}/api/v1${url}`, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${text}`);
-  return JSON.parse(text) as T;
-}
+let admin: AdminBrowser;
 
 beforeAll(async () => {
-  if (!fs.existsSync(path.join(DIST, 'admin', 'index.html'))) throw new Error(`No built admin in ${DIST}`);
-  server = await startTestServer({ env: { DIST_DIR: DIST, BUSINESS_TIMEZONE: 'Europe/Belgrade' } });
-  browser = await launchBrowser();
-  staff = await server.auth();
-  await api('PUT', '/business-settings/', { prepayment: 'none', refund_to: 'refund' });
-  const pasta = await api<{ id: number }>('POST', '/workshops/', {
+  admin = await startAdminBrowser({ env: { BUSINESS_TIMEZONE: 'Europe/Belgrade' } });
+  await admin.api('PUT', '/business-settings/', { prepayment: 'none', refund_to: 'refund' });
+  const pasta = await admin.api<{ id: number }>('POST', '/workshops/', {
     title: 'Паста',
     description: 'Домашняя',
     price: 2000,
   });
-  const address = await api<{ id: number }>('POST', '/address/', { title: 'Кнеза Милоша 1', map_link: 'https://m/1' });
-  const session = await api<{ id: number }>('POST', '/schedule/', {
+  const address = await admin.api<{ id: number }>('POST', '/address/', {
+    title: 'Кнеза Милоша 1',
+    map_link: 'https://m/1',
+  });
+  const session = await admin.api<{ id: number }>('POST', '/schedule/', {
     date: new Date(Date.now() + 7 * 86_400_000).toISOString(),
     capacity: 10,
     workshop_id: pasta.id,
@@ -51,7 +34,7 @@ beforeAll(async () => {
   });
   const ids: number[] = [];
   for (const [i, name] of ['Ольга', 'Марко', 'Ана'].entries()) {
-    const booked = await api<{ record: { id: number } }>(
+    const booked = await admin.api<{ record: { id: number } }>(
       'POST',
       '/records/',
       { schedule_id: session.id, name, people_count: 1, has_allergy: false, is_first_time: true, consent: true },
@@ -60,29 +43,15 @@ beforeAll(async () => {
     ids.push(booked.record.id);
   }
   // Two paid in cash today; one of them then cancelled: its 2 000 RSD is owed back.
-  await api('POST', `/records/${ids[0]}/payments`, { method: 'cash' });
-  await api('POST', `/records/${ids[1]}/payments`, { method: 'cash' });
-  await api('PUT', `/records/cancel/${ids[1]}`, { cancel_reason: 'Заболел' });
+  await admin.api('POST', `/records/${ids[0]}/payments`, { method: 'cash' });
+  await admin.api('POST', `/records/${ids[1]}/payments`, { method: 'cash' });
+  await admin.api('PUT', `/records/cancel/${ids[1]}`, { cancel_reason: 'Заболел' });
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => admin?.close());
 
-async function open(url: string, viewport: { width: number; height: number }) {
-  const context = await browser.newContext({ viewport, locale: 'ru-RU', timezoneId: 'UTC', bypassCSP: true });
-  const token = staff.authorization.replace('Bearer ', '');
-  await context.addInitScript((t) => localStorage.setItem('access_token', t), token);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${server.url}${url}`);
-  return { page, errors, close: () => context.close() };
-}
-
-const sideways = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+/** An admin page as the superuser, the browser on UTC (the studio's dates come from the server's zone). */
+const open = (url: string, viewport: Viewport) => admin.open(url, viewport, { timezoneId: 'UTC' });
 
 /** A tile's label, value and hint as one line. */
 const tile = async (page: Page, group: string, label: string) =>

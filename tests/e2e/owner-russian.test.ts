@@ -4,54 +4,41 @@
  * the workshop by name, never an id; dates on the studio's clock; no sideways scrolling on a phone;
  * axe-core clean. Screenshots: test-results/screenshots/owner-russian-*.png.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, screenshotPath } from '../helpers/browser';
-import { startTestServer } from '../helpers/server';
+import type { Page } from 'playwright-core';
+import { screenshotPath, sideways, startAdminBrowser, type AdminBrowser, type Viewport } from '../helpers/browser';
 import { axeProblems } from '../helpers/miniapp';
 import { tma } from '../helpers/telegram';
 
-const DIST = process.env.DIST_DIR ?? 'dist';
 const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
-let staff: { authorization: string };
+let admin: AdminBrowser;
 const CUSTOMER = { id: 7_300_001, username: 'olga_k', first_name: 'Ольга' };
 
-async function api<T>(method: string, url: string, body?: unknown, headers: Record<string, string> = staff) {
-  const res = await fetch(`${server.url}/api/v1${url}`, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${text}`);
-  return JSON.parse(text) as T;
-}
-
 beforeAll(async () => {
-  if (!fs.existsSync(path.join(DIST, 'admin', 'index.html'))) throw new Error(`No built admin in ${DIST}`);
-  server = await startTestServer({ env: { DIST_DIR: DIST, BUSINESS_TIMEZONE: 'Europe/Belgrade' } });
-  browser = await launchBrowser();
-  staff = await server.auth();
-  const pasta = await api<{ id: number }>('POST', '/workshops/', {
+  admin = await startAdminBrowser({ env: { BUSINESS_TIMEZONE: 'Europe/Belgrade' } });
+  const pasta = await admin.api<{ id: number }>('POST', '/workshops/', {
     title: 'Паста',
     description: 'Домашняя',
     price: 3500,
   });
-  const sushi = await api<{ id: number }>('POST', '/workshops/', { title: 'Суши', description: 'Роллы', price: 4000 });
-  const address = await api<{ id: number }>('POST', '/address/', { title: 'Кнеза Милоша 1', map_link: 'https://m/1' });
+  const sushi = await admin.api<{ id: number }>('POST', '/workshops/', {
+    title: 'Суши',
+    description: 'Роллы',
+    price: 4000,
+  });
+  const address = await admin.api<{ id: number }>('POST', '/address/', {
+    title: 'Кнеза Милоша 1',
+    map_link: 'https://m/1',
+  });
   // 5 March 2030 17:00 UTC is 18:00 in Belgrade.
-  const session = await api<{ id: number }>('POST', '/schedule/', {
+  const session = await admin.api<{ id: number }>('POST', '/schedule/', {
     date: '2030-03-05T17:00:00.000Z',
     capacity: 8,
     workshop_id: pasta.id,
     address_id: address.id,
   });
-  const booked = await api<{ record: { id: number } }>(
+  const booked = await admin.api<{ record: { id: number } }>(
     'POST',
     '/records/',
     {
@@ -65,16 +52,16 @@ beforeAll(async () => {
     },
     tma(CUSTOMER),
   );
-  await api('PUT', `/records/${booked.record.id}`, { people_count: 3 }, tma(CUSTOMER));
-  await api('PUT', `/schedule/${session.id}`, { workshop_id: sushi.id, capacity: 10 });
-  await api('POST', '/users/', {
+  await admin.api('PUT', `/records/${booked.record.id}`, { people_count: 3 }, tma(CUSTOMER));
+  await admin.api('PUT', `/schedule/${session.id}`, { workshop_id: sushi.id, capacity: 10 });
+  await admin.api('POST', '/users/', {
     email: 'cook@example.com',
     full_name: 'Мария Повар',
     password: 'cook-password-1',
     role: 'host',
     is_active: true,
   });
-  await api('POST', '/users/', {
+  await admin.api('POST', '/users/', {
     email: 'away@example.com',
     full_name: 'Иван Отпуск',
     password: 'away-password-1',
@@ -82,24 +69,10 @@ beforeAll(async () => {
   });
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => admin?.close());
 
-async function open(url: string, viewport: { width: number; height: number }) {
-  const context = await browser.newContext({ viewport, locale: 'ru-RU', timezoneId: 'UTC', bypassCSP: true });
-  const token = staff.authorization.replace('Bearer ', '');
-  await context.addInitScript((t) => localStorage.setItem('access_token', t), token);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${server.url}${url}`);
-  return { page, errors, close: () => context.close() };
-}
-
-const sideways = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+/** An admin page as the superuser, the browser on UTC (the studio's dates come from the server's zone). */
+const open = (url: string, viewport: Viewport) => admin.open(url, viewport, { timezoneId: 'UTC' });
 
 async function shot(page: Page, name: string) {
   await page.waitForTimeout(300); // transitions settle
@@ -144,7 +117,7 @@ describe('Пользователи in Russian', () => {
       // Added through the API without is_active: the API's default stays «off», shown as such.
       await away.getByText('Менеджер').waitFor();
       await away.getByText('Отключён').waitFor();
-      await page.locator('tr', { hasText: server.superuser.email }).getByText('Владелец').waitFor();
+      await page.locator('tr', { hasText: admin.server.superuser.email }).getByText('Владелец').waitFor();
       expect(await page.locator('main').innerText()).not.toMatch(/Superuser|Inactive|\bActive\b|\bUser\b/);
       expect(await sideways(page)).toBeLessThanOrEqual(0);
       expect(await axeProblems(page)).toEqual([]);

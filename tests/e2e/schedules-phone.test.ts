@@ -9,34 +9,17 @@
  * the source option and «Подтвердить отмену» fit; the cancel reason has a visible label.
  * axe-core clean. Screenshots: test-results/screenshots/schedules-phone-*.png.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { launchBrowser, screenshotPath } from '../helpers/browser';
-import { startTestServer } from '../helpers/server';
+import type { Locator, Page } from 'playwright-core';
+import { screenshotPath, sideways, startAdminBrowser, type AdminBrowser, type Viewport } from '../helpers/browser';
 import { axeProblems, launchHash, signedInitData, type Platform, type Theme, type TgUser } from '../helpers/miniapp';
 import { tma } from '../helpers/telegram';
 
-const DIST = process.env.DIST_DIR ?? 'dist';
 const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
 const CUSTOMER = { id: 7_800_001, username: 'vera_p', first_name: 'Вера', language_code: 'ru' };
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
-let staff: { authorization: string };
+let admin: AdminBrowser;
 const ids = { pasta: 0, sushi: 0, soon: 0, later: 0, record: 0 };
-
-async function api<T>(method: string, url: string, body?: unknown, headers: Record<string, string> = staff) {
-  const res = await fetch(`${server.url}/api/v1${url}`, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${text}`);
-  return JSON.parse(text) as T;
-}
 
 /** Days from now at 17:00 UTC (18:00 in Belgrade in winter). */
 const inDays = (days: number) => {
@@ -47,12 +30,9 @@ const inDays = (days: number) => {
 };
 
 beforeAll(async () => {
-  if (!fs.existsSync(path.join(DIST, 'admin', 'index.html'))) throw new Error(`No built admin in ${DIST}`);
-  server = await startTestServer({ env: { DIST_DIR: DIST, BUSINESS_TIMEZONE: 'Europe/Belgrade' } });
-  browser = await launchBrowser();
-  staff = await server.auth();
+  admin = await startAdminBrowser({ env: { BUSINESS_TIMEZONE: 'Europe/Belgrade' } });
   ids.pasta = (
-    await api<{ id: number }>('POST', '/workshops/', {
+    await admin.api<{ id: number }>('POST', '/workshops/', {
       title: 'Паста',
       title_en: 'Fresh pasta',
       title_sr: 'Sveža pasta',
@@ -61,12 +41,19 @@ beforeAll(async () => {
     })
   ).id;
   ids.sushi = (
-    await api<{ id: number }>('POST', '/workshops/', { title: 'Суши', description: 'Роллы и нигири', price: 4000 })
+    await admin.api<{ id: number }>('POST', '/workshops/', {
+      title: 'Суши',
+      description: 'Роллы и нигири',
+      price: 4000,
+    })
   ).id;
-  const address = await api<{ id: number }>('POST', '/address/', { title: 'Кнеза Милоша 1', map_link: 'https://m/1' });
+  const address = await admin.api<{ id: number }>('POST', '/address/', {
+    title: 'Кнеза Милоша 1',
+    map_link: 'https://m/1',
+  });
   // Two sessions 37 days apart: always in two different months.
   ids.soon = (
-    await api<{ id: number }>('POST', '/schedule/', {
+    await admin.api<{ id: number }>('POST', '/schedule/', {
       date: inDays(3),
       capacity: 8,
       workshop_id: ids.pasta,
@@ -74,7 +61,7 @@ beforeAll(async () => {
     })
   ).id;
   ids.later = (
-    await api<{ id: number }>('POST', '/schedule/', {
+    await admin.api<{ id: number }>('POST', '/schedule/', {
       date: inDays(40),
       capacity: 10,
       workshop_id: ids.sushi,
@@ -82,7 +69,7 @@ beforeAll(async () => {
     })
   ).id;
   ids.record = (
-    await api<{ record: { id: number } }>(
+    await admin.api<{ record: { id: number } }>(
       'POST',
       '/records/',
       {
@@ -97,14 +84,18 @@ beforeAll(async () => {
       tma(CUSTOMER),
     )
   ).record.id;
-  await api('POST', `/records/${ids.record}/payments`, { amount: 3500, method: 'cash', note: 'Наличными на месте' });
-  await api('POST', '/certificates/', {
+  await admin.api('POST', `/records/${ids.record}/payments`, {
+    amount: 3500,
+    method: 'cash',
+    note: 'Наличными на месте',
+  });
+  await admin.api('POST', '/certificates/', {
     amount: 7000,
     method: 'cash',
     buyer_name: 'Ольга Константинопольская',
     recipient_name: 'Анастасия Александровна',
   });
-  await api('POST', '/users/', {
+  await admin.api('POST', '/users/', {
     email: 'maria.longname.cook@example.com',
     full_name: 'Мария Повар',
     password: 'cook-password-1',
@@ -113,25 +104,10 @@ beforeAll(async () => {
   });
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => admin?.close());
 
-async function admin(url: string, viewport: { width: number; height: number }) {
-  const context = await browser.newContext({ viewport, locale: 'ru-RU', timezoneId: 'UTC', bypassCSP: true });
-  const token = staff.authorization.replace('Bearer ', '');
-  await context.addInitScript((t) => localStorage.setItem('access_token', t), token);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${server.url}${url}`);
-  return { page, errors, close: () => context.close() };
-}
-
-/** How far the page scrolls sideways (0: it does not). */
-const sideways = (page: Page) =>
-  page.evaluate(() => document.scrollingElement!.scrollWidth - document.scrollingElement!.clientWidth);
+/** An admin page as the superuser, the browser on UTC (the studio's dates come from the server's zone). */
+const staffPage = (url: string, viewport: Viewport) => admin.open(url, viewport, { timezoneId: 'UTC' });
 
 async function shot(page: Page, name: string) {
   await page.waitForTimeout(300); // transitions settle
@@ -166,7 +142,7 @@ const pillOffset = (control: Locator) =>
 describe('Расписание', () => {
   for (const [width, viewport] of Object.entries(WIDTHS))
     it(`cards say seats without bookings, no description; a workshop filter and a week (${width})`, async () => {
-      const { page, errors, close } = await admin('/schedule', viewport);
+      const { page, errors, close } = await staffPage('/schedule', viewport);
       const later = page.locator(`[data-schedule-id="${ids.later}"]`);
       await later.waitFor();
       expect(await later.getByTestId('seats-badge').innerText()).toBe('Мест 10 · свободно 10');
@@ -208,7 +184,7 @@ describe('Расписание', () => {
 
 describe('Мастер-классы', () => {
   it('flags a workshop whose title has no English or Serbian translation', async () => {
-    const { page, errors, close } = await admin('/workshops', WIDTHS.phone);
+    const { page, errors, close } = await staffPage('/workshops', WIDTHS.phone);
     const sushi = page.getByTestId('workshop-card').filter({ hasText: 'Суши' });
     await sushi.waitFor();
     expect(await sushi.getByTestId('missing-translation').innerText()).toBe('Нет перевода названия: EN, SR');
@@ -233,7 +209,7 @@ describe('tables at phone width', () => {
   for (const [width, viewport] of Object.entries(WIDTHS))
     for (const t of TABLES)
       it(`${t.name}: no sideways scrolling, every column and action in view (${width})`, async () => {
-        const { page, errors, close } = await admin(t.url, viewport);
+        const { page, errors, close } = await staffPage(t.url, viewport);
         const table = page.getByTestId(t.table);
         await table.getByText(t.text).first().waitFor();
         expect(await sideways(page)).toBeLessThanOrEqual(0);
@@ -259,7 +235,7 @@ describe('tables at phone width', () => {
 
 async function miniapp(user: TgUser & { language_code?: string }, url: string, theme: Theme, platform: Platform) {
   const desktop = platform === 'tdesktop';
-  const context = await browser.newContext({
+  const context = await admin.browser.newContext({
     viewport: desktop ? { width: 640, height: 900 } : { width: 390, height: 844 },
     deviceScaleFactor: desktop ? 1 : 2,
     isMobile: !desktop,
@@ -275,7 +251,7 @@ async function miniapp(user: TgUser & { language_code?: string }, url: string, t
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${server.url}${url}${launchHash(signedInitData(user), theme, platform)}`);
+  await page.goto(`${admin.server.url}${url}${launchHash(signedInitData(user), theme, platform)}`);
   return { page, errors, close: () => context.close() };
 }
 

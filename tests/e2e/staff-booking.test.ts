@@ -5,87 +5,50 @@
  * booking a click on its name opens. axe-core on each; screenshots: test-results/screenshots/staff-booking-*.png.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, screenshotPath } from '../helpers/browser';
-import { startTestServer } from '../helpers/server';
+import type { Page } from 'playwright-core';
+import { screenshotPath, startAdminBrowser, type AdminBrowser } from '../helpers/browser';
 import { axeProblems, signedInitData } from '../helpers/miniapp';
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
-let owner: Record<string, string>;
-let ownerToken = '';
-let managerToken = '';
+let admin: AdminBrowser;
+let owner: { authorization: string };
+let manager: { authorization: string };
 let scheduleId = 0;
 let mariaId = 0;
 const MARIA = { id: 7790001, first_name: 'Мария' };
 
-async function call<T>(method: string, url: string, body?: unknown, headers = owner): Promise<T> {
-  const res = await fetch(`${server.url}/api/v1${url}`, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
-
-async function tokenOf(username: string, password: string) {
-  const login = await fetch(`${server.url}/api/v1/login/access-token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ username, password }),
-  });
-  return ((await login.json()) as { access_token: string }).access_token;
-}
-
 beforeAll(async () => {
-  server = await startTestServer();
-  ownerToken = await tokenOf('admin@example.com', 'superuser-password-1');
-  owner = { authorization: `Bearer ${ownerToken}` };
-  await call('PUT', '/business-settings/', { prepayment: 'none' });
-  await call('POST', '/users/', {
+  admin = await startAdminBrowser();
+  owner = admin.staff;
+  await admin.api('PUT', '/business-settings/', { prepayment: 'none' });
+  await admin.api('POST', '/users/', {
     email: 'manager@example.com',
     full_name: 'Ольга Менеджер',
     password: 'manager-password-1',
     role: 'manager',
     is_active: true,
   });
-  managerToken = await tokenOf('manager@example.com', 'manager-password-1');
-  const w = await call<{ id: number }>('POST', '/workshops/', { title: 'Хинкали', price: 3500 });
-  const a = await call<{ id: number }>('POST', '/address/', {
+  manager = await admin.server.auth('manager@example.com', 'manager-password-1');
+  const w = await admin.api<{ id: number }>('POST', '/workshops/', { title: 'Хинкали', price: 3500 });
+  const a = await admin.api<{ id: number }>('POST', '/address/', {
     title: 'Змај Јовина 12',
     map_link: 'https://m.example/1',
   });
   const date = new Date(Date.now() + 3 * 86_400_000).toISOString();
   scheduleId = (
-    await call<{ id: number }>('POST', '/schedule/', { date, capacity: 10, workshop_id: w.id, address_id: a.id })
+    await admin.api<{ id: number }>('POST', '/schedule/', { date, capacity: 10, workshop_id: w.id, address_id: a.id })
   ).id;
-  const booked = await call<{ record: { id: number } }>(
+  const booked = await admin.api<{ record: { id: number } }>(
     'POST',
     '/records/',
     { schedule_id: scheduleId, name: 'Мария', people_count: 2, is_first_time: true, consent: true },
     { authorization: `tma ${signedInitData(MARIA)}` },
   );
   mariaId = booked.record.id;
-  browser = await launchBrowser();
 }, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => admin?.close());
 
-async function schedulePage(token: string, width: number, height: number): Promise<Page> {
-  const context = await browser.newContext({
-    viewport: { width, height },
-    locale: 'ru-RU',
-    timezoneId: 'Europe/Belgrade',
-    bypassCSP: true,
-  });
-  await context.addInitScript((t) => localStorage.setItem('access_token', t), token);
-  const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  await page.goto(`${server.url}/schedule`);
+async function schedulePage(as: { authorization: string }, width: number, height: number): Promise<Page> {
+  const { page } = await admin.open('/schedule', { width, height }, { as });
   await page.getByTestId('schedule-card').first().waitFor();
   return page;
 }
@@ -97,7 +60,7 @@ const shot = async (page: Page, name: string) => {
 
 type Booking = { id: number; name: string; people_count: number; comment: string | null; telegram_id: number | null };
 const bookings = async () =>
-  (await call<{ records: Booking[] }>('GET', `/schedule/${scheduleId}`)).records.filter((r) => r.name !== 'Мария');
+  (await admin.api<{ records: Booking[] }>('GET', `/schedule/${scheduleId}`)).records.filter((r) => r.name !== 'Мария');
 
 describe('staff booking for a customer who phones in', () => {
   for (const [name, width, height] of [
@@ -105,7 +68,7 @@ describe('staff booking for a customer who phones in', () => {
     ['phone', 390, 844],
   ] as const)
     it(`books from the session's card with a phone number (${width} px)`, async () => {
-      const page = await schedulePage(ownerToken, width, height);
+      const page = await schedulePage(owner, width, height);
       const card = page.getByTestId('schedule-card').first();
       await card.getByRole('button', { name: 'Записать клиента' }).click();
       const dialog = page.getByRole('dialog', { name: 'Записать клиента' });
@@ -137,7 +100,7 @@ describe('staff booking for a customer who phones in', () => {
 
 describe("a booking's row", () => {
   it('changes the party from the row menu (the customer’s command: the price follows)', async () => {
-    const page = await schedulePage(ownerToken, 1280, 860);
+    const page = await schedulePage(owner, 1280, 860);
     await page.getByRole('button', { name: 'Действия с записью: Мария' }).click();
     await page.getByRole('menuitem', { name: 'Изменить количество' }).click();
     const dialog = page.getByRole('dialog', { name: 'Количество человек: Мария' });
@@ -146,7 +109,7 @@ describe("a booking's row", () => {
     const toast = page.getByText('Мария: 3 чел.', { exact: false });
     await toast.waitFor();
     expect((await toast.innerText()).replace(/\s/g, ' ')).toBe('Мария: 3 чел., цена 10 500 RSD');
-    const view = await call<{ record: { people_count: number } }>('GET', `/records/${mariaId}`);
+    const view = await admin.api<{ record: { people_count: number } }>('GET', `/records/${mariaId}`);
     expect(view.record.people_count).toBe(3);
     await page.context().close();
   });
@@ -156,7 +119,7 @@ describe("a booking's row", () => {
     ['phone', 390, 844],
   ] as const)
     it(`the owner adjusts the customer's studio credit with a reason (${width} px)`, async () => {
-      const page = await schedulePage(ownerToken, width, height);
+      const page = await schedulePage(owner, width, height);
       await page.getByRole('button', { name: 'Действия с записью: Мария' }).click();
       await page.getByRole('menuitem', { name: 'Баланс клиента в студии' }).click();
       const dialog = page.getByRole('dialog', { name: 'Баланс в студии: Мария' });
@@ -170,7 +133,7 @@ describe("a booking's row", () => {
     });
 
   it('a manager is not offered the credit adjustment', async () => {
-    const page = await schedulePage(managerToken, 1280, 860);
+    const page = await schedulePage(manager, 1280, 860);
     await page.getByRole('button', { name: 'Действия с записью: Мария' }).click();
     await page.getByRole('menuitem', { name: 'Изменить количество' }).waitFor();
     expect(await page.getByRole('menuitem', { name: 'Баланс клиента в студии' }).count()).toBe(0);
@@ -182,12 +145,12 @@ describe("a booking's row", () => {
     ['phone', 390, 844],
   ] as const)
     it(`a click on the name opens the staff view of the booking, not the customer's page (${width} px)`, async () => {
-      const page = await schedulePage(ownerToken, width, height);
+      const page = await schedulePage(owner, width, height);
       await page.getByRole('button', { name: 'Мария', exact: true }).click();
       const drawer = page.getByRole('dialog', { name: `Запись №${mariaId}: Мария` });
       const view = drawer.getByTestId('booking-view');
       await view.waitFor();
-      expect(page.url()).toBe(`${server.url}/schedule`);
+      expect(page.url()).toBe(`${admin.server.url}/schedule`);
       await view.getByText('Хинкали', { exact: false }).first().waitFor();
       await view.getByTestId('booking-money').getByText('10 500 RSD').first().waitFor();
       // Its history names the party change made above.

@@ -4,58 +4,36 @@
  * that clears its line. Screenshots: test-results/screenshots/unreconciled-*.png.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, screenshotPath } from '../helpers/browser';
-import { startTestServer } from '../helpers/server';
+import type { Page } from 'playwright-core';
+import { screenshotPath, startAdminBrowser, type AdminBrowser } from '../helpers/browser';
 import { axeProblems, signedInitData, type TgUser } from '../helpers/miniapp';
 import { sweepUnreconciled } from '../../core/payments/reconcile';
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let browser: Browser;
-let staff: Record<string, string>;
-let token = '';
-
-async function call<T>(method: string, url: string, body?: unknown, headers = staff): Promise<T> {
-  const res = await fetch(`${server.url}/api/v1${url}`, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
+let admin: AdminBrowser;
 
 /** A booking of `people` paid in cash, then made one person: paid beyond its price. */
 async function overpaid(scheduleId: number, customer: TgUser, people: number) {
   const tma = { authorization: `tma ${signedInitData(customer)}` };
-  const { record } = await call<{ record: { id: number } }>(
+  const { record } = await admin.api<{ record: { id: number } }>(
     'POST',
     '/records/',
     { schedule_id: scheduleId, name: customer.first_name, people_count: people, is_first_time: true, consent: true },
     tma,
   );
-  await call('POST', `/records/${record.id}/payments`, { method: 'cash' });
-  await call('PUT', `/records/${record.id}`, { people_count: 1 }, tma);
+  await admin.api('POST', `/records/${record.id}/payments`, { method: 'cash' });
+  await admin.api('PUT', `/records/${record.id}`, { people_count: 1 }, tma);
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const login = await fetch(`${server.url}/api/v1/login/access-token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ username: 'admin@example.com', password: 'superuser-password-1' }),
-  });
-  token = ((await login.json()) as { access_token: string }).access_token;
-  staff = { authorization: `Bearer ${token}` };
-  await call('PUT', '/business-settings/', { prepayment: 'none', refund_to: 'refund' });
-  const w = await call<{ id: number }>('POST', '/workshops/', { title: 'Хинкали', price: 3500 });
-  const a = await call<{ id: number }>('POST', '/address/', {
+  admin = await startAdminBrowser();
+  await admin.api('PUT', '/business-settings/', { prepayment: 'none', refund_to: 'refund' });
+  const w = await admin.api<{ id: number }>('POST', '/workshops/', { title: 'Хинкали', price: 3500 });
+  const a = await admin.api<{ id: number }>('POST', '/address/', {
     title: 'Змај Јовина 12',
     map_link: 'https://maps.example/1',
   });
   const date = new Date(Date.now() + 3 * 86_400_000).toISOString();
-  const s = await call<{ id: number }>('POST', '/schedule/', {
+  const s = await admin.api<{ id: number }>('POST', '/schedule/', {
     date,
     capacity: 8,
     workshop_id: w.id,
@@ -63,25 +41,12 @@ beforeAll(async () => {
   });
   await overpaid(s.id, { id: 7780001, first_name: 'Мария', last_name: 'Иванова' }, 3);
   await overpaid(s.id, { id: 7780002, first_name: 'Олег' }, 2);
-  expect(await sweepUnreconciled(server.database)).toBe(2);
-  browser = await launchBrowser();
+  expect(await sweepUnreconciled(admin.server.database)).toBe(2);
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => admin?.close());
 
 async function cashPage(width: number, height: number): Promise<Page> {
-  const context = await browser.newContext({
-    viewport: { width, height },
-    locale: 'ru-RU',
-    timezoneId: 'Europe/Belgrade',
-    bypassCSP: true,
-  });
-  await context.addInitScript((t) => localStorage.setItem('access_token', t), token);
-  const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  await page.goto(`${server.url}/cash`);
+  const { page } = await admin.open('/cash', { width, height });
   await page.getByTestId('unreconciled-money').waitFor();
   return page;
 }
@@ -123,7 +88,7 @@ describe('Касса: «Несверенные деньги»', () => {
     await lines.first().getByLabel('Почему оставить').fill('Чаевые повару');
     await keep.click();
     await page.getByTestId('unreconciled-money').waitFor({ state: 'detached' });
-    const left = await call<{ items: unknown[] }>('GET', '/payments/unreconciled');
+    const left = await admin.api<{ items: unknown[] }>('GET', '/payments/unreconciled');
     expect(left.items).toEqual([]);
     await page.context().close();
   });
