@@ -16,6 +16,8 @@ const SLOW = [
   'tests/server/instances.test.ts',
   'tests/bot/outbox-instances.test.ts',
   'tests/bot/outbox-claims.test.ts',
+  // The fiscal sender's processes: killed mid-send, two at once.
+  'tests/server/fiscal-kill.test.ts',
 ];
 const NODE = [
   'tests/core/**/*.test.ts',

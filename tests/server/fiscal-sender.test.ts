@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderNotification } from '../../bot/messages';
 import { createLpfr } from '../../core/fiscal/lpfr';
 import { writeFiscalSettings } from '../../core/fiscal/settings';
@@ -10,6 +10,7 @@ import { nowIso } from '../../db/database';
 import { getFiscalReceipt, insertFiscalReceipt, type FiscalReceiptInsert } from '../../db/repositories/fiscal';
 import type { TestApp } from '../helpers/app';
 import { startFakePfr, type FakePfr } from '../helpers/fake-pfr';
+import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
 import { useTestApp } from '../helpers/use-test-app';
 
 /*
@@ -416,6 +417,38 @@ describe('the fiscal sender', () => {
     }
     expect(await s.drain()).toBe(1);
     expect((await reread(row.id)).state).toBe('issued');
+  });
+
+  it('a booking paid at the desk while the PFR is slow: the payment answers at once, its advance receipt follows once', async () => {
+    const { schedule } = await createSession(t.app, owner, { price: 3000 });
+    const booked = await book(t.app, telegramUser(), bookingPayload(schedule.id));
+    const recordId = booked.json().record.id as number;
+    pfr.delayMs = 1_500;
+    const s = sender({ timeoutMs: 5_000 });
+    s.start();
+    const started = Date.now();
+    const paid = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/records/${recordId}/payments`,
+      headers: owner,
+      payload: { method: 'cash' },
+    });
+    expect(paid.statusCode, paid.body).toBe(201);
+    // Nothing in the booking's transaction waits for the PFR.
+    expect(Date.now() - started).toBeLessThan(1_000);
+    const rows = await t.database.db
+      .selectFrom('fiscal_receipts')
+      .selectAll()
+      .where('record_id', '=', recordId)
+      .execute();
+    expect(rows).toMatchObject([{ kind: 'advance', state: 'waiting', amount: 3000, payment_type: 'Cash' }]);
+    await issued(rows[0].id);
+    expect(pfr.invoices.filter((i) => i.requestId === rows[0].request_id)).toHaveLength(1);
+    expect(pfr.invoiceFor(rows[0].request_id)!.request).toMatchObject({
+      invoiceType: 'Advance',
+      transactionType: 'Sale',
+      payment: [{ amount: 3000, paymentType: 'Cash' }],
+    });
   });
 
   it('stop() lets the send in flight finish and stores its answer', async () => {
