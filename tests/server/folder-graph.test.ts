@@ -100,7 +100,7 @@ describe('handlers translate, core decides', () => {
 const WAITING: string[] = [];
 
 describe("core's layers", () => {
-  // kernel ← ledger ← booking ← {payments, certificates, promo, journey, schedules, …} ← jobs: a folder
+  // kernel ← fiscal ← ledger ← booking ← {payments, certificates, promo, journey, schedules, …} ← jobs: a folder
   // imports only folders below it, so no two of them import each other, even through others.
   const layers = folderGraph(importGraph(['core']), coreFolder);
 
@@ -109,9 +109,11 @@ describe("core's layers", () => {
     expect(cycles(layers).map((c) => c.join(' -> '))).toEqual([]);
   });
 
-  it('the kernel imports no other folder of core; the ledger only the kernel; notify no capability above booking', () => {
+  it('the kernel imports no other folder of core; fiscal only the kernel; the ledger those two; notify no capability above booking', () => {
     expect(layers.get('core/kernel')).toEqual([]);
-    expect(layers.get('core/ledger')).toEqual(['core/kernel']);
+    // The ledger writes each row's receipt in the row's transaction, so the receipts sit right under it.
+    expect((layers.get('core/fiscal') ?? []).filter((f) => f !== 'core/kernel')).toEqual([]);
+    expect([...(layers.get('core/ledger') ?? [])].sort()).toEqual(['core/fiscal', 'core/kernel']);
     const notify = layers.get('core/notify') ?? [];
     for (const above of ['core/booking', 'core/payments', 'core/certificates', 'core/promo'])
       expect(notify).not.toContain(above);
