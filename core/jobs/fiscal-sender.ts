@@ -157,6 +157,19 @@ const answerOf = (r: InvoiceResult) => ({
   issued_at: nowIso(),
 });
 
+/** The PFR refused to look a request up: whether it has the receipt is unknown, so it is not sent again. */
+class LookupRefused extends Error {}
+
+async function lookup(p: FiscalPort, requestId: string): Promise<InvoiceResult | null> {
+  try {
+    return await p.lookup(requestId);
+  } catch (err) {
+    if (err instanceof FiscalRefused)
+      throw new LookupRefused(`PFR не ответил, выдан ли уже этот чек (${refusalText(err)}); повторно не отправлен`);
+    throw err;
+  }
+}
+
 const describe = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /** The PFR's codes per field, as staff read them in last_error and the alert. */
@@ -387,7 +400,7 @@ export function createFiscalSender(deps: FiscalSenderDeps): FiscalSender {
     try {
       let result: InvoiceResult | null = null;
       // Attempted before: the PFR may have it (a timeout after sending, a process killed mid-send).
-      if (row.attempts > 0) result = await p.lookup(row.request_id);
+      if (row.attempts > 0) result = await lookup(p, row.request_id);
       if (!result) {
         const body =
           row.request ??
@@ -452,8 +465,9 @@ export function createFiscalSender(deps: FiscalSenderDeps): FiscalSender {
         // Its referent was issued and then not (it cannot be): back to the queue, due again at once.
         await releaseFiscalClaim(db, row.id, worker, { error: err.message });
         held = false;
-      } else if (err instanceof FiscalLabelError) {
-        // The studio's settings must change (a tax label): the row waits, staff told once a day per problem.
+      } else if (err instanceof FiscalLabelError || err instanceof LookupRefused) {
+        // The studio's settings must change (a tax label), or the PFR will not say whether it has the
+        // receipt (sending again could issue a second): the row waits, staff told once a day per problem.
         const delay = o.maxDelayMs;
         log.error({ fiscal_receipt: row.id, error: err.message }, 'fiscal: the receipt cannot be built');
         await releaseFiscalClaim(db, row.id, worker, { nextAttemptAt: iso(Date.now() + delay), error: err.message });
