@@ -1,6 +1,7 @@
 import type { Composer, Context, Filter } from 'grammy';
 import { ID_MAX } from '../contract/common';
 import { isLanguage, type Language } from '../contract/language';
+import { isBuyerDocument, type BuyerDocument } from '../contract/receipts';
 
 /*
  * Every button the bot sends carries one of these as its callback data, and every press is read back
@@ -36,7 +37,11 @@ export type CallbackData =
   /** /language: the language picked. */
   | { kind: 'language'; language: Language }
   /** Staff's card for a session under its minimum of participants: cancel it or run it. */
-  | { kind: 'min_people'; action: MinPeopleAnswer; scheduleId: number };
+  | { kind: 'min_people'; action: MinPeopleAnswer; scheduleId: number }
+  /** Fiscal receipts in Telegram: the answer to the question asked once, or a change of mind in /mydata. */
+  | { kind: 'receipts'; yes: boolean }
+  /** A refund receipt's question: the document whose number the customer will send. */
+  | { kind: 'buyer_doc'; document: BuyerDocument; receiptId: number };
 
 export type CallbackKind = CallbackData['kind'];
 export type CallbackOf<K extends CallbackKind> = Extract<CallbackData, { kind: K }>;
@@ -55,6 +60,7 @@ export function encodeCallbackData(data: CallbackData): string {
     (data as { recordId?: number }).recordId,
     (data as { workshopId?: number }).workshopId,
     (data as { scheduleId?: number }).scheduleId,
+    (data as { receiptId?: number }).receiptId,
   ])
     if (id !== undefined && !isId(id)) throw new Error(`callback data with an id that cannot exist: ${id}`);
   const text = wire(data);
@@ -89,6 +95,10 @@ function wire(data: CallbackData): string {
       return `lang:${data.language}`;
     case 'min_people':
       return `minp:${data.action}:${data.scheduleId}`;
+    case 'receipts':
+      return `rcpt:${yesNo(data.yes)}`;
+    case 'buyer_doc':
+      return `buyer:${data.document}:${data.receiptId}`;
   }
 }
 
@@ -138,6 +148,12 @@ export function decodeCallbackData(text: string): DecodedCallback {
     case 'minp':
       return b !== undefined && (a === 'cancel' || a === 'run')
         ? withId('min_people', b, (scheduleId) => ({ kind: 'min_people', action: a, scheduleId }))
+        : null;
+    case 'rcpt':
+      return b === undefined && (a === 'yes' || a === 'no') ? { kind: 'receipts', yes: a === 'yes' } : null;
+    case 'buyer':
+      return isBuyerDocument(a)
+        ? withId('buyer_doc', b, (receiptId) => ({ kind: 'buyer_doc', document: a, receiptId }))
         : null;
     default:
       return null;

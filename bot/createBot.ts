@@ -5,6 +5,8 @@ import { conversations, createConversation } from '@grammyjs/conversations';
 import type { BotContext, BotDeps } from './context';
 import { DbStorage } from './storage';
 import { CANCEL_CONVERSATION, CANCEL_WAIT_MS, createCancelConversation } from './conversations/cancel';
+import { BUYER_ID_CONVERSATION, BUYER_ID_WAIT_MS, createBuyerIdConversation } from './conversations/buyer-id';
+import { receiptsFeature } from './features/receipts';
 import { startFeature } from './features/start';
 import { journeyFeature } from './features/journey';
 import { linkFeature } from './features/link';
@@ -88,6 +90,12 @@ export function createBot(deps: BotDeps & { botInfo?: UserFromGetMe }): Bot<BotC
       maxMillisecondsToWait: CANCEL_WAIT_MS,
     }),
   );
+  pm.use(
+    createConversation(createBuyerIdConversation(deps), {
+      id: BUYER_ID_CONVERSATION,
+      maxMillisecondsToWait: BUYER_ID_WAIT_MS,
+    }),
+  );
   pm.use(languageFeature(deps));
   pm.use(linkFeature(deps));
   pm.use(certificatesFeature(deps));
@@ -98,6 +106,7 @@ export function createBot(deps: BotDeps & { botInfo?: UserFromGetMe }): Bot<BotC
   pm.use(minPeopleFeature(deps));
   pm.use(cancelFeature());
   pm.use(personalDataFeature(deps));
+  pm.use(receiptsFeature(deps));
   pm.use(helpFeature(deps));
   pm.use(fallbackFeature());
 

@@ -21,6 +21,7 @@ import type { RenderedMessage } from './outbox';
 import { minPeopleCard, sessionCancelledMessage } from './min-people-messages';
 import { MIN_PEOPLE_REASON } from '../core/schedules/min-people';
 import { certificateMessage, staffCertificateMessage } from './certificate-messages';
+import { receiptNotificationMessage } from './receipt-messages';
 import { texts, textsFor, type BotTexts } from './texts';
 import { DEFAULT_LANGUAGE, type Language } from '../contract/language';
 import { customerLanguage } from '../core/language/customer-language';
@@ -401,6 +402,8 @@ export function renderNotification(n: Notification, rc: RenderContext, now = new
   if (n.kind === 'staff.money_check') return { text: S.moneyCheck(n.payload.text) };
   if (n.kind === 'staff.session_cancelled') return sessionCancelledMessage(n.payload, rc);
   if (n.kind === 'certificate.ready' || n.kind === 'certificate.expiring') return certificateMessage(n, rc);
+  if (n.kind === 'fiscal.receipt' || n.kind === 'fiscal.consent' || n.kind === 'fiscal.buyer_id')
+    return receiptNotificationMessage(n, rc);
   if (n.kind === 'staff.certificate') return staffCertificateMessage(n, rc);
   if (n.kind === 'staff.erased_money') return { text: S.erasedMoney(n.payload) };
   if (n.kind === 'staff.money') return staffMoneyMessage(n, rc);
@@ -449,6 +452,8 @@ export function personalDataText(x: PersonalDataExport, timezone: string, T: Bot
       ...bookings,
       '',
       P.subscriptions(x.subscriptions.map((s) => s.workshop)),
+      // Only once the studio issued them a receipt (the question was asked).
+      ...(x.e_receipts !== undefined ? [T.receipts.myData(x.e_receipts)] : []),
       ...(x.staff_note ? [P.staffNote(x.staff_note)] : []),
       '',
       P.fileNote,

@@ -61,6 +61,8 @@ export const PersonalDataExport = z.object({
    * and all that would be owed back (absent in exports of older versions).
    */
   money: z.object({ credit: z.number().int(), paid: z.number().int(), owed: z.number().int() }).optional(),
+  /** Their answer about fiscal receipts in Telegram: true, false, null while unanswered; absent: never asked. */
+  e_receipts: z.boolean().nullable().optional(),
 });
 export type PersonalDataExport = z.infer<typeof PersonalDataExport>;
 

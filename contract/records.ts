@@ -155,6 +155,24 @@ export const RecordAllowed = z.object(
 );
 export type RecordAllowed = z.infer<typeof RecordAllowed>;
 
+/**
+ * A fiscal receipt of the booking as the booking page lists it (issued ones; training receipts are not
+ * fiscal documents and are left out): the PFR's number, its type and the Tax Administration's page to
+ * verify it.
+ */
+export const RecordReceipt = z.object({
+  id: z.number().int(),
+  invoice_number: z.string(),
+  invoice_type: z.enum(['Normal', 'Advance', 'Copy', 'Training', 'Proforma']),
+  transaction_type: z.enum(['Sale', 'Refund']),
+  /** Whole RSD, positive: the transaction type says the direction. */
+  amount: z.number().int(),
+  issued_at: z.string().nullable(),
+  /** null: a receipt staff typed from their own register (manual mode). */
+  verification_url: z.string().nullable(),
+});
+export type RecordReceipt = z.infer<typeof RecordReceipt>;
+
 export const RecordView = z.object({
   record: RecordPublic.extend({ schedule: RecordSchedule }),
   places_available: z.number().int().default(0),
@@ -172,5 +190,7 @@ export const RecordView = z.object({
   money: RecordMoney.optional(),
   /** How the customer can pay: Telegram, an IPS QR transfer, else at the studio. */
   pay: PayOptions.optional(),
+  /** The booking's fiscal receipts, oldest first (absent where the studio does not fiscalize). */
+  receipts: z.array(RecordReceipt).optional(),
 });
 export type RecordView = z.infer<typeof RecordView>;

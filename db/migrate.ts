@@ -31,6 +31,7 @@ import * as m20261128_0250 from './migrations/20261128_0250_staff_booking_credit
 import * as m20261128_0260 from './migrations/20261128_0260_payment_names';
 import * as m20261128_0270 from './migrations/20261128_0270_certificate_invoice_token';
 import * as m20261201_2115 from './migrations/20261201_2115_fiscal_receipts';
+import * as m20261201_2123 from './migrations/20261201_2123_receipt_consents';
 import * as m20261201_2125 from './migrations/20261201_2125_fiscal_advances';
 
 /**
@@ -70,6 +71,7 @@ export const migrations: Record<string, Migration> = {
   '20261128_0260_payment_names': m20261128_0260,
   '20261128_0270_certificate_invoice_token': m20261128_0270,
   '20261201_2115_fiscal_receipts': m20261201_2115,
+  '20261201_2123_receipt_consents': m20261201_2123,
   '20261201_2125_fiscal_advances': m20261201_2125,
 };
 

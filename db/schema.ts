@@ -531,6 +531,23 @@ export interface FiscalHealthTable {
   updated_at: Timestamp | null;
 }
 
+/** A Telegram customer's answer to a question asked once (e_receipts: their fiscal receipts sent in Telegram). */
+export interface CustomerConsentsTable {
+  telegram_id: number;
+  kind: 'e_receipts';
+  /** null: asked, not answered yet. */
+  given: Bool | null;
+  asked_at: Timestamp;
+  answered_at: Timestamp | null;
+}
+
+/** A refund receipt whose buyer's ID was asked of its customer (asked), or that had nobody to ask: each is asked once. */
+export interface FiscalBuyerAsksTable {
+  receipt_id: number;
+  asked: Bool;
+  at: Timestamp;
+}
+
 export interface DB {
   users: UsersTable;
   workshops: WorkshopsTable;
@@ -565,5 +582,7 @@ export interface DB {
   business_chats: BusinessChatsTable;
   fiscal_receipts: FiscalReceiptsTable;
   fiscal_advances: FiscalAdvancesTable;
+  customer_consents: CustomerConsentsTable;
+  fiscal_buyer_asks: FiscalBuyerAsksTable;
   fiscal_health: FiscalHealthTable;
 }

@@ -5,6 +5,7 @@ import { HTML, type BotContext, type BotDeps } from '../context';
 import { confirmForgetKeyboard } from '../keyboards/personal-data';
 import { onButton } from '../callback-data';
 import { personalDataText } from '../messages';
+import { consentToggleKeyboard } from '../receipt-messages';
 
 /**
  * /mydata: everything stored about the user, as a message and as a JSON file (sent here, not
@@ -18,7 +19,11 @@ export function personalDataFeature(deps: BotDeps) {
   composer.command('mydata', async (ctx) => {
     const PD = ctx.t.replies.personalData;
     const data = await exportPersonalData(deps.database.db, person(ctx));
-    await ctx.reply(personalDataText(data, deps.config.businessTimezone, ctx.t), HTML);
+    await ctx.reply(personalDataText(data, deps.config.businessTimezone, ctx.t), {
+      ...HTML,
+      // Receipts in Telegram can be switched here once the question was asked.
+      ...(data.e_receipts !== undefined && { reply_markup: consentToggleKeyboard(data.e_receipts, ctx.language) }),
+    });
     const file = new InputFile(Buffer.from(JSON.stringify(data, null, 2), 'utf8'), PD.fileName);
     await ctx.replyWithDocument(file, { caption: PD.fileCaption });
   });

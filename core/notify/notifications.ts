@@ -258,6 +258,43 @@ const StaffFiscalPayload = z.object({
 });
 export type StaffFiscalPayload = z.infer<typeof StaffFiscalPayload>;
 
+/** A receipt's values are its booking's owner's, or (a certificate's, a credit's) the customer's it was sent to. */
+const receiptOwner = (_: Record<string, unknown>, root: Record<string, unknown>) => ({
+  ...(typeof root.record_id === 'number' && { record_id: root.record_id }),
+  telegram_id: typeof root.telegram_id === 'number' ? root.telegram_id : null,
+});
+
+/** A fiscal receipt the PFR issued, for the customer who agreed to get receipts in Telegram. */
+const FiscalReceiptPayload = z.object({
+  receipt_id: z.number(),
+  record_id: z.number().nullable(),
+  telegram_id: z.number().nullable(),
+  invoice_number: z.string(),
+  invoice_type: z.enum(['Normal', 'Advance', 'Copy', 'Training', 'Proforma']),
+  transaction_type: z.enum(['Sale', 'Refund']),
+  amount: z.number(),
+  sdc_time: z.string().nullable(),
+  verification_url: z.string().nullable(),
+  /** The PFR's text of the receipt (a refund's names the buyer's document). */
+  journal: personal(z.string().nullable(), 'identity', receiptOwner),
+  /** The verification QR code as the PFR sent it (a base64 image). */
+  qr: z.string().nullable(),
+});
+export type FiscalReceiptPayload = z.infer<typeof FiscalReceiptPayload>;
+
+/** A refund receipt waits for the buyer's ID: the customer is asked for their document. */
+const FiscalBuyerIdPayload = z.object({
+  receipt_id: z.number(),
+  record_id: z.number().nullable(),
+  amount: z.number(),
+  /** The booking's workshop (in English and Serbian too, when it has them) and session date. */
+  workshop_title: z.string().nullable(),
+  workshop_title_en: z.string().nullable(),
+  workshop_title_sr: z.string().nullable(),
+  date: z.string().nullable(),
+});
+export type FiscalBuyerIdPayload = z.infer<typeof FiscalBuyerIdPayload>;
+
 const about = <K extends string, P extends z.ZodType>(kind: K, payload: P) =>
   z.object({ kind: z.literal(kind), payload });
 
@@ -299,6 +336,10 @@ export const Notification = z.discriminatedUnion('kind', [
   // The nightly money check: one break of the money invariants, said for staff.
   about('staff.money_check', z.object({ text: z.string() })),
   about('staff.money', StaffMoneyPayload),
+  // Fiscal receipts: the receipt (with consent), the consent question asked once, a refund's buyer ID.
+  about('fiscal.receipt', FiscalReceiptPayload),
+  about('fiscal.consent', z.object({ receipt_id: z.number() })),
+  about('fiscal.buyer_id', FiscalBuyerIdPayload),
   about('staff.fiscal', StaffFiscalPayload),
 ]);
 export type Notification = z.infer<typeof Notification>;
@@ -329,6 +370,7 @@ export type CustomerNotification = Exclude<
   Notification,
   | StaffNotification
   | CertificateNotification
+  | ReceiptNotification
   | {
       kind:
         | 'staff.digest'
@@ -338,6 +380,12 @@ export type CustomerNotification = Exclude<
         | 'workshop.new_dates'
         | 'money.unbooked';
     }
+>;
+
+/** The customer's fiscal receipt messages (rendered apart: they are not about a booking's state). */
+export type ReceiptNotification = Extract<
+  Notification,
+  { kind: 'fiscal.receipt' | 'fiscal.consent' | 'fiscal.buyer_id' }
 >;
 
 /** The customer's certificate messages (rendered apart: they name no booking). */

@@ -29,6 +29,7 @@ import { getBusinessSettings } from '../kernel/settings';
 import { cancelLocked } from '../booking/engine';
 import { loadForActor } from '../booking/command';
 import { erasePaymentNames } from '../../db/repositories/payment-names';
+import { deleteConsentsOf, eraseReceiptBuyers, getReceiptConsent } from '../../db/repositories/customer-receipts';
 import { bookingsErasure, eraseCopies, givenAwayBookings, personErasure, type Erasure } from './erasure';
 import { erasureMoney, leaveOwed, type ErasureMoney } from './erasure-money';
 
@@ -94,6 +95,7 @@ export async function exportPersonalData(db: Executor, person: TelegramPerson): 
     messages: await countNotificationsTo(db, person.id),
     staff_account: staff ? { email: staff.email, full_name: staff.full_name } : null,
     money: await erasureMoney(db, person.id, upcomingOf(rows, nowIso())),
+    e_receipts: (await getReceiptConsent(db, person.id))?.given,
   };
 }
 
@@ -113,6 +115,8 @@ export async function forgetPreview(
 async function erase(trx: Executor, database: Database, e: Erasure, rows: number[], now: string): Promise<void> {
   await eraseCopies(trx, database, e);
   if (e.stage === 'all') {
+    // A refund receipt's buyer document: before the bookings lose whose they were.
+    await eraseReceiptBuyers(trx, { recordIds: [...e.recordIds], telegramId: e.telegramId });
     await anonymiseRecords(trx, rows, ERASED_NAME, now);
     // The cash desk's copy of the name too (each ledger row keeps who it was for).
     await erasePaymentNames(trx, { recordIds: [...e.recordIds], telegramId: e.telegramId }, ERASED_NAME);
@@ -177,6 +181,7 @@ export async function forgetPerson(database: Database, person: TelegramPerson, a
     await unlinkStaffTelegram(trx, person.id);
     await deleteRateLimitsOf(trx, person.id);
     await deleteCustomerLanguage(trx, person.id);
+    await deleteConsentsOf(trx, person.id);
     // Bookings whose values of theirs were erased: their own, and those they gave away.
     const anonymised = theirs.length + given.length;
     // That an erasure happened, and who asked (never whose: that is what was erased).

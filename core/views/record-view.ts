@@ -11,11 +11,12 @@ import { customerLanguage } from '../language/customer-language';
 import { moneyOfRecord } from '../ledger/ledger';
 import { payOptions } from '../payments/pay-options';
 import { telegramCharge } from '../../contract/telegram-limits';
+import { listShownReceiptsOfRecord } from '../../db/repositories/customer-receipts';
 
 /*
  * The booking page's view, built in this one place for every command that returns it (the API's
  * records, attendance and a gift's acceptance): the booking, its money, the ways to pay, its promo
- * code, the signed calendar link and what the caller may do, in the caller's language.
+ * code, the signed calendar link, its fiscal receipts and what the caller may do, in the caller's language.
  */
 
 /** What the page needs from the installation beyond the database. */
@@ -68,5 +69,14 @@ export async function recordView(db: Executor, actor: Actor, r: RecordResult, pa
     allowed: sayAllowed(r.allowed, language),
     money,
     pay: await payOptions(db, telegram),
+    receipts: (await listShownReceiptsOfRecord(db, r.record.id)).map((x) => ({
+      id: x.id,
+      invoice_number: x.invoice_number!,
+      invoice_type: x.invoice_type,
+      transaction_type: x.transaction_type,
+      amount: x.total_amount ?? x.amount,
+      issued_at: x.issued_at,
+      verification_url: x.verification_url,
+    })),
   };
 }

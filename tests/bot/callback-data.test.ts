@@ -11,6 +11,7 @@ import {
   type ReminderAnswer,
 } from '../../bot/callback-data';
 import { getRecord } from '../../db/repositories/records';
+import { BUYER_DOCUMENTS } from '../../contract/receipts';
 import { createStaff, linkStaff, useBotApp } from './setup';
 
 /** Every kind of button the bot sends, at its largest values. */
@@ -35,6 +36,9 @@ const LARGEST: CallbackData[] = [
   ...(['ru', 'en', 'sr'] as const).map((language): CallbackData => ({ kind: 'language', language })),
   { kind: 'min_people', action: 'cancel', scheduleId: ID_MAX },
   { kind: 'min_people', action: 'run', scheduleId: ID_MAX },
+  { kind: 'receipts', yes: true },
+  { kind: 'receipts', yes: false },
+  ...BUYER_DOCUMENTS.map((document): CallbackData => ({ kind: 'buyer_doc', document, receiptId: ID_MAX })),
 ];
 
 describe('callback data', () => {
@@ -49,6 +53,7 @@ describe('callback data', () => {
     expect([...kinds].sort()).toEqual(
       [
         'attendance',
+        'buyer_doc',
         'cash',
         'cancel_abort',
         'cancel_confirm',
@@ -58,6 +63,7 @@ describe('callback data', () => {
         'min_people',
         'queue',
         'rate',
+        'receipts',
         'reminder',
         'subscribe',
       ].sort(),
@@ -72,6 +78,8 @@ describe('callback data', () => {
     expect(encodeCallbackData({ kind: 'attendance', mark: 'no_show', recordId: 42 })).toBe('att:N:42');
     expect(encodeCallbackData({ kind: 'cancel_pick', recordId: 42 })).toBe('cancel:pick:42');
     expect(encodeCallbackData({ kind: 'forget', yes: true })).toBe('forget:yes');
+    expect(encodeCallbackData({ kind: 'receipts', yes: false })).toBe('rcpt:no');
+    expect(encodeCallbackData({ kind: 'buyer_doc', document: '30', receiptId: 42 })).toBe('buyer:30:42');
   });
 
   it('refuses to encode more than 64 bytes, or an id that cannot exist', () => {
@@ -91,6 +99,7 @@ describe('callback data', () => {
       ['sub:0', 'subscribe'],
       ['att:A:4294967296', 'attendance'],
       ['cancel:pick:2147483648', 'cancel_pick'],
+      ['buyer:23:2147483648', 'buyer_doc'],
     ] as const)
       expect(decodeCallbackData(text), text).toEqual({ kind: 'missing', of });
     for (const text of [
@@ -102,6 +111,9 @@ describe('callback data', () => {
       'sub:1.5',
       'sub:1:2',
       'cancel:pick',
+      'rcpt:maybe',
+      'buyer:11:1',
+      'buyer:23',
       'x:1',
     ])
       expect(decodeCallbackData(text), text).toBeNull();
@@ -143,6 +155,7 @@ describe('a forged press with an id beyond 32 bits', () => {
       [anna.id, 'sub:9999999999', 'Мастер-класс с таким id не найден'],
       [770001, 'att:A:2147483648', 'Эта запись больше не в списке.'],
       [770001, 'att:N:9999999999', 'Эта запись больше не в списке.'],
+      [anna.id, 'buyer:23:2147483648', 'Этот чек уже не ждёт документа.'],
     ];
     for (const [from, data, text] of cases) {
       fake.reset();

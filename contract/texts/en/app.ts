@@ -212,6 +212,20 @@ export const app: AppTexts = {
     paidToast: 'Payment received. Thank you!',
     credit: (amount: string) => `Your studio balance: ${amount}. It goes towards your next booking.`,
   },
+  receipts: {
+    header: 'Fiscal receipts',
+    kinds: {
+      advance_sale: 'Advance payment',
+      advance_refund: 'Advance closed',
+      normal_sale: 'Sale',
+      normal_refund: 'Refund',
+      copy: 'Copy',
+      training: 'Training',
+      proforma: 'Pro forma',
+    },
+    verify: 'Verify the receipt',
+    issued: (amount: string, date: string) => `${amount} · ${date}`,
+  },
   myData: {
     title: 'My data',
     text: 'You can see what is stored about you, or delete it. In the bot, the commands /mydata (with a file) and /forget do the same.',

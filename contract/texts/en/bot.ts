@@ -3,6 +3,7 @@ import { LOCALES } from '../../language';
 import { escapeHtml as e, fullName } from '../html';
 import type { BotTexts } from '../ru/bot';
 import type { ErasureMoneyText } from '../ru/bot/replies';
+import { receipts } from './bot-receipts';
 
 /* The customer's texts in English; staff texts stay Russian (the studio's language). */
 
@@ -336,4 +337,4 @@ const certificates: BotTexts['certificates'] = {
   buttons: { card: '🎁 Open the certificate', book: 'Book with the certificate', share: '📨 Give the certificate' },
 };
 
-export const bot: BotTexts = { common, customer, replies, money, business, certificates };
+export const bot: BotTexts = { common, customer, replies, money, business, certificates, receipts };

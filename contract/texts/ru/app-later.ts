@@ -1,3 +1,4 @@
+import type { ReceiptKind } from '../../receipts';
 import { app as firstScreen } from './app';
 
 /*
@@ -199,6 +200,22 @@ const later = {
     orAtStudio: 'Или оплатите на месте, в студии.',
     paidToast: 'Оплата прошла. Спасибо!',
     credit: (amount: string) => `На вашем балансе в студии: ${amount}. Он пойдёт в счёт следующей записи.`,
+  },
+  /** The booking's fiscal receipts (the number, the kind, the Tax Administration's page to verify it). */
+  receipts: {
+    header: 'Фискальные чеки',
+    kinds: {
+      advance_sale: 'Аванс',
+      advance_refund: 'Закрытие аванса',
+      normal_sale: 'Продажа',
+      normal_refund: 'Возврат',
+      copy: 'Копия',
+      training: 'Учебный',
+      proforma: 'Счёт-проформа',
+    } satisfies Record<ReceiptKind, string>,
+    verify: 'Проверить чек',
+    /** `date`: as the page writes dates. */
+    issued: (amount: string, date: string) => `${amount} · ${date}`,
   },
   myData: {
     title: 'Мои данные',

@@ -216,6 +216,20 @@ export const app: AppTexts = {
     paidToast: 'Uplata je primljena. Hvala!',
     credit: (amount: string) => `Vaše stanje u studiju: ${amount}. Uračunava se u sledeću prijavu.`,
   },
+  receipts: {
+    header: 'Fiskalni računi',
+    kinds: {
+      advance_sale: 'Avans prodaja',
+      advance_refund: 'Avans refundacija',
+      normal_sale: 'Promet prodaja',
+      normal_refund: 'Promet refundacija',
+      copy: 'Kopija',
+      training: 'Obuka',
+      proforma: 'Predračun',
+    },
+    verify: 'Proveri račun',
+    issued: (amount: string, date: string) => `${amount} · ${date}`,
+  },
   myData: {
     title: 'Moji podaci',
     text: 'Možete videti šta se o vama čuva ili to obrisati. U botu isto rade komande /mydata (sa fajlom) i /forget.',

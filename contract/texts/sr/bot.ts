@@ -3,6 +3,7 @@ import { LOCALES } from '../../language';
 import { escapeHtml as e, fullName } from '../html';
 import type { BotTexts } from '../ru/bot';
 import type { ErasureMoneyText } from '../ru/bot/replies';
+import { receipts } from './bot-receipts';
 
 /* The customer's texts in Serbian (Latin script); staff texts stay Russian (the studio's language). */
 
@@ -337,4 +338,4 @@ const certificates: BotTexts['certificates'] = {
   buttons: { card: '🎁 Otvori sertifikat', book: 'Prijava sa sertifikatom', share: '📨 Pokloni sertifikat' },
 };
 
-export const bot: BotTexts = { common, customer, replies, money, business, certificates };
+export const bot: BotTexts = { common, customer, replies, money, business, certificates, receipts };

@@ -14,6 +14,7 @@ import { closeApp, hasSecondaryButton } from '../tg-native';
 import { useMainButton } from '../ui/useMainButton';
 import { MyDataSection } from './MyDataSection';
 import { PaymentSection } from './PaymentSection';
+import { ReceiptsSection } from './ReceiptsSection';
 import { CalendarButton, ConfirmedNote, DeadlineNotice, GiftSeat, LeaveQueue } from './JourneyActions';
 import { Notice } from '../ui/Notice';
 import { Stepper } from '../ui/Stepper';
@@ -170,6 +171,8 @@ export default function RecordPage({ id }: { id: string }) {
       </Section>
 
       <PaymentSection view={data} onPaid={() => void mutate()} />
+
+      <ReceiptsSection view={data} />
 
       <div className="actions">
         {allowed.change_people.ok && (
