@@ -369,6 +369,14 @@ async function deliver(trx: Executor, s: FiscalSettings, r: RecordRow, at: strin
 }
 
 /**
+ * An erasing customer who holds no credit: the traces of advances their credit once held name nobody
+ * (an erased customer's credit is holder 0). With credit left, its row moves them to the owed refund.
+ */
+export async function forgetCreditAdvances(trx: Executor, telegramId: number): Promise<void> {
+  await reassignAdvances(trx, { holder: 'credit', holder_id: telegramId }, { holder: 'credit', holder_id: 0 });
+}
+
+/**
  * A booking's service was delivered at `at` (its check-in «пришёл», its session started): its close
  * and sale, in the caller's transaction under the booking's lock. Returns how many receipts it wrote.
  */

@@ -9,7 +9,7 @@ import {
   type PaymentRow,
 } from '../../db/repositories/payments';
 import { getRecord, type RecordRow } from '../../db/repositories/records';
-import { fiscalizePayment, type FiscalContext } from '../fiscal/enqueue';
+import { fiscalizePayment, forgetCreditAdvances, type FiscalContext } from '../fiscal/enqueue';
 import type { Actor } from '../kernel/actor';
 import type { MoneyEvent } from '../kernel/events';
 import { getBusinessSettings } from '../kernel/settings';
@@ -233,7 +233,10 @@ export async function moneyOfRecord(db: Executor, recordId: number): Promise<Rec
 export async function appendErasedCredit(trx: Executor, actor: Actor, telegramId: number): Promise<PaymentRow | null> {
   await lockCredit(trx, telegramId);
   const balance = await creditBalance(trx, telegramId);
-  if (balance <= 0) return null;
+  if (balance <= 0) {
+    await forgetCreditAdvances(trx, telegramId);
+    return null;
+  }
   return insertRow(
     trx,
     actor,

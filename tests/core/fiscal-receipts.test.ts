@@ -459,6 +459,27 @@ describe('money back: a refund receipt naming what it returns and the buyer', ()
   });
 });
 
+it('an erased customer with no credit left: where their credit held advances names nobody', async () => {
+  await settings();
+  at('2030-03-13T12:00:00.000Z');
+  const first = await booking(await session('2030-03-28T18:00:00.000Z'));
+  await recordDeskPayment(database, staff, first.id, { method: 'cash' });
+  await cancelRecord(database, staff, first.id, 'Не смогу');
+  await booking(await session('2030-03-29T18:00:00.000Z'), {}, first.telegramId);
+  const heldBy = () =>
+    database.db
+      .selectFrom('fiscal_advances')
+      .selectAll()
+      .where('holder', '=', 'credit')
+      .where('holder_id', '=', first.telegramId)
+      .execute();
+  expect(await heldBy()).toHaveLength(2);
+  await withWriteTransaction(database, (trx) =>
+    leaveOwed(trx, staff, first.telegramId, { credit: 0, paid: 0, owed: 0 }),
+  );
+  expect(await heldBy()).toEqual([]);
+});
+
 describe('certificates sold, under both settings', () => {
   it('sale: an Advance Sale at the sale, closed when the certificate pays a delivered booking', async () => {
     await settings({ fiscal_certificate_receipts: 'sale' });
