@@ -519,10 +519,12 @@ export interface FiscalAdvancesTable {
 export interface FiscalHealthTable {
   id: number;
   state: 'ok' | 'pin_required' | 'unreachable';
-  /** When this state began (an outage: its first failure). */
+  /** When this state began. */
   since: Timestamp | null;
-  /** Staff were told of this outage (once per outage, whichever instance saw it first). */
+  /** Staff were told of this state (once, whichever instance saw it first). */
   alerted: Bool;
+  /** Staff were told of anything since the outage began: they hear when it ends. */
+  outage_alerted: Bool;
   last_error: string | null;
   /** When an instance last entered the configured PIN (one at a time). */
   pin_attempt_at: Timestamp | null;

@@ -267,8 +267,10 @@ export function createFiscalSender(deps: FiscalSenderDeps): FiscalSender {
   }
 
   /**
-   * An outage goes on: its state and error kept; staff told once per outage, unreachable only once it
-   * lasts. `quiet`: recorded, told to nobody (another instance is entering the configured PIN).
+   * The PFR fails: its state and error kept. Staff are told once per state of an outage (the PIN at
+   * once, unreachable only once it lasts), so a PFR back from an outage but locked is told again: the
+   * PIN is what they must do now. `quiet`: recorded, told to nobody (another instance is entering the
+   * configured PIN).
    */
   async function sawProblem(
     kind: 'pin_required' | 'unreachable',
@@ -278,9 +280,10 @@ export function createFiscalSender(deps: FiscalSenderDeps): FiscalSender {
     await withWriteTransaction(database, async (trx) => {
       const h = await getFiscalHealthRow(trx, { forUpdate: database.dialect === 'postgres' });
       const now = Date.now();
-      const ongoing = h.state !== 'ok' && h.since !== null;
-      const since = ongoing ? h.since! : iso(now);
-      const alerted = ongoing && bool(h.alerted);
+      const ongoing = h.state !== 'ok';
+      const same = ongoing && h.state === kind && h.since !== null;
+      const since = same ? h.since! : iso(now);
+      const alerted = same && bool(h.alerted);
       const pinRefused = Boolean(opts.pinRefused) || bool(h.pin_refused);
       const tell =
         !opts.quiet && !alerted && (kind === 'pin_required' || now - Date.parse(since) >= o.unreachableAlertMs);
@@ -288,6 +291,7 @@ export function createFiscalSender(deps: FiscalSenderDeps): FiscalSender {
         state: kind,
         since,
         alerted: alerted || tell ? 1 : 0,
+        outage_alerted: (ongoing && bool(h.outage_alerted)) || tell ? 1 : 0,
         last_error: error,
         ...(opts.pinRefused && { pin_refused: 1 }),
       });
@@ -316,11 +320,12 @@ export function createFiscalSender(deps: FiscalSenderDeps): FiscalSender {
         state: 'ok',
         since: nowIso(),
         alerted: 0,
+        outage_alerted: 0,
         last_error: null,
         pin_refused: 0,
         pin_attempt_at: null,
       });
-      if (locked.state !== 'ok' && bool(locked.alerted)) {
+      if (locked.state !== 'ok' && bool(locked.outage_alerted)) {
         log.info({ was: locked.state, since: locked.since }, 'fiscal: the PFR answers again');
         await alert(trx, { event: 'recovered' }, `recovered:${locked.since}`);
       }

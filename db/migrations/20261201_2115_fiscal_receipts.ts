@@ -56,14 +56,16 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('fiscal_receipts_payment_idx').on('fiscal_receipts').column('payment_id').execute();
   await db.schema.createIndex('fiscal_receipts_record_idx').on('fiscal_receipts').column('record_id').execute();
   await db.schema.createIndex('fiscal_receipts_issued_idx').on('fiscal_receipts').column('issued_at').execute();
-  // The sender's view of the PFR, one row: an outage (PIN required, unreachable) from its start to the
-  // next answer, and whether staff were told of it, so every instance alerts once per outage.
+  // The sender's view of the PFR, one row: the current state (PIN required, unreachable) since when,
+  // and whether staff were told of it and of anything in this outage (until the PFR answers again),
+  // so the instances alert once together.
   await db.schema
     .createTable('fiscal_health')
     .addColumn('id', 'integer', (c) => c.primaryKey())
     .addColumn('state', 'varchar(16)', (c) => c.notNull().check(sql`state in ('ok', 'pin_required', 'unreachable')`))
     .addColumn('since', ts)
     .addColumn('alerted', bool, (c) => c.notNull().defaultTo(pg ? sql`false` : 0))
+    .addColumn('outage_alerted', bool, (c) => c.notNull().defaultTo(pg ? sql`false` : 0))
     .addColumn('last_error', 'text')
     // The configured PIN: when an instance last entered it, and whether the PFR refused it in this
     // outage (then no instance enters it again before the outage ends: wrong PINs lock the card).
@@ -73,7 +75,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db
     .insertInto('fiscal_health')
-    .values({ id: 1, state: 'ok', alerted: pg ? false : 0, pin_refused: pg ? false : 0 })
+    .values({ id: 1, state: 'ok', alerted: pg ? false : 0, outage_alerted: pg ? false : 0, pin_refused: pg ? false : 0 })
     .execute();
 }
 

@@ -331,7 +331,7 @@ describe('the fiscal sender', () => {
     expect(pfr.invoices).toHaveLength(1);
   });
 
-  it('the PFR unreachable (stopped): receipts wait, staff are told once only after it lasts, and it all goes out when the PFR is back', async () => {
+  it('the PFR unreachable (stopped): receipts wait, staff are told once only after it lasts; back but locked, they are told the PIN; then it all goes out', async () => {
     const port = pfr.port;
     await pfr.close();
     const row = await receipt();
@@ -351,12 +351,23 @@ describe('the fiscal sender', () => {
       expect((await reread(row.id)).state).toBe('waiting');
       expect((await reread(row.id)).last_error).toContain('ECONNREFUSED');
     } finally {
-      pfr = await startFakePfr({ port, from: pfr });
+      // Restarted, an L-PFR asks for its PIN again.
+      pfr = await startFakePfr({ port, from: pfr, pinRequired: true });
     }
+    await until('the PIN alert', async () => (await alerts('pin_required')).length === 2);
+    expect(await alerts('recovered')).toEqual([]);
+    expect(await enterPin(t.database, createLpfr({ url: pfr.url }), '1234')).toBe('0100');
     await issued(row.id);
     expect(posts(row.request_id)).toHaveLength(1);
     await until('the recovery told', async () => (await alerts('recovered')).length === 2);
-    expect(await alerts('unreachable')).toHaveLength(2);
+    expect((await alerts()).map((a) => a.payload.event)).toEqual([
+      'unreachable',
+      'unreachable',
+      'pin_required',
+      'pin_required',
+      'recovered',
+      'recovered',
+    ]);
   });
 
   it('a receipt the PFR refuses leaves the queue with its codes, told once; the next receipts go on', async () => {
