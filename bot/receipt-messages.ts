@@ -178,7 +178,11 @@ function buyerIdMessage(p: FiscalBuyerIdPayload, rc: RenderContext): OutgoingMes
   const title =
     (language === 'en' ? p.workshop_title_en : language === 'sr' ? p.workshop_title_sr : null) || p.workshop_title;
   return {
-    text: R.buyerAsk(p.amount, title, p.date ? T.common.dateTime(p.date, rc.timezone) : null),
+    text: (p.closing ? R.buyerAskClosing : R.buyerAsk)(
+      p.amount,
+      title,
+      p.date ? T.common.dateTime(p.date, rc.timezone) : null,
+    ),
     reply_markup: {
       inline_keyboard: BUYER_DOCUMENTS.map((document) => [
         {

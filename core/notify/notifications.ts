@@ -286,6 +286,8 @@ export type FiscalReceiptPayload = z.infer<typeof FiscalReceiptPayload>;
 const FiscalBuyerIdPayload = z.object({
   receipt_id: z.number(),
   record_id: z.number().nullable(),
+  /** The delivery's closing of the advances (no money goes back): its receipt names the buyer too. */
+  closing: z.boolean(),
   amount: z.number(),
   /** The booking's workshop (in English and Serbian too, when it has them) and session date. */
   workshop_title: z.string().nullable(),

@@ -43,6 +43,7 @@ export async function askForBuyerIds(database: Database): Promise<number> {
             payload: {
               receipt_id: r.id,
               record_id: r.record_id,
+              closing: r.kind === 'close',
               amount: r.amount,
               workshop_title: booking?.title ?? null,
               workshop_title_en: booking?.title_en ?? null,

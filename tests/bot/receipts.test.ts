@@ -419,6 +419,27 @@ describe('the buyer’s ID for a refund', () => {
     expect(await findAnywhere('012345678')).toEqual(['fiscal_receipts.buyer_id']);
   });
 
+  it('a delivery’s receipt closing the advance asks the same, saying no money goes back', async () => {
+    const { user, recordId } = await customer('en');
+    await receipt({
+      record_id: recordId,
+      kind: 'close',
+      invoice_type: 'Advance',
+      transaction_type: 'Refund',
+      state: 'needs_buyer',
+      invoice_number: null,
+      journal: null,
+      issued_at: null,
+    });
+    expect(await askForBuyerIds(t.database)).toBe(1);
+    await deliver(t);
+    const text = plain(fake.messages(user.id)[0].params.text);
+    expect(text).toContain(
+      `the receipt that closes your advance payment of ${formatMoney(3500, 'en')} for the workshop`,
+    );
+    expect(text).not.toContain('refunding');
+  });
+
   it('a company: the PIB’s control digit is checked; another document’s button switches to it', async () => {
     const { user, u, recordId } = await customer('sr');
     const r = await refund(recordId);

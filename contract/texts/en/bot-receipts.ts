@@ -73,6 +73,12 @@ export const receipts: BotTexts['receipts'] = {
       '',
       'Under the Serbian fiscalization law a refund receipt must name the buyer’s document. Pick the document and send its number: it is needed for this receipt only.',
     ].join('\n'),
+  buyerAskClosing: (amount, workshop, date) =>
+    [
+      `🧾 The studio is issuing the receipt that closes your advance payment of ${rsd(amount)}${workshop ? ` for the workshop “${e(workshop)}”${date ? `, ${date}` : ''}` : ''}.`,
+      '',
+      'Under the Serbian fiscalization law such a receipt must name the buyer’s document. Pick the document and send its number: it is needed for the studio’s receipts only.',
+    ].join('\n'),
   documents,
   shapes,
   askNumber: (document) =>

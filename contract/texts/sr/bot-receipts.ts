@@ -73,6 +73,12 @@ export const receipts: BotTexts['receipts'] = {
       '',
       'Po Zakonu o fiskalizaciji račun za povraćaj novca mora da sadrži identifikaciju kupca. Izaberite dokument i pošaljite njegov broj: potreban je samo za ovaj račun.',
     ].join('\n'),
+  buyerAskClosing: (amount, workshop, date) =>
+    [
+      `🧾 Studio izdaje račun avans refundacija za uplaćeni avans od ${rsd(amount)}${workshop ? ` za radionicu „${e(workshop)}“${date ? `, ${date}` : ''}` : ''}.`,
+      '',
+      'Po Zakonu o fiskalizaciji takav račun mora da sadrži identifikaciju kupca. Izaberite dokument i pošaljite njegov broj: potreban je samo za račune studija.',
+    ].join('\n'),
   documents,
   shapes,
   askNumber: (document) => `Pošaljite u jednoj poruci broj dokumenta „${documents[document]}“ (${shapes[document]}).`,

@@ -77,6 +77,13 @@ export const receipts = {
       '',
       'По закону о фискализации чек на возврат денег должен содержать документ покупателя. Выберите документ и пришлите его номер: он нужен только для этого чека.',
     ].join('\n'),
+  /** The delivery's receipt closing what was paid in advance: no money goes back, the law asks the same. */
+  buyerAskClosing: (amount: number, workshop: string | null, date: string | null) =>
+    [
+      `🧾 Студия выдаёт чек, закрывающий аванс ${rsd(amount)}${workshop ? ` за мастер-класс «${e(workshop)}»${date ? `, ${date}` : ''}` : ''}.`,
+      '',
+      'По закону о фискализации такой чек должен содержать документ покупателя. Выберите документ и пришлите его номер: он нужен только для чеков студии.',
+    ].join('\n'),
   documents,
   shapes,
   askNumber: (document: BuyerDocument) =>
