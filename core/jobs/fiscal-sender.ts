@@ -23,6 +23,7 @@ import { getFiscalSettings } from '../fiscal/settings';
 import type { Log } from '../kernel/log';
 import type { StaffFiscalPayload } from '../notify/notifications';
 import { publish } from '../notify/publish';
+import { tellReceipt } from '../receipts/tell';
 
 /*
  * The fiscal sender: delivers the fiscal outbox (`fiscal_receipts` in mode lpfr) to the studio's PFR,
@@ -391,6 +392,25 @@ export function createFiscalSender(deps: FiscalSenderDeps): FiscalSender {
     }
   }
 
+  /**
+   * Keeps the PFR's answer and, in the same transaction, tells the receipt's customer (once: only the
+   * write that issues the row tells). Should telling fail, the answer is kept alone: the receipt matters.
+   */
+  async function store(id: number, answer: ReturnType<typeof answerOf>) {
+    try {
+      await withWriteTransaction(database, async (trx) => {
+        const issued = await markFiscalIssued(trx, id, answer);
+        if (issued) await tellReceipt(trx, issued);
+      });
+    } catch (err) {
+      log.error(
+        { err, fiscal_receipt: id },
+        'fiscal: could not store the receipt with its customer message; storing it alone',
+      );
+      await persist('an issued receipt', id, () => markFiscalIssued(db, id, answer));
+    }
+  }
+
   /** Sends (or first looks up) one claimed row; the claim is given back or finished before it returns. */
   async function handle(row: FiscalReceiptRow, p: FiscalPort): Promise<void> {
     let held = true;
@@ -424,8 +444,7 @@ export function createFiscalSender(deps: FiscalSenderDeps): FiscalSender {
         }
         result = await p.issue(row.request_id, JSON.parse(started.request!) as InvoiceRequest);
       }
-      const answer = answerOf(result);
-      await persist('an issued receipt', row.id, () => markFiscalIssued(db, row.id, answer));
+      await store(row.id, answerOf(result));
       held = false;
       log.info({ fiscal_receipt: row.id, invoice_number: result.invoiceNumber }, 'fiscal: receipt issued');
       await sawAnswer();

@@ -432,7 +432,8 @@ describe('the fiscal sender', () => {
 
   it('a booking paid at the desk while the PFR is slow: the payment answers at once, its advance receipt follows once', async () => {
     const { schedule } = await createSession(t.app, owner, { price: 3000 });
-    const booked = await book(t.app, telegramUser(), bookingPayload(schedule.id));
+    const customer = telegramUser();
+    const booked = await book(t.app, customer, bookingPayload(schedule.id));
     const recordId = booked.json().record.id as number;
     pfr.delayMs = 1_500;
     const s = sender({ timeoutMs: 5_000 });
@@ -460,6 +461,14 @@ describe('the fiscal sender', () => {
       transactionType: 'Sale',
       payment: [{ amount: 3000, paymentType: 'Cash' }],
     });
+    // The customer hears of it with the receipt's issue: asked once whether to get receipts in Telegram.
+    const told = await t.database.db
+      .selectFrom('notifications')
+      .select(['kind', 'payload'])
+      .where('chat_id', '=', customer.id)
+      .where('kind', 'like', 'fiscal.%')
+      .execute();
+    expect(told.map((n) => [n.kind, JSON.parse(n.payload).receipt_id])).toEqual([['fiscal.consent', rows[0].id]]);
   });
 
   it('stop() lets the send in flight finish and stores its answer', async () => {
