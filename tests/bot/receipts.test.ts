@@ -298,7 +298,7 @@ describe('consent to receipts in Telegram, asked once', () => {
     const third = await receipt({ record_id: recordId, invoice_type: 'Advance', transaction_type: 'Refund' });
     await tell(third);
     await deliver(t);
-    expect(plain(fake.messages(user.id)[0].params.text)).toContain('Вид: закрытие аванса');
+    expect(plain(fake.messages(user.id)[0].params.text)).toContain('Вид: возврат аванса');
 
     // The booking page lists them (issued, real ones), oldest first, with the verification link.
     await receipt({ record_id: recordId, training: 1, invoice_type: 'Training' });

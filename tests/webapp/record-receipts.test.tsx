@@ -59,7 +59,7 @@ describe('/record/{id}: the booking’s fiscal receipts', () => {
     const link = first.getByRole('link', { name: 'Проверить чек: ABCD1234-ABCD1234-101' });
     expect(link).toHaveAttribute('href', VERIFY);
     expect(link).toHaveAttribute('target', '_blank');
-    expect(within(screen.getByTestId('receipt-2')).getByText('Закрытие аванса')).toBeInTheDocument();
+    expect(within(screen.getByTestId('receipt-2')).getByText('Возврат аванса')).toBeInTheDocument();
     expect(within(screen.getByTestId('receipt-3')).getByText('Продажа')).toBeInTheDocument();
     expect(screen.getByTestId('receipt-3')).toHaveTextContent(/7\s000\sRSD/);
     const manual = within(screen.getByTestId('receipt-4'));

@@ -216,7 +216,7 @@ export const app: AppTexts = {
     header: 'Fiscal receipts',
     kinds: {
       advance_sale: 'Advance payment',
-      advance_refund: 'Advance closed',
+      advance_refund: 'Advance refund',
       normal_sale: 'Sale',
       normal_refund: 'Refund',
       copy: 'Copy',

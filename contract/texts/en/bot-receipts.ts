@@ -9,7 +9,7 @@ const rsd = (amount: number) => formatMoney(amount, 'en');
 
 const kinds: Record<ReceiptKind, string> = {
   advance_sale: 'advance payment',
-  advance_refund: 'advance closed',
+  advance_refund: 'advance refund',
   normal_sale: 'sale',
   normal_refund: 'refund',
   copy: 'copy',

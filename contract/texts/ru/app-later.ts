@@ -206,7 +206,7 @@ const later = {
     header: 'Фискальные чеки',
     kinds: {
       advance_sale: 'Аванс',
-      advance_refund: 'Закрытие аванса',
+      advance_refund: 'Возврат аванса',
       normal_sale: 'Продажа',
       normal_refund: 'Возврат',
       copy: 'Копия',

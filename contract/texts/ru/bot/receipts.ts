@@ -4,7 +4,7 @@ import { rsd } from './money';
 
 const kinds = {
   advance_sale: 'аванс',
-  advance_refund: 'закрытие аванса',
+  advance_refund: 'возврат аванса',
   normal_sale: 'продажа',
   normal_refund: 'возврат',
   copy: 'копия',
