@@ -145,8 +145,14 @@ export const FiscalReceiptPublic = FiscalReceiptBrief.extend({
   /** The booking's customer and workshop, as the ledger row kept them. */
   customer_name: z.string().nullable(),
   workshop_title: z.string().nullable(),
+  /** When it was first printed from the admin (the original); null: never. */
+  printed_at: z.string().nullable(),
 });
 export type FiscalReceiptPublic = z.infer<typeof FiscalReceiptPublic>;
+
+/** A receipt to print now: `copy` when it was printed before (then it is marked «ОВО НИЈЕ ФИСКАЛНИ РАЧУН»). */
+export const FiscalReceiptPrint = FiscalReceiptPublic.extend({ copy: z.boolean() });
+export type FiscalReceiptPrint = z.infer<typeof FiscalReceiptPrint>;
 
 /** A PFR invoice number as staff type it in manual mode: `<8 letters or digits>-<8 letters or digits>-<counter>`. */
 export const FISCAL_INVOICE_NUMBER = /^[A-Z0-9]{8}-[A-Z0-9]{8}-[1-9]\d{0,9}$/;
@@ -254,7 +260,10 @@ export const FiscalStatus = z.object({
   training: z.boolean(),
   /** The PFR's answers (lpfr only; null otherwise). */
   pfr: FiscalProbe.nullable(),
+  /** The sender's view of the PFR and its receipts (lpfr). */
   health: FiscalHealth,
+  /** Manual mode's receipts still waiting for their number from the studio's register. */
+  manual_waiting: z.number().int(),
 });
 export type FiscalStatus = z.infer<typeof FiscalStatus>;
 

@@ -33,6 +33,7 @@ import * as m20261128_0270 from './migrations/20261128_0270_certificate_invoice_
 import * as m20261201_2115 from './migrations/20261201_2115_fiscal_receipts';
 import * as m20261201_2123 from './migrations/20261201_2123_receipt_consents';
 import * as m20261201_2125 from './migrations/20261201_2125_fiscal_advances';
+import * as m20261201_2143 from './migrations/20261201_2143_fiscal_prints';
 
 /**
  * Every migration, statically imported so they run the same under tsx, vitest and a bundle.
@@ -73,6 +74,7 @@ export const migrations: Record<string, Migration> = {
   '20261201_2115_fiscal_receipts': m20261201_2115,
   '20261201_2123_receipt_consents': m20261201_2123,
   '20261201_2125_fiscal_advances': m20261201_2125,
+  '20261201_2143_fiscal_prints': m20261201_2143,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

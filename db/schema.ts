@@ -491,6 +491,8 @@ export interface FiscalReceiptsTable {
   issued_by_user_id: number | null;
   created_at: Timestamp;
   issued_at: Timestamp | null;
+  /** The first print from the admin (the original); every later print is a copy. */
+  printed_at: Generated<Timestamp | null>;
 }
 
 /**

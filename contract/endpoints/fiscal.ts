@@ -80,6 +80,19 @@ export const fiscalApi = {
     params: 'IdParam',
     response: 'FiscalReceiptPublic',
   },
+  print: {
+    method: 'POST',
+    path: '/fiscal/receipts/:id/print',
+    access: 'staff',
+    can: 'fiscal.read',
+    tag,
+    summary: 'Print an issued receipt: the first print is the original, every later one a copy',
+    description:
+      'Answers the receipt with `copy`: false once (the first print, even when two are asked at once), true after; a copy is marked «ОВО НИЈЕ ФИСКАЛНИ РАЧУН». 409 for a receipt not issued.',
+    errors: [404, 409],
+    params: 'IdParam',
+    response: 'FiscalReceiptPrint',
+  },
   manual: {
     method: 'POST',
     path: '/fiscal/receipts/:id/manual',

@@ -10,6 +10,7 @@ import {
   listReceiptsOfPaymentsOrRecords,
 } from '../../db/repositories/fiscal-staff';
 import { NotFound } from '../kernel/errors';
+import { PAYMENT_TYPE_OF_METHOD, partsOf } from './receipts';
 import { getFiscalSettings } from './settings';
 
 /*
@@ -18,15 +19,6 @@ import { getFiscalSettings } from './settings';
  */
 
 export const RECEIPT_NOT_FOUND = 'fiscalReceiptNotFound';
-
-/** The ledger's real-money methods as the protocol's payment types: what a receipt of that money is paid in. */
-export const LEDGER_PAYMENT_TYPE: Record<string, string> = {
-  cash: 'Cash',
-  card: 'Card',
-  bank_transfer: 'WireTransfer',
-  // Paid through Telegram's payment provider: a card payment.
-  telegram: 'Card',
-};
 
 /**
  * Staff's name of the document: an advance and its refund, a sale and its refund. A training receipt
@@ -160,27 +152,22 @@ export async function receiptView(db: Executor, id: number): Promise<FiscalRecei
     has_buyer_id: r.buyer_id !== null && r.buyer_id !== '',
     customer_name: r.customer_name,
     workshop_title: r.workshop_title,
+    printed_at: r.printed_at,
   };
 }
 
-/** What a receipt was paid in: the frozen request's payments when it has one (a delivery's sale has several), else its own. */
+/** What a receipt was paid in: its parts (a delivery's sale has several), else its own amount and type. */
 function paymentsOf(r: FiscalReceiptRow): { paymentType: string; amount: number }[] {
-  if (r.request) {
-    try {
-      const body = JSON.parse(r.request) as { payment?: { paymentType?: unknown; amount?: unknown }[] };
-      if (Array.isArray(body.payment) && body.payment.length > 0)
-        return body.payment.map((p) => ({ paymentType: String(p.paymentType), amount: Math.round(Number(p.amount)) }));
-    } catch {
-      // An unreadable body counts as the row's own amount.
-    }
-  }
-  return [{ paymentType: r.payment_type, amount: r.amount }];
+  const parts = partsOf(r);
+  return parts.length > 0
+    ? parts.map((p) => ({ paymentType: p.paymentType, amount: Math.round(p.amount) }))
+    : [{ paymentType: r.payment_type, amount: r.amount }];
 }
 
 /** Invoice types that move money in the books: a copy or a proforma does not. */
 const COUNTED = new Set(['Normal', 'Advance', 'Training']);
 /** The payment types real money of the ledger is paid in: only these are compared. */
-const MONEY_TYPES = new Set(Object.values(LEDGER_PAYMENT_TYPE));
+const MONEY_TYPES = new Set<string>(Object.values(PAYMENT_TYPE_OF_METHOD));
 const TYPE_ORDER = ['Cash', 'Card', 'WireTransfer', 'MobileMoney', 'Check', 'Voucher', 'Other'];
 const byTypeOrder = (a: string, b: string) =>
   (TYPE_ORDER.indexOf(a) + 1 || 99) - (TYPE_ORDER.indexOf(b) + 1 || 99) || a.localeCompare(b);
@@ -230,7 +217,7 @@ export async function fiscalReport(db: Executor, date: string, timeZone: string)
         exempt,
       });
     if (exempt) continue;
-    const type = LEDGER_PAYMENT_TYPE[p.method];
+    const type = PAYMENT_TYPE_OF_METHOD[p.method];
     ledger.set(type, (ledger.get(type) ?? 0) + p.amount);
   }
   const types = [...new Set([...net.keys(), ...ledger.keys()])].sort(byTypeOrder);

@@ -3,6 +3,7 @@ import {
   type FiscalBuyerId,
   type FiscalHealth,
   type FiscalProbe,
+  type FiscalReceiptPrint,
   type FiscalReceiptPublic,
   type FiscalReport,
   type FiscalSettings,
@@ -13,7 +14,9 @@ import { nowIso, type Database, type Executor } from '../../db/database';
 import { withWriteTransaction } from '../../db/lock';
 import { getFiscalReceipt } from '../../db/repositories/fiscal';
 import {
+  countManualWaiting,
   lockInvoiceNumber,
+  markReceiptPrinted,
   receiptWithNumber,
   setManualReceiptNumber,
   setReceiptBuyer,
@@ -27,7 +30,7 @@ import { assertCan, type Actor } from '../kernel/actor';
 import { Conflict, Invalid, NotFound, Unavailable, Unprocessable } from '../kernel/errors';
 import { updateAudited } from '../notify/audited-change';
 import { publish } from '../notify/publish';
-import { fiscalQueue } from '../../db/repositories/fiscal-staff';
+import { enterPin, fiscalHealth } from './fiscal-sender';
 
 /*
  * What staff do with fiscal receipts: the owner's settings (audited) and the PFR's PIN, the state of
@@ -86,11 +89,7 @@ export async function probePfr(url: string, portFor: PortFor = lpfrAt): Promise<
   return out;
 }
 
-async function healthOf(db: Executor): Promise<FiscalHealth> {
-  return { state: 'ok', since: null, last_error: null, ...(await fiscalQueue(db)) };
-}
-
-const enterPin = (_database: Database, port: FiscalPort, pin: string) => port.pin(pin);
+const healthOf = (db: Executor): Promise<FiscalHealth> => fiscalHealth(db);
 
 /** The fiscal mode and training, the PFR's answers (lpfr, unless `probe` is off) and the outbox's state. */
 export async function fiscalStatus(
@@ -104,7 +103,13 @@ export async function fiscalStatus(
     opts.probe !== false && s.fiscal_mode === 'lpfr' && s.fiscal_pfr_url
       ? await probePfr(s.fiscal_pfr_url, opts.portFor)
       : null;
-  return { mode: s.fiscal_mode, training: s.fiscal_training, pfr, health: await healthOf(db) };
+  return {
+    mode: s.fiscal_mode,
+    training: s.fiscal_training,
+    pfr,
+    health: await healthOf(db),
+    manual_waiting: await countManualWaiting(db),
+  };
 }
 
 /** «Проверить связь»: the owner asks an address before saving it. */
@@ -262,6 +267,21 @@ export async function typeBuyerId(
     ]);
   });
   return receiptView(database.db, id);
+}
+
+/**
+ * A receipt printed from the admin: the first print of an issued receipt is the original (kept once, even
+ * when two are asked at once), every later one a copy.
+ */
+export async function printFiscalReceipt(database: Database, actor: Actor, id: number): Promise<FiscalReceiptPrint> {
+  assertCan(actor, 'fiscal.read');
+  const first = await withWriteTransaction(database, async (trx) => {
+    const r = await getFiscalReceipt(trx, id);
+    if (!r) throw new NotFound(RECEIPT_NOT_FOUND);
+    if (r.state !== 'issued') throw new Conflict('fiscalNotIssued');
+    return (await markReceiptPrinted(trx, id, nowIso())) !== undefined;
+  });
+  return { ...(await receiptView(database.db, id)), copy: !first };
 }
 
 export function fiscalReportFor(db: Executor, actor: Actor, date: string, timeZone: string): Promise<FiscalReport> {

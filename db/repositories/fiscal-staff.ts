@@ -79,6 +79,17 @@ export const setManualReceiptNumber = (
     .returningAll()
     .executeTakeFirst();
 
+/** The first print of an issued receipt; undefined when it was printed before (or is not issued). */
+export const markReceiptPrinted = (db: Executor, id: number, at: string) =>
+  db
+    .updateTable('fiscal_receipts')
+    .set({ printed_at: at })
+    .where('id', '=', id)
+    .where('state', '=', 'issued')
+    .where('printed_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+
 /** A refund's buyer identification; the receipt waits for the sender (or, manual, for its number) again. */
 export const setReceiptBuyer = (db: Executor, id: number, buyerId: string, now: string) =>
   db
@@ -144,20 +155,13 @@ export const listRealMoneyBetween = (db: Executor, from: string, to: string) =>
     .orderBy('p.id')
     .execute();
 
-/** The outbox's receipts not issued, by state, and when the oldest waiting one was written. */
-export async function fiscalQueue(db: Executor) {
-  const rows = await db
+/** Manual receipts still waiting for the number staff type from the studio's register. */
+export async function countManualWaiting(db: Executor): Promise<number> {
+  const row = await db
     .selectFrom('fiscal_receipts')
-    .select(['state', sql<string | number>`count(*)`.as('n'), sql<string | null>`min(created_at)`.as('oldest')])
-    .where('state', '!=', 'issued')
-    .groupBy('state')
-    .execute();
-  const n = (state: string) => Number(rows.find((r) => r.state === state)?.n ?? 0);
-  const oldest = rows.find((r) => r.state === 'waiting')?.oldest ?? null;
-  return {
-    waiting: n('waiting'),
-    needs_buyer: n('needs_buyer'),
-    refused: n('refused'),
-    oldest_waiting_at: oldest === null ? null : new Date(oldest).toISOString(),
-  };
+    .select(sql<string | number>`count(*)`.as('n'))
+    .where('mode', '=', 'manual')
+    .where('state', '=', 'waiting')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

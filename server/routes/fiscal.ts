@@ -8,6 +8,7 @@ import {
   fiscalReportFor,
   fiscalSettingsFor,
   fiscalStatus,
+  printFiscalReceipt,
   typeBuyerId,
   typeManualReceiptNumber,
 } from '../../core/jobs/fiscal-staff';
@@ -27,6 +28,7 @@ export default async function fiscalRoutes(app: FastifyInstance, { database, con
     fiscalReportFor(db, actorOf(req), req.query.date, config.businessTimezone),
   );
   route(app, fiscalApi.receipt, async (req) => fiscalReceiptFor(db, actorOf(req), req.params.id));
+  route(app, fiscalApi.print, async (req) => printFiscalReceipt(database, actorOf(req), req.params.id));
   route(app, fiscalApi.manual, async (req) =>
     typeManualReceiptNumber(database, actorOf(req), req.params.id, req.body.invoice_number),
   );

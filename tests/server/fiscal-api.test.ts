@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FiscalReceiptPublic, FiscalReport, FiscalStatus } from '../../contract/fiscal';
 import type { CashDesk, RecordLedger } from '../../contract/money';
 import { startOfStudioDay } from '../../contract/format';
-import { insertFiscalReceipt } from '../../db/repositories/fiscal';
 import type { TestApp } from '../helpers/app';
 import { book, bookingPayload, createSession, telegramUser } from '../helpers/factories';
 import { startFakePfr, type FakePfr } from '../helpers/fake-pfr';
 import { useTestApp } from '../helpers/use-test-app';
+import { createFiscalSender } from '../../core/jobs/fiscal-sender';
+import { createLpfr } from '../../core/fiscal/lpfr';
 import { createStaff } from '../bot/setup';
 
 /*
@@ -53,46 +54,16 @@ async function paidBooking(amount: number, method = 'cash') {
   return { id, ledger: paid.json<RecordLedger>() };
 }
 
-/**
- * The receipt of a ledger row: the one the ledger wrote with it (the fiscal outbox), or, where this part of
- * the product does not write one, one written as it would (a waiting advance of that row).
- */
-async function receiptOf(paymentId: number, mode: 'manual' | 'lpfr' = 'manual', extra: object = {}) {
-  const key = `payment:${paymentId}`;
-  const have = await t.database.db
+/** The receipt the ledger wrote with a row (the fiscal outbox, in the row's transaction). */
+async function receiptOf(paymentId: number) {
+  return t.database.db
     .selectFrom('fiscal_receipts')
     .selectAll()
-    .where('receipt_key', '=', key)
-    .executeTakeFirst();
-  if (have) return have;
-  const p = await t.database.db
-    .selectFrom('payments')
-    .selectAll()
-    .where('id', '=', paymentId)
+    .where('receipt_key', '=', `payment:${paymentId}`)
     .executeTakeFirstOrThrow();
-  const refund = p.amount < 0;
-  return (await insertFiscalReceipt(t.database.db, {
-    receipt_key: key,
-    kind: refund ? 'advance_refund' : 'advance',
-    invoice_type: 'Advance',
-    transaction_type: refund ? 'Refund' : 'Sale',
-    payment_id: p.id,
-    record_id: p.record_id,
-    certificate_id: null,
-    amount: Math.abs(p.amount),
-    payment_type: { cash: 'Cash', card: 'Card', bank_transfer: 'WireTransfer', telegram: 'Card' }[p.method as 'cash'],
-    covers: null,
-    esir_time: p.at,
-    referent_receipt_id: null,
-    buyer_id: null,
-    request_id: crypto.randomUUID().replaceAll('-', ''),
-    request: null,
-    mode,
-    training: 0,
-    next_attempt_at: p.at,
-    ...extra,
-  }))!;
 }
+
+const receiptRequestId = (r: { request_id: string }) => r.request_id;
 
 const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: t.config.businessTimezone }).format(new Date());
 
@@ -292,26 +263,22 @@ describe('receipts on payments, manual mode', () => {
     const date = today();
     const first = await api('GET', `/fiscal/report?date=${date}`);
     expect(first.statusCode, first.body).toBe(200);
-    // Give every waiting receipt of the day its number, refunds their buyer first: then the day agrees.
     const day = {
       from: startOfStudioDay(date, t.config.businessTimezone),
       to: startOfStudioDay(date, t.config.businessTimezone, 1),
     };
-    const payments = await t.database.db
-      .selectFrom('payments')
-      .select('id')
-      .where('method', 'in', ['cash', 'card', 'bank_transfer', 'telegram'])
-      .where('at', '>=', day.from)
-      .where('at', '<', day.to)
-      .execute();
-    for (const p of payments) await receiptOf(p.id);
+    // The day's receipts wait for their numbers: the report says the day does not agree yet, and why.
+    const open = first.json<FiscalReport>();
+    expect(open.agrees).toBe(false);
+    expect(open.pending.length).toBeGreaterThan(0);
+    expect(open.pending.every((r) => r.state === 'waiting' && r.mode === 'manual')).toBe(true);
+    // Every one typed from the studio's register: then the day agrees.
     let n = 500;
-    for (const r of first
-      .json<FiscalReport>()
-      .pending.concat((await api('GET', `/fiscal/report?date=${date}`)).json<FiscalReport>().pending)) {
-      if (r.state === 'needs_buyer')
-        await api('POST', `/fiscal/receipts/${r.id}/buyer`, owner, { code: '23', number: '987654321' });
-      await api('POST', `/fiscal/receipts/${r.id}/manual`, owner, { invoice_number: `CCCC1111-DDDD2222-${n++}` });
+    for (const r of open.pending) {
+      const typed = await api('POST', `/fiscal/receipts/${r.id}/manual`, owner, {
+        invoice_number: `CCCC1111-DDDD2222-${n++}`,
+      });
+      expect(typed.statusCode, typed.body).toBe(200);
     }
     const report = (await api('GET', `/fiscal/report?date=${date}`)).json<FiscalReport>();
     expect(report.pending).toEqual([]);
@@ -345,17 +312,13 @@ describe('receipts on payments, manual mode', () => {
       { id: waiting.id, state: 'waiting', amount: 900, payment_id: ledger.payments[0].id },
     ]);
 
-    // A card payment with no receipt at all.
+    // Money taken while fiscalization was off has no receipt at all: the report names it.
+    expect((await settings({ fiscal_mode: 'off' })).statusCode).toBe(200);
     const { ledger: bare } = await paidBooking(300, 'card');
+    expect((await settings({ fiscal_mode: 'manual' })).statusCode).toBe(200);
     const none = (await api('GET', `/fiscal/report?date=${date}`)).json<FiscalReport>();
-    if (
-      !(await t.database.db
-        .selectFrom('fiscal_receipts')
-        .select('id')
-        .where('payment_id', '=', bare.payments[0].id)
-        .executeTakeFirst())
-    )
-      expect(none.unreceipted).toMatchObject([{ payment_id: bare.payments[0].id, amount: 300, exempt: false }]);
+    expect(none.unreceipted).toMatchObject([{ payment_id: bare.payments[0].id, amount: 300, exempt: false }]);
+    expect(none.totals.find((x) => x.payment_type === 'Card')).toMatchObject({ difference: -1200 });
 
     for (const q of ['', 'date=2026-13-01', 'date=yesterday', 'date=0999-01-01']) {
       const res = await api('GET', `/fiscal/report?${q}`);
@@ -378,6 +341,17 @@ describe('receipts on payments, manual mode', () => {
       workshop_title: 'Паста',
       journal: null,
     });
+    expect((await api('POST', `/fiscal/receipts/${r.id}/print`)).statusCode).toBe(409);
+
+    // Issued: its first print is the original, every later one a copy; two first prints at once make one original.
+    await api('POST', `/fiscal/receipts/${r.id}/manual`, owner, { invoice_number: 'EEEE1111-FFFF2222-7' });
+    const prints = await Promise.all([1, 2, 3].map(() => api('POST', `/fiscal/receipts/${r.id}/print`, manager)));
+    expect(prints.map((p) => p.statusCode)).toEqual([200, 200, 200]);
+    expect(prints.map((p) => p.json().copy).sort()).toEqual([false, true, true]);
+    const again = (await api('POST', `/fiscal/receipts/${r.id}/print`)).json();
+    expect(again).toMatchObject({ copy: true, invoice_number: 'EEEE1111-FFFF2222-7' });
+    expect(again.printed_at).toBeTruthy();
+    expect((await api('POST', `/fiscal/receipts/${r.id}/print`, host)).statusCode).toBe(403);
     expect((await api('GET', '/fiscal/receipts/2000000000')).statusCode).toBe(404);
     expect((await api('GET', '/fiscal/receipts/0')).json().detail).toBe('Такого чека нет');
     expect((await api('GET', `/fiscal/receipts/${r.id}`, host)).statusCode).toBe(403);
@@ -395,8 +369,8 @@ describe('receipts on payments, manual mode', () => {
     });
     expect(refund.statusCode, refund.body).toBe(201);
     const refundRow = refund.json<RecordLedger>().payments.find((p) => p.amount < 0)!;
-    const sale = await receiptOf(ledger.payments[0].id, 'lpfr');
-    const r = await receiptOf(refundRow.id, 'lpfr', { state: 'needs_buyer', referent_receipt_id: sale.id });
+    const sale = await receiptOf(ledger.payments[0].id);
+    const r = await receiptOf(refundRow.id);
     expect((await settings({ fiscal_mode: 'manual' })).statusCode).toBe(200);
 
     const shown = (await api('GET', `/records/${id}/payments`)).json<RecordLedger>();
@@ -433,5 +407,52 @@ describe('receipts on payments, manual mode', () => {
     );
     expect(log).toContain('buyer_id_code');
     expect(log).not.toContain('123456789');
+  });
+});
+
+describe('receipts the PFR issued (lpfr)', () => {
+  it('the ledger shows the PFR’s number; the receipt carries its journal, QR code and URL; the day agrees once all are issued', async () => {
+    expect((await settings({ fiscal_mode: 'lpfr', fiscal_label_workshop: 'Ђ' })).statusCode).toBe(200);
+    const { id, ledger } = await paidBooking(1500, 'card');
+    const waiting = (await api('GET', `/records/${id}/payments`)).json<RecordLedger>().payments[0].receipt!;
+    expect(waiting).toMatchObject({ state: 'waiting', mode: 'lpfr', invoice_number: null });
+
+    const sender = createFiscalSender({
+      database: t.database,
+      log: { info() {}, warn() {}, error() {}, debug() {} },
+      portFor: (url) => createLpfr({ url, timeoutMs: 2_000 }),
+      options: { pollMs: 50, baseDelayMs: 50, maxDelayMs: 200 },
+    });
+    await sender.drain();
+
+    const issued = (await api('GET', `/records/${id}/payments`)).json<RecordLedger>().payments[0].receipt!;
+    expect(issued).toMatchObject({ id: waiting.id, state: 'issued', type: 'advance' });
+    expect(issued.invoice_number).toBe(
+      pfr.invoiceFor(receiptRequestId(await receiptOf(ledger.payments[0].id)))!.result.invoiceNumber,
+    );
+
+    const full = (await api('GET', `/fiscal/receipts/${issued.id}`)).json<FiscalReceiptPublic>();
+    expect(full.journal).toContain('АВАНС ПРОДАЈА');
+    expect(full.journal).toContain(issued.invoice_number);
+    expect(full.verification_qr).toMatch(/^data:image\/gif;base64,R0lGOD/);
+    expect(full.verification_url).toMatch(/^https?:\/\//);
+    expect(full.sdc_time).toBeTruthy();
+
+    // What the sender had (this booking's, and the refund whose buyer staff typed above) is issued; what
+    // waits is manual mode's, typed from the register now.
+    const before = (await api('GET', `/fiscal/report?date=${today()}`)).json<FiscalReport>();
+    expect(before.pending.filter((r) => r.mode === 'lpfr')).toEqual([]);
+    let n = 900;
+    for (const r of before.pending)
+      await api('POST', `/fiscal/receipts/${r.id}/manual`, owner, { invoice_number: `GGGG1111-HHHH2222-${n++}` });
+    const report = (await api('GET', `/fiscal/report?date=${today()}`)).json<FiscalReport>();
+    expect(report.pending).toEqual([]);
+    // Only the money taken while fiscalization was off has no receipt.
+    expect(report.unreceipted.map((u) => u.amount)).toEqual([300]);
+    expect(report.totals.find((x) => x.payment_type === 'Card')).toMatchObject({ difference: -300 });
+    expect(report.totals.find((x) => x.payment_type === 'Cash')).toMatchObject({ difference: 0 });
+    expect(report.rows).toContainEqual(
+      expect.objectContaining({ invoice_type: 'Advance', transaction_type: 'Sale', payment_type: 'Card' }),
+    );
   });
 });

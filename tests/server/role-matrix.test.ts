@@ -240,8 +240,8 @@ async function owedRefund(): Promise<number> {
     .executeTakeFirstOrThrow();
   return row.id;
 }
-/** A fiscal receipt of no ledger row, as the outbox keeps one: waiting for its number (manual) or for a refund's buyer. */
-async function fiscalReceipt(state: 'waiting' | 'needs_buyer' = 'waiting'): Promise<number> {
+/** A fiscal receipt of no ledger row, as the outbox keeps one: waiting for its number (manual), for a refund's buyer, or issued. */
+async function fiscalReceipt(state: 'waiting' | 'needs_buyer' | 'issued' = 'waiting'): Promise<number> {
   const at = new Date().toISOString();
   const row = await t.database.db
     .insertInto('fiscal_receipts')
@@ -257,6 +257,7 @@ async function fiscalReceipt(state: 'waiting' | 'needs_buyer' = 'waiting'): Prom
       mode: 'manual',
       training: 0,
       state,
+      ...(state === 'issued' && { invoice_number: `MATRIX00-MATRIX00-${seq++}`, issued_at: at }),
       attempts: 0,
       next_attempt_at: at,
       created_at: at,
@@ -830,6 +831,11 @@ const rows: Row[] = [
   {
     call: 'GET /fiscal/receipts/{id}',
     request: async () => ({ url: `/fiscal/receipts/${await fiscalReceipt()}` }),
+    expect: STAFF_ONLY,
+  },
+  {
+    call: 'POST /fiscal/receipts/{id}/print',
+    request: async () => ({ url: `/fiscal/receipts/${await fiscalReceipt('issued')}/print` }),
     expect: STAFF_ONLY,
   },
   {

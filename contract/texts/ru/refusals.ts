@@ -153,6 +153,7 @@ export const staffRefusals = {
   fiscalNumberTyped: 'У этого чека уже есть номер: обновите страницу',
   fiscalNotManual: 'Номер вводится только у чека, который ждёт номера из кассы студии (ручной режим)',
   fiscalNumberTaken: ({ number }: { number: string }) => `Номер ${number} уже указан у другого чека`,
+  fiscalNotIssued: 'Чек ещё не выдан: напечатать можно выданный чек',
   fiscalNoBuyerWanted: 'Этот чек не ждёт документа покупателя: обновите страницу',
   fiscalNoPfrUrl: 'Укажите адрес PFR, например http://127.0.0.1:7555',
   fiscalNotLpfr: 'PIN вводится в режиме L-PFR/V-PFR с указанным адресом PFR',
