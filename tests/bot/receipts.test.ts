@@ -272,6 +272,18 @@ describe('consent to receipts in Telegram, asked once', () => {
     const summary = fake.messages(user.id)[0];
     expect(plain(summary.params.text)).toContain('🧾 Электронные чеки: не присылаю.');
     expect(keyboardOf(summary)).toEqual([[{ text: '🧾 Присылать чеки', callback_data: 'rcpt:yes' }]]);
+
+    // Switched on there: the receipts from now on, not the ones she declined.
+    fake.reset();
+    await send(callbackUpdate(u, 'rcpt:yes'));
+    expect(textsTo(user.id)).toEqual(['✅ Хорошо: буду присылать электронные чеки сюда.']);
+    await deliver(t);
+    expect(fake.ok('sendPhoto', user.id)).toEqual([]);
+    const next = await receipt({ record_id: recordId, invoice_type: 'Normal' });
+    await tell(next);
+    await deliver(t);
+    expect(plain(fake.messages(user.id).at(-1)!.params.text)).toContain(`Номер: ${next.invoice_number}`);
+    expect(fake.ok('sendPhoto', user.id)).toHaveLength(1);
   });
 
   it('«Да»: the receipts issued since the question are sent, and later ones as they are issued', async () => {
