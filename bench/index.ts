@@ -12,7 +12,9 @@
  *  5. History that scales (bench/history.ts): 1,500 past sessions and 12,000 bookings; each staff list's
  *     default page under 100 KB and 50 ms.
  *  6. The front-end budgets (bench/web.ts) unless BENCH_SKIP_WEB=1.
- * Set TEST_DATABASE_URL to run 1, 2 and 4 on PostgreSQL; BENCH_ONLY=throughput,storm,start,delivery,history runs some.
+ *  7. The booking rate against the bare cost of its writes, and latency under 50 and 200 clients
+ *     (bench/booking-rate.ts), on SQLite and PostgreSQL in the same run.
+ * Set TEST_DATABASE_URL to run 1, 2 and 4 on PostgreSQL; BENCH_ONLY=throughput,storm,start,delivery,history,rate,latency runs some.
  */
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
@@ -27,6 +29,7 @@ import { withWriteTransaction } from '../db/lock';
 import { deliveryBench } from './delivery';
 import { historyBench } from './history';
 import { startBench, stormInstancesBench } from './instances';
+import { bookingBench, uptime } from './booking-rate';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const rows: Array<{ what: string; measured: string; budget: string; ok: boolean }> = [];
@@ -138,9 +141,11 @@ if (wanted('storm') && process.env.TEST_DATABASE_URL) rows.push(...(await stormI
 if (wanted('start')) rows.push(...(await startBench()));
 if (wanted('delivery')) rows.push(...(await deliveryBench()));
 if (wanted('history')) rows.push(...(await historyBench()));
+if (wanted('rate') || wanted('latency'))
+  rows.push(...(await bookingBench({ rate: wanted('rate'), latency: wanted('latency') })));
 
 console.log(
-  `\nAPI budgets on ${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} cores, Node ${process.version}`,
+  `\nAPI budgets on ${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} cores, Node ${process.version}\n${uptime()}`,
 );
 console.table(
   rows.map((r) => ({ what: r.what, measured: r.measured, budget: r.budget, result: r.ok ? 'pass' : 'FAIL' })),
