@@ -12,7 +12,9 @@ export async function backupSqlite(file: string, destDir: string, now = new Date
   const dest = path.join(destDir, `${path.basename(file, path.extname(file))}-${stamp}.db`);
   const source = new SQLite(file, { readonly: true, fileMustExist: true });
   try {
-    await source.backup(dest);
+    // Everything left in one step: a step-wise copy starts over whenever the server writes between two
+    // steps, so under steady writes a database of more than one step's pages would never finish.
+    await source.backup(dest, { progress: ({ totalPages }) => totalPages });
   } finally {
     source.close();
   }
