@@ -1,4 +1,5 @@
 import { z } from './zod';
+import { normalizeBuyerNumber, parseBuyerId, type BuyerDocument } from './receipts';
 
 /*
  * Fiscal receipts (Serbian e-fiscalization): the studio's settings and what staff see of each
@@ -174,21 +175,22 @@ export const FiscalManualNumber = z.object({
 export type FiscalManualNumber = z.input<typeof FiscalManualNumber>;
 
 /**
- * The buyer's identification on a refund: the rulebook's code and the document's number. The formats
- * of the codes a studio's customer can have; the rest are companies and public bodies (PIB and JBKJS …).
+ * The buyer's identification on a refund, as staff type it: the rulebook's code and the document's
+ * number. The customers' documents (contract/buyer-id.ts: their shapes, a PIB's control digit) and,
+ * for staff reading a domestic ID card, the JMBG.
  */
 export const BUYER_ID_KINDS = {
-  '10': { label: 'ПИБ', pattern: /^\d{9}$/, hint: '9 цифр' },
-  '11': { label: 'ЈМБГ', pattern: /^\d{13}$/, hint: '13 цифр' },
-  '20': { label: 'Лична карта (Сербия)', pattern: /^\d{9}$/, hint: '9 цифр' },
-  '21': { label: 'Избегличка легитимација', pattern: /^\d{1,20}$/, hint: 'до 20 цифр' },
-  '22': { label: 'ЕБС (иностранец)', pattern: /^\d{13}$/, hint: '13 цифр' },
-  '23': { label: 'Пасош (Сербия)', pattern: /^\d{9}$/, hint: '9 цифр' },
-  '30': { label: 'Пасош (иностранный)', pattern: /^[A-Z0-9]{1,20}$/, hint: 'до 20 букв и цифр' },
-  '40': { label: 'Налоговый номер другой страны', pattern: /^[A-Z0-9]{1,20}$/, hint: 'до 20 букв и цифр' },
-} as const;
+  '20': { label: 'Лична карта (Сербия)', hint: '9 цифр' },
+  '23': { label: 'Пасош (Сербия)', hint: '9 цифр' },
+  '30': { label: 'Пасош (иностранный)', hint: 'от 5 до 17 букв и цифр' },
+  '22': { label: 'ЕБС (иностранец)', hint: '13 цифр' },
+  '11': { label: 'ЈМБГ', hint: '13 цифр' },
+  '10': { label: 'ПИБ', hint: '9 цифр' },
+} as const satisfies Record<BuyerDocument | '11', { label: string; hint: string }>;
 export type BuyerIdCode = keyof typeof BUYER_ID_KINDS;
 export const BUYER_ID_CODES_OFFERED = Object.keys(BUYER_ID_KINDS) as BuyerIdCode[];
+
+const JMBG = /^\d{13}$/;
 
 export const FiscalBuyerId = z
   .object({
@@ -196,13 +198,25 @@ export const FiscalBuyerId = z
     number: z
       .string({ error: 'Укажите номер документа' })
       .trim()
-      .transform((s) => s.replace(/[\s-]/g, '').toUpperCase())
+      .transform(normalizeBuyerNumber)
       .pipe(z.string().min(1, 'Укажите номер документа')),
   })
   .superRefine((b, ctx) => {
     const kind = BUYER_ID_KINDS[b.code];
-    if (!kind.pattern.test(b.number))
+    const problem =
+      b.code === '11'
+        ? JMBG.test(b.number)
+          ? null
+          : 'format'
+        : ((r) => (r.ok ? null : r.problem))(parseBuyerId(b.code, b.number));
+    if (problem === 'format')
       ctx.addIssue({ code: 'custom', path: ['number'], message: `${kind.label}: ${kind.hint}` });
+    if (problem === 'checksum')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['number'],
+        message: 'ПИБ: контрольная цифра не сходится, проверьте номер',
+      });
   });
 export type FiscalBuyerId = z.input<typeof FiscalBuyerId>;
 

@@ -12,11 +12,15 @@ const Login = lazy(() => import('./pages/Login'));
 const RecoverPassword = lazy(() => import('./pages/RecoverPassword'));
 const ResetPassword = lazy(() => import('./pages/ResetPassword'));
 const NotFound = lazy(() => import('./pages/NotFound'));
+// A receipt to print is no menu page: it opens from a payment's receipt.
+const FiscalReceipt = lazy(() => import('./pages/FiscalReceipt'));
+const RECEIPT_PATH = '/receipts/:id';
 
 /** The staff pages' paths, a trailing slash allowed; any other path is «Not found». */
 const STAFF_PATHS = new RegExp(
   `^(?:${PAGES.filter((p) => p.href !== HOME)
     .map((p) => p.href)
+    .concat('/receipts/\\d+')
     .join('|')})?/?$`,
 );
 
@@ -35,6 +39,7 @@ function StaffArea() {
       <Layout>
         <Suspense fallback={<PageLoader />}>
           <Switch>
+            <Route path={RECEIPT_PATH} component={FiscalReceipt} />
             {PAGES.filter((p) => p.href !== HOME).map((p) => (
               <Route key={p.href} path={p.href} component={p.component} />
             ))}

@@ -3,6 +3,7 @@ import { AppShell, Burger, Group } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { Redirect, useLocation } from 'wouter';
 import { NoAccess } from './NoAccess';
+import { FiscalBanner } from './FiscalBanner';
 import { Brand, Navigation } from './Navigation';
 import { useCan } from '../session';
 import { DAY_PAGE, HOME, pageAt } from '../access';
@@ -49,6 +50,7 @@ export function Layout({ children }: { children: ReactNode }) {
       )}
       <AppShell.Main bg="gray.0">
         <div style={{ maxWidth: 1100, margin: '0 auto' }}>
+          {known && <FiscalBanner />}
           {!known ? null : denied ? <NoAccess page={page} /> : children}
         </div>
       </AppShell.Main>

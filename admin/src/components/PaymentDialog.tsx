@@ -6,6 +6,7 @@ import {
   Group,
   Modal,
   NumberInput,
+  ScrollArea,
   Select,
   Skeleton,
   Stack,
@@ -27,6 +28,7 @@ import {
 import { formatDateTime, formatPrice } from '../../../contract/format';
 import { call } from '../api';
 import { CertificateRedeem } from './CertificateRedeem';
+import { ReceiptCell, TRAINING_COLOR, TRAINING_WARNING } from './FiscalReceipt';
 import { config } from '../config';
 import { runChange } from '../mutations';
 import { TITLES, toastError } from '../notify';
@@ -198,6 +200,10 @@ export function PaymentDialog({ recordId, title, onClose }: { recordId: number; 
     return ok;
   };
   const m = data?.money;
+  // Receipts are shown once the studio fiscalizes (or any receipt exists from a time it did).
+  const fiscal = (data?.fiscal && data.fiscal.mode !== 'off') || (data?.receipts?.length ?? 0) > 0;
+  // The delivery's own receipts (an advance closed, the sale) belong to no single ledger row.
+  const deliveryReceipts = (data?.receipts ?? []).filter((r) => !data?.payments.some((p) => p.receipt?.id === r.id));
   return (
     <Modal opened onClose={onClose} title={`Оплата: ${title}`} size="xl" closeButtonProps={{ 'aria-label': 'Закрыть' }}>
       {!data || !m ? (
@@ -230,22 +236,28 @@ export function PaymentDialog({ recordId, title, onClose }: { recordId: number; 
               Места держатся до {formatDateTime(m.pay_by, config.businessTimezone)}: без оплаты запись отменится.
             </Text>
           )}
-          {/* At phone width the ledger scrolls inside the dialog, not the dialog itself. */}
-          <Table.ScrollContainer minWidth={520} type="native">
-            <Table fz="sm" striped data-testid="ledger">
+          {data.fiscal?.training && (
+            <Text size="sm" fw={600} c={TRAINING_COLOR} data-testid="training-note">
+              {TRAINING_WARNING}
+            </Text>
+          )}
+          {/* At phone width each ledger row is a card (its receipt included), so nothing hides sideways. */}
+          <ScrollArea type="auto">
+            <Table fz="sm" striped className="phone-cards" miw={fiscal ? 680 : 520} data-testid="ledger">
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Когда</Table.Th>
                   <Table.Th>Операция</Table.Th>
                   <Table.Th>Способ</Table.Th>
                   <Table.Th ta="right">Сумма</Table.Th>
+                  {fiscal && <Table.Th>Чек</Table.Th>}
                   <Table.Th>Комментарий</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
                 {data.payments.length === 0 ? (
                   <Table.Tr>
-                    <Table.Td colSpan={5}>
+                    <Table.Td colSpan={fiscal ? 6 : 5}>
                       <Text size="sm" c="gray.7">
                         Оплат пока нет
                       </Text>
@@ -254,11 +266,18 @@ export function PaymentDialog({ recordId, title, onClose }: { recordId: number; 
                 ) : (
                   data.payments.map((p) => (
                     <Table.Tr key={p.id}>
-                      <Table.Td>{formatDateTime(p.at, config.businessTimezone)}</Table.Td>
-                      <Table.Td>{PAYMENT_KIND_LABELS[p.kind]}</Table.Td>
-                      <Table.Td>{PAYMENT_METHOD_LABELS[p.method]}</Table.Td>
-                      <Table.Td ta="right">{rsd(p.amount)}</Table.Td>
-                      <Table.Td>
+                      <Table.Td data-label="Когда">{formatDateTime(p.at, config.businessTimezone)}</Table.Td>
+                      <Table.Td data-label="Операция">{PAYMENT_KIND_LABELS[p.kind]}</Table.Td>
+                      <Table.Td data-label="Способ">{PAYMENT_METHOD_LABELS[p.method]}</Table.Td>
+                      <Table.Td data-label="Сумма" ta="right">
+                        {rsd(p.amount)}
+                      </Table.Td>
+                      {fiscal && (
+                        <Table.Td data-label="Чек">
+                          <ReceiptCell receipt={p.receipt} />
+                        </Table.Td>
+                      )}
+                      <Table.Td data-label="Комментарий">
                         {p.note}
                         {p.provider_payment_charge_id && (
                           <Text size="xs" c="gray.7">
@@ -271,7 +290,19 @@ export function PaymentDialog({ recordId, title, onClose }: { recordId: number; 
                 )}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </ScrollArea>
+          {deliveryReceipts.length > 0 && (
+            <Stack gap={4} data-testid="delivery-receipts">
+              <Text size="sm" fw={600}>
+                Чеки за проведённый мастер-класс
+              </Text>
+              <Group gap="lg" align="flex-start">
+                {deliveryReceipts.map((r) => (
+                  <ReceiptCell key={r.id} receipt={r} />
+                ))}
+              </Group>
+            </Stack>
+          )}
           {data.allowed.pay && m.balance > 0 && (
             <MoneyForm
               methods={data.allowed.methods}

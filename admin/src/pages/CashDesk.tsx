@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { Card, Group, ScrollArea, Select, SimpleGrid, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { lazy, Suspense, useState } from 'react';
+import { Card, Checkbox, Group, ScrollArea, Select, SimpleGrid, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { urlOf } from '../../../contract/endpoints/client';
 import { paymentsApi } from '../../../contract/endpoints/payments';
 import {
@@ -19,11 +19,16 @@ import { PageHeader } from '../components/PageHeader';
 import { UnreconciledMoney } from '../components/UnreconciledMoney';
 import { Pager } from '../components/Pager';
 import { PaymentDialog } from '../components/PaymentDialog';
+import { ReceiptCell } from '../components/FiscalReceipt';
+import { useCan } from '../session';
 import { TITLES, toastError } from '../notify';
 import { useApi } from '../query';
 import '../pageStyles';
 
 const PAGE_SIZE = 50;
+
+// The day's fiscal report loads only where the studio fiscalizes.
+const FiscalReport = lazy(() => import('./FiscalReport'));
 
 const when = (iso: string | null) => (iso ? formatDateTime(iso, config.businessTimezone) : '—');
 
@@ -62,14 +67,22 @@ export default function CashDesk() {
   const [from, setFrom] = useState(day(30));
   const [to, setTo] = useState(day(0));
   const [method, setMethod] = useState<PaymentMethod | null>(null);
+  const [missing, setMissing] = useState(false);
+  const { can } = useCan();
   const [open, setOpen] = useState<number | null>(null);
   const [page, setPage] = useState(1);
-  const query = { from: from || undefined, to: to || undefined, method: method ?? undefined };
+  const query = {
+    from: from || undefined,
+    to: to || undefined,
+    method: method ?? undefined,
+    receipt: missing ? ('missing' as const) : undefined,
+  };
   const { data } = useApi(
     paymentsApi.cashDesk,
     { query: { ...query, skip: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE } },
     { onError: (err) => toastError(TITLES.general, err), keepPreviousData: true },
   );
+  const fiscal = !!data?.fiscal && data.fiscal.mode !== 'off';
   // Another period or method starts from its first page.
   const pick =
     <T,>(set: (v: T) => void) =>
@@ -94,6 +107,15 @@ export default function CashDesk() {
           onChange={(v) => pick(setMethod)(v as PaymentMethod | null)}
           w={210}
         />
+        {(fiscal || missing) && (
+          <Checkbox
+            label="Без чека"
+            description="деньги, чей чек ещё не выдан"
+            checked={missing}
+            onChange={(e) => pick(setMissing)(e.currentTarget.checked)}
+            data-testid="filter-missing"
+          />
+        )}
         <CsvButton
           url={urlOf(paymentsApi.cashDeskCsv, { query })}
           fileName={`payments-${from}-${to}.csv`}
@@ -151,10 +173,17 @@ export default function CashDesk() {
             ))}
           </Group>
           {data.payments.length === 0 ? (
-            <EmptyState text="За этот период операций нет" />
+            <EmptyState text={missing ? 'За этот период все деньги с чеками' : 'За этот период операций нет'} />
           ) : (
             <ScrollArea type="auto">
-              <Table className="phone-cards" miw={760} fz="sm" striped highlightOnHover data-testid="cash-list">
+              <Table
+                className="phone-cards"
+                miw={fiscal ? 900 : 760}
+                fz="sm"
+                striped
+                highlightOnHover
+                data-testid="cash-list"
+              >
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>Когда</Table.Th>
@@ -163,6 +192,7 @@ export default function CashDesk() {
                     <Table.Th>Операция</Table.Th>
                     <Table.Th>Способ</Table.Th>
                     <Table.Th ta="right">Сумма</Table.Th>
+                    {fiscal && <Table.Th>Чек</Table.Th>}
                     <Table.Th>Комментарий</Table.Th>
                   </Table.Tr>
                 </Table.Thead>
@@ -200,6 +230,11 @@ export default function CashDesk() {
                       <Table.Td data-label="Сумма" ta="right">
                         {formatPrice(p.amount)}
                       </Table.Td>
+                      {fiscal && (
+                        <Table.Td data-label="Чек">
+                          <ReceiptCell receipt={p.receipt} />
+                        </Table.Td>
+                      )}
                       <Table.Td data-label="Комментарий">{p.note}</Table.Td>
                     </Table.Tr>
                   ))}
@@ -209,6 +244,11 @@ export default function CashDesk() {
           )}
           {data.count > 0 && <Pager page={page} pageSize={PAGE_SIZE} total={data.count} onChange={setPage} />}
         </>
+      )}
+      {fiscal && can('fiscal.read') && (
+        <Suspense fallback={<Skeleton h={200} radius="md" />}>
+          <FiscalReport />
+        </Suspense>
       )}
       {open !== null && <PaymentDialog recordId={open} title={`запись №${open}`} onClose={() => setOpen(null)} />}
     </Stack>

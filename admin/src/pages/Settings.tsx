@@ -1,4 +1,6 @@
+import { lazy, Suspense } from 'react';
 import { Divider, Paper, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
+import { useSearch } from 'wouter';
 import { businessSettingsApi } from '../../../contract/endpoints/business-settings';
 import { settingsApi } from '../../../contract/endpoints/settings';
 import { AddressList } from '../components/AddressList';
@@ -14,6 +16,11 @@ import { useApi } from '../query';
 import '../pageStyles';
 import { useCurrentUser } from '../session';
 import { useCan } from '../session';
+
+// The fiscal tab loads when it is opened.
+const FiscalSettings = lazy(() => import('./FiscalSettings'));
+
+const TABS = ['profile', 'notifications', 'addresses', 'business', 'fiscal'];
 
 function Profile() {
   const { data: user } = useCurrentUser();
@@ -107,16 +114,24 @@ function BusinessSettings() {
 export default function Settings() {
   // A host changes only their own profile, password and alerts: addresses and the studio's rules are not theirs.
   const { can } = useCan();
+  // A link may open a tab (the fiscal banner's «Настройки → Фискализация»).
+  const asked = new URLSearchParams(useSearch()).get('tab');
   return (
     <>
       <PageHeader title="Настройки" />
       <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
-        <Tabs defaultValue="profile" color="teal" keepMounted={false}>
+        <Tabs
+          key={asked ?? 'profile'}
+          defaultValue={asked && TABS.includes(asked) ? asked : 'profile'}
+          color="teal"
+          keepMounted={false}
+        >
           <Tabs.List mb="xl">
             <Tabs.Tab value="profile">Профиль</Tabs.Tab>
             <Tabs.Tab value="notifications">Уведомления</Tabs.Tab>
             {can('catalog.manage') && <Tabs.Tab value="addresses">Адреса</Tabs.Tab>}
             {can('business.read') && <Tabs.Tab value="business">Бизнес</Tabs.Tab>}
+            {can('fiscal.read') && <Tabs.Tab value="fiscal">Фискализация</Tabs.Tab>}
           </Tabs.List>
           <Tabs.Panel value="profile">
             <Profile />
@@ -132,6 +147,13 @@ export default function Settings() {
           {can('business.read') && (
             <Tabs.Panel value="business">
               <BusinessSettings />
+            </Tabs.Panel>
+          )}
+          {can('fiscal.read') && (
+            <Tabs.Panel value="fiscal">
+              <Suspense fallback={<Skeleton h={420} maw={600} />}>
+                <FiscalSettings />
+              </Suspense>
             </Tabs.Panel>
           )}
         </Tabs>
