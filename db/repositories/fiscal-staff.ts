@@ -113,8 +113,8 @@ export const listReceiptsBetween = (db: Executor, from: string, to: string) =>
 
 /**
  * The real-money ledger rows whose money moved in [from, to): a row's own receipt's ESIR time (a bank
- * transfer seen a day late keeps its day), else the row's time; each with whether any receipt (its own or
- * a delivery's) was written for it.
+ * transfer seen a day late keeps its day), else the row's time; each with whether any receipt (its own,
+ * the delivery's sale that took it at the door, or one that covers it) was written for it.
  */
 export const listRealMoneyBetween = (db: Executor, from: string, to: string) =>
   db
@@ -129,6 +129,8 @@ export const listRealMoneyBetween = (db: Executor, from: string, to: string) =>
       eb
         .or([
           eb('own.id', 'is not', null),
+          // Door money: the delivery's sale names it as its own row.
+          eb.exists(eb.selectFrom('fiscal_receipts as d').select('d.id').where('d.payment_id', '=', eb.ref('p.id'))),
           eb.exists(
             eb
               .selectFrom('fiscal_receipts as f')

@@ -457,4 +457,73 @@ describe('receipts the PFR issued (lpfr)', () => {
       expect.objectContaining({ invoice_type: 'Advance', transaction_type: 'Sale', payment_type: 'Card' }),
     );
   });
+
+  it('a booking delivered at the door: its advance closed and its sale covering the door money; the day still agrees', async () => {
+    const { schedule } = await createSession(t.app, owner, {
+      price: 3000,
+      date: new Date(Date.now() + 30 * 60_000).toISOString(),
+    });
+    const created = await book(t.app, telegramUser(), bookingPayload(schedule.id));
+    const id = created.json().record.id as number;
+    // A transfer first (an advance), then the rest in cash at the door on the session's day (the delivery).
+    const transfer = await api('POST', `/records/${id}/payments`, owner, { amount: 1000, method: 'bank_transfer' });
+    expect(transfer.statusCode, transfer.body).toBe(201);
+    const door = await api('POST', `/records/${id}/payments`, owner, { method: 'cash' });
+    expect(door.statusCode, door.body).toBe(201);
+    const sender = createFiscalSender({
+      database: t.database,
+      log: { info() {}, warn() {}, error() {}, debug() {} },
+      portFor: (url) => createLpfr({ url, timeoutMs: 2_000 }),
+      options: { pollMs: 50, baseDelayMs: 50, maxDelayMs: 200 },
+    });
+    await sender.drain();
+    // Closing the advance is a refund: it names the buyer, typed by staff here; the sale waits for it.
+    const waiting = (await api('GET', `/records/${id}/payments`)).json<RecordLedger>();
+    expect(waiting.receipts.map((r) => [r.type, r.state])).toEqual([
+      ['advance', 'issued'],
+      ['advance_refund', 'needs_buyer'],
+      ['sale', 'waiting'],
+    ]);
+    const close = waiting.receipts[1];
+    const typed = await api('POST', `/fiscal/receipts/${close.id}/buyer`, manager, {
+      code: '11',
+      number: '0101990710006',
+    });
+    expect(typed.statusCode, typed.body).toBe(200);
+    await sender.drain();
+
+    const ledger = (await api('GET', `/records/${id}/payments`)).json<RecordLedger>();
+    const [byTransfer, atDoor] = ledger.payments;
+    expect(byTransfer.receipt).toMatchObject({ type: 'advance', state: 'issued', payment_type: 'WireTransfer' });
+    expect(atDoor.receipt).toMatchObject({ type: 'sale', state: 'issued', amount: 3000 });
+    expect(ledger.receipts.map((r) => [r.type, r.state])).toEqual([
+      ['advance', 'issued'],
+      ['advance_refund', 'issued'],
+      ['sale', 'issued'],
+    ]);
+    const missing = (await api('GET', `/payments/?receipt=missing&limit=100`)).json<CashDesk>().payments;
+    expect(missing.map((p) => p.id)).not.toContain(atDoor.id);
+
+    const report = (await api('GET', `/fiscal/report?date=${today()}`)).json<FiscalReport>();
+    expect(report.unreceipted.map((u) => u.payment_id)).not.toContain(atDoor.id);
+    expect(report.pending).toEqual([]);
+    expect(report.totals.find((x) => x.payment_type === 'WireTransfer')).toEqual({
+      payment_type: 'WireTransfer',
+      receipts: 1000,
+      ledger: 1000,
+      difference: 0,
+    });
+    expect(report.totals.find((x) => x.payment_type === 'Cash')).toMatchObject({ difference: 0 });
+    expect(report.rows).toContainEqual(
+      expect.objectContaining({
+        invoice_type: 'Advance',
+        transaction_type: 'Refund',
+        payment_type: 'WireTransfer',
+        amount: 1000,
+      }),
+    );
+    expect(report.rows).toContainEqual(
+      expect.objectContaining({ invoice_type: 'Normal', transaction_type: 'Sale', payment_type: 'Cash', amount: 2000 }),
+    );
+  });
 });
