@@ -231,6 +231,16 @@ export async function startFakeTelegram(
           },
         };
       }
+      case 'sendPhoto':
+        // A Message with the photo's sizes, as Telegram answers (the bot reads nothing of it but its id).
+        return {
+          message_id: messageId++,
+          date,
+          chat,
+          from: FAKE_BOT,
+          caption: params.caption,
+          photo: [{ file_id: `photo${messageId}`, file_unique_id: `uphoto${messageId}`, width: 320, height: 320 }],
+        };
       case 'editMessageText':
         return {
           message_id: Number(params.message_id ?? messageId++),
