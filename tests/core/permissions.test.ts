@@ -29,6 +29,7 @@ describe('the role table', () => {
       'certificates.void',
       'promo.manage',
       'audit.read',
+      'fiscal.settings',
     ]);
     expect(capabilitiesOf('host')).toEqual(['account', 'sessions.read', 'checkin', 'desk.pay']);
   });

@@ -33,6 +33,10 @@ const REFUSAL_VALUES = {
   paid: 900,
   owed: 3000,
   missing: 'Poziv na broj',
+  number: 'RX4F7Y5L-RX4F7Y5L-12',
+  code: '2100',
+  error: 'ECONNREFUSED',
+  label: 'Ђ',
 };
 
 /** The mix of numbers and texts a function takes: the one whose Russian text shows every value. */
