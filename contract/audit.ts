@@ -128,6 +128,7 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   fiscal_label_certificate: 'Метка сертификатов',
   fiscal_label_pass: 'Метка абонементов',
   fiscal_certificate_receipts: 'Чек за сертификат',
+  fiscal_close_buyer_id: 'Документ покупателя при закрытии аванса',
   invoice_number: 'Номер чека',
   buyer_id_code: 'Документ покупателя',
   pin: 'PIN PFR',

@@ -20,6 +20,17 @@ export const CertificateReceipts = z.enum(['redemption', 'sale'], {
 });
 export type CertificateReceipts = z.infer<typeof CertificateReceipts>;
 
+/**
+ * Whether the delivery's Advance Refund (closing the advances when the final sale is issued; not
+ * handed to the customer) carries the buyer's ID: `ask` (the conservative reading: unknown, it waits
+ * for the customer's document) or `omit` (sent without it). Money actually paid back always names the
+ * buyer. The law does not settle it: the studio chooses.
+ */
+export const CloseBuyerId = z.enum(['ask', 'omit'], {
+  error: 'Выберите, нужен ли документ покупателя для закрытия аванса',
+});
+export type CloseBuyerId = z.infer<typeof CloseBuyerId>;
+
 /** A tax label as the PFR's current rates define it (one or two letters, e.g. «Ђ», «А», «Г»). */
 const TaxLabel = z.string().trim().min(1, 'Выберите налоговую метку').max(2, 'Налоговая метка: одна или две буквы');
 
@@ -36,6 +47,7 @@ export const FiscalSettings = z.object({
   fiscal_label_certificate: z.union([z.literal(''), TaxLabel]),
   fiscal_label_pass: z.union([z.literal(''), TaxLabel]),
   fiscal_certificate_receipts: CertificateReceipts,
+  fiscal_close_buyer_id: CloseBuyerId,
 });
 export type FiscalSettings = z.infer<typeof FiscalSettings>;
 
@@ -48,6 +60,7 @@ export const DEFAULT_FISCAL_SETTINGS: FiscalSettings = {
   fiscal_label_certificate: '',
   fiscal_label_pass: '',
   fiscal_certificate_receipts: 'redemption',
+  fiscal_close_buyer_id: 'ask',
 };
 
 export const FiscalSettingsUpdate = FiscalSettings.partial();

@@ -105,7 +105,9 @@ async function write(
   const doc = c.receipt!;
   const parts = merged(w.parts);
   const main = parts.reduce((a, b) => (b.amount > a.amount ? b : a), parts[0]);
-  const buyerId = doc.buyer ? (w.buyer_id ?? null) : null;
+  // The delivery's close is handed to nobody: under `omit` it goes without the buyer's ID (the studio's choice).
+  const needsBuyer = doc.buyer && !(c.name === 'close' && s.fiscal_close_buyer_id === 'omit');
+  const buyerId = needsBuyer ? (w.buyer_id ?? null) : null;
   const mode = s.fiscal_mode === 'manual' ? 'manual' : 'lpfr';
   return insertFiscalReceipt(trx, {
     receipt_key: w.key,
@@ -126,7 +128,7 @@ async function write(
     mode,
     training: s.fiscal_training ? 1 : 0,
     // In manual mode staff ask for the ID at their own register as they type the receipt.
-    state: doc.buyer && buyerId === null && mode === 'lpfr' ? 'needs_buyer' : 'waiting',
+    state: needsBuyer && buyerId === null && mode === 'lpfr' ? 'needs_buyer' : 'waiting',
     next_attempt_at: nowIso(),
   });
 }

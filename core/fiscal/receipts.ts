@@ -64,7 +64,7 @@ export interface ReceiptCase {
      * booking's delivery sale; close: the delivery's advance refund.
      */
     references: 'none' | 'previous_advance' | 'returned' | 'closed' | 'sale' | 'close';
-    /** A refund names the buyer (`needs_buyer` until the ID is known). */
+    /** A refund names the buyer (`needs_buyer` until the ID is known); the close only under fiscal_close_buyer_id `ask`. */
     buyer: boolean;
   } | null;
   note?: string;
@@ -244,8 +244,17 @@ const line = (name: string, quantity: number, unitPrice: number, label: string):
   totalAmount: quantity * unitPrice,
 });
 
-/** The rulebook's item name for an advance at a tax label: «Аванс (Ђ)». */
-const advanceItem = (amount: number, label: string) => line(`Аванс (${label})`, 1, amount, label);
+/**
+ * The codebook's advance items, by the tax label they are at (the PFR prints the label beside the
+ * name, so the name does not repeat it); written in Cyrillic, as the journal and our other items are.
+ */
+const ADVANCE_ITEM_CODE: Readonly<Record<string, number>> = { Ђ: 10, Е: 11, Г: 12, А: 13 };
+
+/** «10: Аванс» at Ђ …; a label the codebook has no advance item for is plain «Аванс». */
+const advanceItemName = (label: string) =>
+  Object.hasOwn(ADVANCE_ITEM_CODE, label) ? `${ADVANCE_ITEM_CODE[label]}: Аванс` : 'Аванс';
+
+const advanceItem = (amount: number, label: string) => line(advanceItemName(label), 1, amount, label);
 
 /** An advance receipt's items: one «Аванс» line per label of the advances it closes or returns. */
 async function advanceItems(db: Executor, r: FiscalReceiptRow, s: FiscalSettings, rates: TaxRateGroup) {

@@ -44,6 +44,7 @@ const SETTINGS: FiscalSettings = {
   fiscal_label_certificate: '',
   fiscal_label_pass: '',
   fiscal_certificate_receipts: 'redemption',
+  fiscal_close_buyer_id: 'ask',
 };
 
 const status = (pinRequired: boolean): FiscalStatus => ({
@@ -181,6 +182,27 @@ describe('Настройки → Фискализация', () => {
     expect(screen.getByTestId('training-warning').textContent).toContain(
       'Учебный режим: чеки не имеют фискальной силы',
     );
+  });
+
+  it('the owner chooses whether the advance’s closing asks for the buyer’s document, told why', async () => {
+    signIn();
+    const user = userEvent.setup();
+    const { calls } = mockApi({
+      'GET /users/me': me('owner'),
+      'GET /fiscal/settings': { body: SETTINGS },
+      'GET /fiscal/status': { body: status(false) },
+      'PUT /fiscal/settings': (call) => ({ body: { ...SETTINGS, ...(call.body as object) } }),
+    });
+    renderAdmin(<FiscalSettingsPage />);
+    const group = await screen.findByRole('radiogroup', { name: /Документ покупателя при закрытии аванса/ });
+    expect(screen.getByText(/^Закон не решает, нужен ли документ покупателя/).textContent).toContain(
+      'каждого, кто платил заранее, перед итоговым чеком просят в Telegram назвать документ',
+    );
+    expect((within(group).getByRole('radio', { name: /Спрашивать/ }) as HTMLInputElement).checked).toBe(true);
+    await user.click(within(group).getByRole('radio', { name: /Не указывать/ }));
+    await user.click(screen.getByRole('button', { name: 'Сохранить' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
+    expect(calls.find((c) => c.method === 'PUT')!.body).toMatchObject({ fiscal_close_buyer_id: 'omit' });
   });
 
   it('a manager reads them: no PIN form, nothing to change', async () => {

@@ -23,6 +23,9 @@ import { model97Reference } from '../../core/payments/ips-qr';
 import { payOwedRefund } from '../../core/payments/owed-refunds';
 import { recordTelegramPayment } from '../../core/payments/telegram';
 import { createPromoCode } from '../../core/promo/promo-codes';
+import { createLpfr } from '../../core/fiscal/lpfr';
+import { FiscalRefused } from '../../core/fiscal/port';
+import { startFakePfr } from '../helpers/fake-pfr';
 import { leaveOwed } from '../../core/privacy/erasure-money';
 import { withWriteTransaction } from '../../db/lock';
 import { bookingPayload } from '../helpers/factories';
@@ -95,6 +98,7 @@ async function settings(update: FiscalSettingsUpdate = {}) {
     fiscal_label_workshop: 'Ђ',
     fiscal_label_certificate: 'Ђ',
     fiscal_certificate_receipts: 'redemption',
+    fiscal_close_buyer_id: 'ask',
     ...update,
   });
 }
@@ -525,4 +529,52 @@ it('with fiscalization off nothing is written, whatever the money does', async (
   expect(await deliverStartedSessions(database, new Date())).toBe(0);
   expect(await allReceipts()).toEqual(before);
   expect(await database.db.selectFrom('fiscal_advances').selectAll().execute()).toEqual(advancesBefore);
+});
+
+it('setting omit: the delivery’s close goes without the buyer’s ID at once, and a PFR that allows it signs it; money paid back still waits for the ID', async () => {
+  await settings({ fiscal_close_buyer_id: 'omit' });
+  await updateBusinessSettings(database.db, { refund_to: 'refund' });
+  at('2030-03-06T10:00:00.000Z');
+  const b = await booking(await session('2030-03-20T18:00:00.000Z'));
+  await recordDeskPayment(database, staff, b.id, { method: 'card' });
+  const [advance] = await receipts(b.id);
+  at('2030-03-06T10:01:00.000Z');
+  await issue(advance);
+  at('2030-03-20T17:50:00.000Z');
+  await setAttendance(database, staff, b.id, 'ATTENDED');
+  const [, close, sale] = await receipts(b.id);
+  expect([close.kind, close.state, close.buyer_id, close.referent_receipt_id]).toEqual([
+    'close',
+    'waiting',
+    null,
+    advance.id,
+  ]);
+  expect(await isReady(database.db, close)).toBe(true);
+  await golden('delivery-close-omit', close);
+  const body = await requestFor(database.db, close, RATES);
+  expect(body).not.toHaveProperty('buyerId');
+  // The fake PFR as the studio's device under either reading: refused by default, signed when allowed.
+  const strict = await startFakePfr();
+  const lenient = await startFakePfr({ advanceRefundBuyerId: 'optional' });
+  try {
+    const refused = await createLpfr({ url: strict.url, timeoutMs: 2000 })
+      .issue(close.request_id, body)
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(FiscalRefused);
+    expect((refused as FiscalRefused).errors).toEqual({ buyerId: ['2800'] });
+    const signed = await createLpfr({ url: lenient.url, timeoutMs: 2000 }).issue(close.request_id, body);
+    expect(signed.invoiceCounter).toMatch(/АР$/);
+    expect(signed.journal).toContain('10: Аванс (Ђ)');
+    expect(signed.journal).not.toContain('(Ђ) (Ђ)');
+  } finally {
+    await Promise.all([strict.close(), lenient.close()]);
+  }
+  await issue(close);
+  await issue(sale);
+  // Real money back after the sale names the buyer whatever the setting: nobody's ID is known, so it waits.
+  at('2030-03-20T20:00:00.000Z');
+  await recordRefund(database, staff, b.id, { method: 'card', amount: 500, over_owed: true, note: 'Ушла раньше' });
+  const refund = (await receipts(b.id)).at(-1)!;
+  expect([refund.kind, refund.state, refund.buyer_id]).toEqual(['refund', 'needs_buyer', null]);
+  await updateBusinessSettings(database.db, { refund_to: 'credit' });
 });

@@ -69,6 +69,12 @@ export interface FakePfrOptions {
   uid?: string;
   taxpayer?: Partial<Taxpayer>;
   taxRates?: TaxRateGroup;
+  /**
+   * Whether an Advance Refund without `buyerId` is refused (`2800`, the default) or signed: the sources
+   * do not settle it for the Advance Refund that closes advances at the final sale. A Normal Refund
+   * always needs it.
+   */
+  advanceRefundBuyerId?: 'required' | 'optional';
 }
 
 interface Taxpayer {
@@ -174,7 +180,12 @@ interface Memory {
 type FieldErrors = { property: string; errors: string[] }[];
 
 /** What the PFR checks in a `POST /invoices` body, with its codes per field. */
-function validate(body: unknown, labels: Set<string>, training: boolean): FieldErrors {
+function validate(
+  body: unknown,
+  labels: Set<string>,
+  training: boolean,
+  advanceRefundBuyerId: 'required' | 'optional',
+): FieldErrors {
   const out: FieldErrors = [];
   const fail = (property: string, code: string) => {
     const entry = out.find((e) => e.property === property);
@@ -202,7 +213,8 @@ function validate(body: unknown, labels: Set<string>, training: boolean): FieldE
     if (!m || !(BUYER_ID_CODES as readonly string[]).includes(m[1])) fail('buyerId', PFR_CODES.invalidValue);
   }
   // A refund names the buyer and the receipt it refunds; a copy names the receipt it copies.
-  if (b.transactionType === 'Refund' && blank(b.buyerId)) fail('buyerId', PFR_CODES.fieldRequired);
+  const buyerOptional = advanceRefundBuyerId === 'optional' && b.invoiceType === 'Advance';
+  if (b.transactionType === 'Refund' && blank(b.buyerId) && !buyerOptional) fail('buyerId', PFR_CODES.fieldRequired);
   if (b.transactionType === 'Refund' || b.invoiceType === 'Copy') {
     if (blank(b.referentDocumentNumber)) fail('referentDocumentNumber', PFR_CODES.fieldRequired);
     if (blank(b.referentDocumentDT)) fail('referentDocumentDT', PFR_CODES.fieldRequired);
@@ -603,7 +615,7 @@ export async function startFakePfr(opts: FakePfrOptions = {}): Promise<FakePfr> 
         const known = requestId ? memory.byRequestId.get(requestId) : undefined;
         let issued = known;
         if (!issued) {
-          const errors = validate(body, new Set(rates.keys()), fake.training);
+          const errors = validate(body, new Set(rates.keys()), fake.training, opts.advanceRefundBuyerId ?? 'required');
           if (errors.length > 0) return refuse(errors);
           issued = sign(requestId, body as InvoiceRequest);
         }

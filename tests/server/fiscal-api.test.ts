@@ -101,6 +101,8 @@ describe('Настройки → Фискализация', () => {
       [{ fiscal_cashier: 'x'.repeat(51) }, /Кассир: не больше 50 символов/],
       [{ fiscal_label_workshop: 'ABC' }, /одна или две буквы/],
       [{ fiscal_certificate_receipts: 'never' }, /когда выдавать чек за сертификат/],
+      [{ fiscal_close_buyer_id: 'never' }, /нужен ли документ покупателя для закрытия аванса/],
+      [{ fiscal_close_buyer_id: null }, /нужен ли документ покупателя для закрытия аванса/],
       // lpfr needs the PFR's address.
       [{ fiscal_mode: 'lpfr', fiscal_pfr_url: '' }, /Укажите адрес PFR/],
     ];
@@ -113,6 +115,18 @@ describe('Настройки → Фискализация', () => {
       fiscal_mode: 'manual',
       fiscal_cashier: 'Ана',
     });
+  });
+
+  it('the buyer’s ID on the delivery’s advance refund: asked by default, the owner may choose to leave it out and back', async () => {
+    expect((await api('GET', '/fiscal/settings')).json()).toMatchObject({ fiscal_close_buyer_id: 'ask' });
+    const omit = await settings({ fiscal_close_buyer_id: 'omit' });
+    expect(omit.statusCode, omit.body).toBe(200);
+    expect(omit.json()).toMatchObject({ fiscal_close_buyer_id: 'omit', fiscal_mode: 'manual' });
+    expect((await api('GET', '/fiscal/settings', manager)).json()).toMatchObject({ fiscal_close_buyer_id: 'omit' });
+    expect((await settings({ fiscal_close_buyer_id: 'ask' }, manager)).statusCode).toBe(403);
+    const ask = await settings({ fiscal_close_buyer_id: 'ask' });
+    expect(ask.statusCode, ask.body).toBe(200);
+    expect((await api('GET', '/fiscal/settings')).json()).toMatchObject({ fiscal_close_buyer_id: 'ask' });
   });
 
   it('in lpfr mode a tax label must be one of the PFR’s current rates, checked with the PFR', async () => {

@@ -344,6 +344,36 @@ function SettingsForm({
             )}
           />
         )}
+        {mode === 'lpfr' && (
+          <Controller
+            control={control}
+            name="fiscal_close_buyer_id"
+            render={({ field }) => (
+              <Radio.Group
+                label="Документ покупателя при закрытии аванса"
+                description="Закон не решает, нужен ли документ покупателя на чеке, закрывающем аванс при итоговой продаже (покупателю его не выдают); с «Спрашивать» каждого, кто платил заранее, перед итоговым чеком просят в Telegram назвать документ."
+                name={field.name}
+                value={field.value}
+                onChange={(v) => field.onChange(v)}
+              >
+                <Stack gap="xs" mt="xs">
+                  <Radio
+                    value="ask"
+                    label="Спрашивать"
+                    description="Чек закрытия аванса ждёт документ покупателя, если он ещё не известен"
+                    disabled={!editable}
+                  />
+                  <Radio
+                    value="omit"
+                    label="Не указывать"
+                    description="Чек закрытия аванса уходит без документа; при возврате денег документ нужен всегда"
+                    disabled={!editable}
+                  />
+                </Stack>
+              </Radio.Group>
+            )}
+          />
+        )}
         {editable && (
           <Button type="submit" loading={isSubmitting} disabled={!isDirty} w="fit-content">
             Сохранить
