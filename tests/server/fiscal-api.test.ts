@@ -67,6 +67,27 @@ const receiptRequestId = (r: { request_id: string }) => r.request_id;
 
 const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: t.config.businessTimezone }).format(new Date());
 
+/**
+ * A start later on the studio's (Belgrade) day of now, so money taken now is taken on the session's day
+ * (door money) at whatever hour the test runs: at most 30 minutes ahead, a minute before midnight at the
+ * latest; in the last three minutes of the day it waits for the next.
+ */
+async function laterToday(): Promise<string> {
+  const untilMidnight = () => {
+    const parts = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Europe/Belgrade',
+      hourCycle: 'h23',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    }).formatToParts(new Date());
+    const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+    return (24 * 3600 - (part('hour') * 3600 + part('minute') * 60 + part('second'))) * 1000;
+  };
+  if (untilMidnight() < 3 * 60_000) await new Promise((r) => setTimeout(r, untilMidnight() + 2_000));
+  return new Date(Date.now() + Math.min(30 * 60_000, untilMidnight() - 60_000)).toISOString();
+}
+
 describe('Настройки → Фискализация', () => {
   it('the owner saves them (audited); a manager reads but cannot change them; a host does neither', async () => {
     const before = await api('GET', '/fiscal/settings');
@@ -473,10 +494,7 @@ describe('receipts the PFR issued (lpfr)', () => {
   });
 
   it('a booking delivered at the door: its advance closed and its sale covering the door money; the day still agrees', async () => {
-    const { schedule } = await createSession(t.app, owner, {
-      price: 3000,
-      date: new Date(Date.now() + 30 * 60_000).toISOString(),
-    });
+    const { schedule } = await createSession(t.app, owner, { price: 3000, date: await laterToday() });
     const created = await book(t.app, telegramUser(), bookingPayload(schedule.id));
     const id = created.json().record.id as number;
     // A transfer first (an advance), then the rest in cash at the door on the session's day (the delivery).
