@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 // @ts-expect-error plain JavaScript without declarations (it must run before anything is compiled)
-import { buildServer, serverIsStale } from '../scripts/build-server.js';
+import { ensureServer } from '../scripts/build-server.js';
 import { createDb } from '../db/database';
 import { freshDatabaseUrl } from '../tests/helpers/db';
 import { bookingPayload, inDays } from '../tests/helpers/factories';
@@ -26,7 +26,7 @@ export interface Row {
 const MAIN = ['dist/server/main.js'];
 
 async function compiled() {
-  if (serverIsStale()) await buildServer();
+  await ensureServer();
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -2,6 +2,8 @@
 // production runs `node` without a TypeScript loader (less memory, faster start).
 // `node scripts/build-server.js` (part of `npm run build`); scripts/start.js calls it when stale.
 // Plain JavaScript on purpose: it must run before anything is compiled.
+// A build is written to a folder beside its destination and renamed into place when complete, so a
+// process starting meanwhile finds the previous build or the new one, never half of one.
 import fs from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import path from 'node:path';
@@ -140,66 +142,219 @@ const noZodLocales = {
   },
 };
 
+/**
+ * What esbuild lists as inputs besides files: modules of a plugin's namespace (`empty:zod-locales`,
+ * `require:pino`). No file on disk stands for them, so they can never make a build stale.
+ */
+const isVirtual = (input) => /^[a-z][\w-]+:/i.test(input);
+
+/** Whether process `pid` runs (this user's or another's). */
+const alive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+};
+
+/** Inputs that are no module but change the build all the same. */
+const BUILD_INPUTS = ['package-lock.json', 'tsconfig.json', 'scripts/build-server.js'];
+
+/**
+ * Moves folder `from` to `to`, replacing whatever is there. rename() replaces only an empty folder,
+ * so a previous build is first moved aside (and then deleted): for that instant `to` is missing,
+ * which a reader of it checks under the build lock (withBuildLock).
+ */
+export function replaceFolder(from, to) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      fs.renameSync(from, to);
+      return;
+    } catch (err) {
+      if (!['ENOTEMPTY', 'EEXIST', 'EPERM', 'EISDIR'].includes(err.code) || attempt >= 5) throw err;
+    }
+    const aside = `${from}.old`;
+    try {
+      fs.renameSync(to, aside);
+    } catch (err) {
+      if (err.code !== 'ENOENT') throw err;
+    }
+    fs.rmSync(aside, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A folder beside `dir` (the same file system, so it can be renamed into place) for one build of this
+ * process; what builds of processes that are gone left there (killed midway) is deleted.
+ */
+export function scratchFolder(dir) {
+  const parent = path.dirname(dir);
+  const prefix = `.${path.basename(dir)}-building-`;
+  fs.mkdirSync(parent, { recursive: true });
+  for (const name of fs.readdirSync(parent)) {
+    const pid = Number.parseInt(name.slice(prefix.length), 10);
+    if (name.startsWith(prefix) && (pid === process.pid || !alive(pid)))
+      fs.rmSync(path.join(parent, name), { recursive: true, force: true });
+  }
+  const scratch = path.join(parent, `${prefix}${process.pid}`);
+  fs.mkdirSync(scratch);
+  return scratch;
+}
+
 /** Bundles every entry into OUT_DIR and records its inputs (meta.json) for the staleness check. */
 export async function buildServer({ outDir = OUT_DIR } = {}) {
   const esbuild = await import('esbuild');
-  fs.rmSync(outDir, { recursive: true, force: true });
-  // stop(): esbuild's helper process would otherwise live as long as the server started after the build.
-  const result = await esbuild
-    .build({
-      absWorkingDir: root,
-      entryPoints: ENTRIES,
-      outdir: outDir,
-      bundle: true,
-      // A dynamic import() becomes its own file, loaded only when reached (the bot without BOT_TOKEN is never loaded).
-      splitting: true,
-      chunkNames: 'chunks/[name]-[hash]',
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      plugins: [noZodLocales, packages],
-      sourcemap: 'linked',
-      // Parsing and compiling is ~40% of the start-up's work; minified, there is a third less to parse.
-      // Names stay, so a stack trace still reads; `node --enable-source-maps` gives its source lines.
-      minifyWhitespace: true,
-      minifySyntax: true,
-      metafile: true,
-      logLevel: 'warning',
-      // The require() of the stand-ins above: an ES module has none of its own.
-      banner: {
-        js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
-      },
-    })
-    .finally(() => esbuild.stop());
-  // An inlined module that looks for its own files would look next to the bundle (and __dirname does not exist in it).
-  const selfReading = Object.keys(result.metafile.inputs).filter(
-    (f) =>
-      f.includes('node_modules/') && /\b__(dirname|filename)\b/.test(fs.readFileSync(path.resolve(root, f), 'utf8')),
-  );
-  if (selfReading.length > 0)
-    throw new Error(
-      `inlined modules that read their own files: ${selfReading.join(', ')}; keep their package out of the bundle`,
+  // Before esbuild reads anything: a source saved during the build is newer than the build.
+  const startedAt = Date.now();
+  // Beside the destination, so the relative paths of the source maps are those of the destination.
+  const scratch = scratchFolder(outDir);
+  try {
+    // stop(): esbuild's helper process would otherwise live as long as the server started after the build.
+    const result = await esbuild
+      .build({
+        absWorkingDir: root,
+        entryPoints: ENTRIES,
+        outdir: scratch,
+        bundle: true,
+        // A dynamic import() becomes its own file, loaded only when reached (the bot without BOT_TOKEN is never loaded).
+        splitting: true,
+        chunkNames: 'chunks/[name]-[hash]',
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        plugins: [noZodLocales, packages],
+        sourcemap: 'linked',
+        // Parsing and compiling is ~40% of the start-up's work; minified, there is a third less to parse.
+        // Names stay, so a stack trace still reads; `node --enable-source-maps` gives its source lines.
+        minifyWhitespace: true,
+        minifySyntax: true,
+        metafile: true,
+        logLevel: 'warning',
+        // The require() of the stand-ins above: an ES module has none of its own.
+        banner: {
+          js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
+        },
+      })
+      .finally(() => esbuild.stop());
+    const files = Object.keys(result.metafile.inputs).filter((f) => !isVirtual(f));
+    // An inlined module that looks for its own files would look next to the bundle (and __dirname does not exist in it).
+    const selfReading = files.filter(
+      (f) =>
+        f.includes('node_modules/') && /\b__(dirname|filename)\b/.test(fs.readFileSync(path.resolve(root, f), 'utf8')),
     );
-  const inputs = Object.keys(result.metafile.inputs).filter(
-    (f) => !f.startsWith('node_modules/') && !f.startsWith('require:'),
-  );
-  fs.writeFileSync(path.join(outDir, META), JSON.stringify({ inputs }, null, 1));
+    if (selfReading.length > 0)
+      throw new Error(
+        `inlined modules that read their own files: ${selfReading.join(', ')}; keep their package out of the bundle`,
+      );
+    const inputs = files.filter((f) => !f.startsWith('node_modules/'));
+    fs.writeFileSync(path.join(scratch, META), JSON.stringify({ startedAt, inputs }, null, 1));
+    replaceFolder(scratch, outDir);
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
 }
 
-/** True when a bundle is missing or any source it was built from changed, disappeared or is newer. */
+/**
+ * True when a bundle is missing or any file it was built from changed, disappeared or is newer than
+ * the build (its start). Virtual inputs are no files and are not looked for.
+ */
 export function serverIsStale({ outDir = OUT_DIR } = {}) {
-  let built = Infinity;
-  for (const name of [...Object.keys(ENTRIES), META]) {
-    const file = path.join(outDir, name === META ? META : `${name}.js`);
-    if (!fs.existsSync(file)) return true;
-    built = Math.min(built, fs.statSync(file).mtimeMs);
+  let meta;
+  try {
+    for (const name of Object.keys(ENTRIES)) fs.statSync(path.join(outDir, `${name}.js`));
+    meta = JSON.parse(fs.readFileSync(path.join(outDir, META), 'utf8'));
+  } catch {
+    return true; // missing, or being replaced right now
   }
-  const { inputs } = JSON.parse(fs.readFileSync(path.join(outDir, META), 'utf8'));
-  for (const input of [...inputs, 'package-lock.json', 'scripts/build-server.js']) {
-    const file = path.join(root, input);
-    if (!fs.existsSync(file) || fs.statSync(file).mtimeMs > built) return true;
+  if (typeof meta.startedAt !== 'number' || !Array.isArray(meta.inputs)) return true;
+  for (const input of [...meta.inputs.filter((f) => !isVirtual(f)), ...BUILD_INPUTS]) {
+    let mtime;
+    try {
+      mtime = fs.statSync(path.join(root, input)).mtimeMs;
+    } catch {
+      return true;
+    }
+    if (mtime > meta.startedAt) return true;
   }
   return false;
+}
+
+/** The lock that `npm start` (and the bench) hold while they build: one build at a time per checkout. */
+export const BUILD_LOCK = path.join(root, '.build.lock');
+
+/**
+ * Runs `build` while holding `lockFile`, a file created exclusively with this process's id in it.
+ * While another live process holds it, waits (saying so once) and then runs `build`, which finds that
+ * process's result fresh and builds nothing. A lock left by a process that is gone (a build killed
+ * midway) is moved aside and deleted, checked by the id inside, so a lock just taken by a third
+ * process is put back rather than lost. Should two builds still overlap, each renames a complete
+ * build into place.
+ */
+export async function withBuildLock(build, { lockFile = BUILD_LOCK, log = console.log, timeoutMs = 600_000 } = {}) {
+  const waitingSince = Date.now();
+  let told = false;
+  for (;;) {
+    try {
+      fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+    }
+    let holder = NaN;
+    try {
+      holder = Number.parseInt(fs.readFileSync(lockFile, 'utf8'), 10);
+    } catch {
+      continue; // released meanwhile
+    }
+    // An empty file is a lock being written: its holder is alive.
+    if (Number.isInteger(holder) && holder > 0 && !alive(holder)) {
+      const aside = `${lockFile}.${process.pid}`;
+      try {
+        fs.renameSync(lockFile, aside);
+      } catch {
+        continue; // another process took it over first
+      }
+      if (fs.readFileSync(aside, 'utf8').trim() !== String(holder))
+        try {
+          fs.linkSync(aside, lockFile);
+        } catch {
+          /* a newer lock is already there */
+        }
+      fs.rmSync(aside, { force: true });
+      continue;
+    }
+    if (!told) {
+      log(`Waiting for process ${Number.isInteger(holder) ? holder : '?'}, which is building (${lockFile})…`);
+      told = true;
+    }
+    if (Date.now() - waitingSince > timeoutMs)
+      throw new Error(`${lockFile}: still held by process ${holder} after ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  try {
+    return await build();
+  } finally {
+    try {
+      if (fs.readFileSync(lockFile, 'utf8') === String(process.pid)) fs.rmSync(lockFile);
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+/** Builds the server into OUT_DIR when it is stale, one process at a time (the bench, scripts/start.js). */
+export async function ensureServer({ log = console.log } = {}) {
+  if (!serverIsStale()) return false;
+  return withBuildLock(
+    async () => {
+      if (!serverIsStale()) return false;
+      log('Compiling the server…');
+      await buildServer();
+      return true;
+    },
+    { log },
+  );
 }
 
 // `node scripts/build-server.js [--outdir DIR]`

@@ -278,4 +278,63 @@ describe('npm start', () => {
     },
     180_000,
   );
+
+  it.runIf(process.platform === 'linux')(
+    'two at once on a fresh clone: one builds while the other waits for it, both serve; an unchanged checkout then builds nothing, a changed source only the server',
+    async () => {
+      fs.rmSync(path.join(clone, 'dist'), { recursive: true, force: true });
+      const vars = async () => ({
+        NODE_ENV: 'production',
+        SECRET_KEY: SECRET,
+        PORT: String(await freePort()),
+        DATABASE_URL: freshSqlite(),
+      });
+      const [a, b] = await Promise.all([
+        serve(['npm', 'start'], await vars(), 150_000),
+        serve(['npm', 'start'], await vars(), 150_000),
+      ]);
+      const printed = [a, b].map((s) => s.output().stdout).join('\n');
+      try {
+        for (const s of [a, b]) {
+          expect((await fetch(`${s.url}/login`)).status).toBe(200);
+          expect((await fetch(`${s.url}/api/v1/utils/ready`)).status).toBe(200);
+        }
+      } finally {
+        stop(a.child);
+        stop(b.child);
+      }
+      expect(printed.match(/^Building the web bundles…$/gm), printed).toHaveLength(1);
+      expect(printed.match(/^Compiling the server…$/gm), printed).toHaveLength(1);
+      expect(printed.match(/^Waiting for process \d+, which is building/gm), printed).toHaveLength(1);
+      // Nothing of the builds is left beside what they built.
+      expect(fs.readdirSync(clone).filter((f) => f.startsWith('.build') || f.startsWith('.dist-building'))).toEqual([]);
+      expect(fs.readdirSync(path.join(clone, 'dist')).sort()).toEqual(['admin', 'assets', 'server', 'webapp']);
+
+      const built = () =>
+        Object.fromEntries(
+          ['dist/server/main.js', 'dist/server/meta.json', 'dist/webapp/index.html', 'dist/admin/index.html'].map(
+            (f) => [f, fs.statSync(path.join(clone, f)).mtimeMs],
+          ),
+        );
+      const before = built();
+      const again = await serve(['npm', 'start'], await vars());
+      stop(again.child);
+      expect(again.output().stdout).not.toMatch(/Building|Compiling|Waiting/);
+      expect(built()).toEqual(before);
+
+      // A server source saved later, and a lock left by a build that was killed: the server alone is rebuilt.
+      const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+      fs.writeFileSync(path.join(clone, '.build.lock'), String(gone));
+      fs.utimesSync(path.join(clone, 'server/app.ts'), new Date(), new Date());
+      const changed = await serve(['npm', 'start'], await vars(), 60_000);
+      stop(changed.child);
+      expect(changed.output().stdout).toMatch(/^Compiling the server…$/m);
+      expect(changed.output().stdout).not.toMatch(/Building|Waiting/);
+      const after = built();
+      expect(after['dist/server/main.js']).toBeGreaterThan(before['dist/server/main.js']);
+      expect(after['dist/webapp/index.html']).toBe(before['dist/webapp/index.html']);
+      expect(fs.existsSync(path.join(clone, '.build.lock'))).toBe(false);
+    },
+    300_000,
+  );
 });
