@@ -177,20 +177,23 @@ describe('a session with paid bookings', () => {
       expect(told(maria)).toContain('Оплаченные 3 500 RSD зачислены на ваш баланс в студии');
       expect(told(vera)).toContain('Оплаченные 1 500 RSD зачислены на ваш баланс в студии');
 
-      // Касса: every row of the session's money keeps its workshop and date (and, in the API, its customer).
+      // Касса: every row of the session's money keeps its customer, workshop and date.
       await page.goto(`${admin.server.url}/cash`);
       const list = page.getByTestId('cash-list');
       await list.locator('tbody tr').first().waitFor();
       const rows = await list.locator('tbody tr').all();
       let booked = 0;
+      const named = new Set<string>();
       for (const row of rows) {
-        const booking = (await row.locator('td[data-label="Запись"]').innerText()).trim();
+        const booking = (await row.locator('td[data-label="Запись, клиент"]').innerText()).trim();
         if (booking === '—') continue; // a certificate's sale: no booking
         booked++;
+        named.add(booking.split('\n').slice(1).join(' ').trim());
         const workshop = (await row.locator('td[data-label="Мастер-класс"]').innerText()).replace(/\s+/g, ' ');
         expect(workshop).toMatch(/^Хинкали \d{1,2} [а-я]+ \d{4} \d\d:\d\d$/);
       }
       expect(booked).toBeGreaterThanOrEqual(6);
+      expect(named).toEqual(new Set(['Мария Ковач', 'Вера Йованович', 'Иван Петров', 'Олег Симић']));
       const desk = await admin.api<{
         payments: { record_id: number | null; customer_name: string | null; workshop_title: string | null }[];
       }>('GET', '/payments/?limit=100');

@@ -187,7 +187,7 @@ export default function CashDesk() {
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>Когда</Table.Th>
-                    <Table.Th>Запись</Table.Th>
+                    <Table.Th>Запись, клиент</Table.Th>
                     <Table.Th>Мастер-класс</Table.Th>
                     <Table.Th>Операция</Table.Th>
                     <Table.Th>Способ</Table.Th>
@@ -200,7 +200,7 @@ export default function CashDesk() {
                   {data.payments.map((p) => (
                     <Table.Tr key={p.id}>
                       <Table.Td data-label="Когда">{when(p.at)}</Table.Td>
-                      <Table.Td data-label="Запись">
+                      <Table.Td data-label="Запись, клиент">
                         {p.record_id !== null && p.workshop_title !== null ? (
                           <Text
                             component="button"
@@ -215,6 +215,11 @@ export default function CashDesk() {
                           </Text>
                         ) : (
                           (p.record_id ?? '—')
+                        )}
+                        {p.customer_name && (
+                          <Text size="xs" c="gray.7">
+                            {p.customer_name}
+                          </Text>
                         )}
                       </Table.Td>
                       <Table.Td data-label="Мастер-класс">
