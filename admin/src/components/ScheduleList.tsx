@@ -135,7 +135,7 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
     upcoming ? scheduleApi.list : scheduleApi.past,
     { query: listQuery(page, filter) },
     {
-      onError: (err) => toastError(TITLES.general, err),
+      onError: (err) => toastError(TITLES.en, err),
       keepPreviousData: true,
     },
   );
