@@ -34,6 +34,7 @@ import * as m20261201_2115 from './migrations/20261201_2115_fiscal_receipts';
 import * as m20261201_2123 from './migrations/20261201_2123_receipt_consents';
 import * as m20261201_2125 from './migrations/20261201_2125_fiscal_advances';
 import * as m20261201_2143 from './migrations/20261201_2143_fiscal_prints';
+import * as m20261201_2223 from './migrations/20261201_2223_settings_version';
 
 /**
  * Every migration, statically imported so they run the same under tsx, vitest and a bundle.
@@ -75,6 +76,7 @@ export const migrations: Record<string, Migration> = {
   '20261201_2123_receipt_consents': m20261201_2123,
   '20261201_2125_fiscal_advances': m20261201_2125,
   '20261201_2143_fiscal_prints': m20261201_2143,
+  '20261201_2223_settings_version': m20261201_2223,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { PrivacyPublic } from '../../contract';
+import type { BusinessSettings, PrivacyPublic } from '../../contract';
 import { nowIso, type Executor } from '../../db/database';
 import { getBusinessSettings } from '../kernel/settings';
 import { Unprocessable } from '../kernel/errors';
@@ -23,10 +23,17 @@ export interface ConsentStamp {
  * the privacy text (refused with 422 otherwise); staff booking on a customer's behalf (by phone) may
  * say the customer agreed (stored the same way) or not (stored as null: the studio answers for it).
  */
-export async function consentFor(db: Executor, given: boolean | undefined, required: boolean): Promise<ConsentStamp> {
+export async function consentFor(
+  db: Executor,
+  given: boolean | undefined,
+  required: boolean,
+  /** The settings, when the caller has read them already. */
+  settings?: Pick<BusinessSettings, 'privacy_text'>,
+): Promise<ConsentStamp> {
   if (given !== true) {
     if (required) throw new Unprocessable('consentRequired');
     return { consent_at: null, consent_version: null };
   }
-  return { consent_at: nowIso(), consent_version: (await currentPrivacy(db)).version };
+  const text = settings?.privacy_text ?? (await currentPrivacy(db)).text;
+  return { consent_at: nowIso(), consent_version: privacyVersion(text) };
 }

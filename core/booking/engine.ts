@@ -71,13 +71,16 @@ async function freeSeats(trx: Executor, schedule: { id: number; capacity: number
   return placesAvailable(schedule.capacity, await takenSeats(trx, schedule.id));
 }
 
-/** The booking as the caller's page shows it, after a command or on its own. */
-async function resultOf(c: OnRecord): Promise<RecordResult> {
+/**
+ * The booking as the caller's page shows it, after a command or on its own (`places`: the seats left,
+ * when the command knows them already).
+ */
+async function resultOf(c: OnRecord, places?: number): Promise<RecordResult> {
   const { trx, record, schedule, settings } = c;
   return {
     record,
     schedule,
-    places_available: await freeSeats(trx, schedule),
+    places_available: places ?? (await freeSeats(trx, schedule)),
     queue_position: record.state === 'QUEUED' ? await queuePosition(trx, record) : null,
     change_until: changeDeadline(schedule.date, settings.change_deadline_hours),
     contact: settings.contact,
@@ -146,15 +149,18 @@ export async function createRecord(
     if (customer.telegram_id != null && (await findOpenBooking(trx, schedule.id, customer.telegram_id)))
       throw new Conflict(MSG.alreadyBooked);
     const people = input.people_count ?? 1;
-    const consent = await consentFor(trx, input.consent, actor.kind === 'customer');
+    const settings = await getBusinessSettings(trx);
+    const consent = await consentFor(trx, input.consent, actor.kind === 'customer', settings);
     // The price's discount first: a promo code's row is locked before a certificate's, as a restore takes them.
     const promo = await promoForBooking(trx, input.promo_code, { schedule, people, telegramId: customer.telegram_id });
     // A gift certificate is checked (and locked) before anything is written; it pays once the price is fixed.
     const certificateId = input.certificate_code ? await certificateForBooking(trx, input.certificate_code) : null;
+    const free = await freeSeats(trx, schedule);
+    const state = people <= free ? 'ACTIVE' : 'QUEUED';
     const inserted = await insertRecord(trx, {
       ...consent,
       schedule_id: schedule.id,
-      state: people <= (await freeSeats(trx, schedule)) ? 'ACTIVE' : 'QUEUED',
+      state,
       name: input.name,
       last_name: input.last_name ?? null,
       people_count: people,
@@ -169,20 +175,25 @@ export async function createRecord(
       certificate_id: certificateId,
       // Staff spend a customer's credit only with the customer's agreement.
       credit_declined: actor.kind !== 'customer' && input.use_credit !== true,
+      // The workshop's price of this moment (onBooked fixes it, and finds it fixed).
+      unit_price: schedule.workshop.price,
     });
-    const settings = await getBusinessSettings(trx);
     const now = new Date();
     const { record, events: money } = await onBooked(trx, inserted, schedule, settings, now);
     await publish(trx, [{ type: 'record.created', actor, before: null, record, schedule }, ...money]);
-    return resultOf({
-      trx,
-      actor,
-      record,
-      schedule,
-      settings,
-      now,
-      allowed: allowedActions({ actor, record, schedule, settings, now }),
-    });
+    // Nothing after the insert moves seats: an ACTIVE booking took its people from those that were free.
+    return resultOf(
+      {
+        trx,
+        actor,
+        record,
+        schedule,
+        settings,
+        now,
+        allowed: allowedActions({ actor, record, schedule, settings, now }),
+      },
+      state === 'ACTIVE' ? free - people : free,
+    );
   });
 }
 

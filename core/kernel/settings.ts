@@ -9,16 +9,25 @@ import { readBusinessSettings, writeBusinessSettings } from '../../db/repositori
 
 const FIELDS = Object.keys(DEFAULT_BUSINESS_SETTINGS) as (keyof BusinessSettings)[];
 
+/** The settings checked from each stored set (the same object while the stored settings stay the same). */
+const checked = new WeakMap<object, BusinessSettings>();
+
 /** The studio's settings: each stored value that still passes its rule, otherwise its default. */
 export async function getBusinessSettings(db: Executor): Promise<BusinessSettings> {
   const stored = await readBusinessSettings(db);
-  const out: Record<string, unknown> = { ...DEFAULT_BUSINESS_SETTINGS };
-  for (const field of FIELDS) {
-    if (!(field in stored)) continue;
-    const parsed = BusinessSettings.shape[field].safeParse(stored[field]);
-    if (parsed.success) out[field] = parsed.data;
+  let settings = checked.get(stored);
+  if (!settings) {
+    const out: Record<string, unknown> = { ...DEFAULT_BUSINESS_SETTINGS };
+    for (const field of FIELDS) {
+      if (!(field in stored)) continue;
+      const parsed = BusinessSettings.shape[field].safeParse(stored[field]);
+      if (parsed.success) out[field] = parsed.data;
+    }
+    settings = BusinessSettings.parse(out);
+    checked.set(stored, settings);
   }
-  return BusinessSettings.parse(out);
+  // A copy: a caller may change what it was given without changing what the next one gets.
+  return structuredClone(settings);
 }
 
 /** Saves the given fields (already validated by the contract) and returns the whole set. */

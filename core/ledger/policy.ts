@@ -1,11 +1,12 @@
 import type { BusinessSettings, RecordMoney, RecordSchedule } from '../../contract';
 import type { Executor } from '../../db/database';
-import { creditBalance, lockCredit, setPayBy, setUnitPrice } from '../../db/repositories/payments';
+import { creditBalance, lockCredit, setPayBy, setUnitPrice, type PaymentRow } from '../../db/repositories/payments';
 import type { RecordRow } from '../../db/repositories/records';
 import { SYSTEM } from '../kernel/actor';
 import type { MoneyEvent } from '../kernel/events';
 import { returnToCertificates, spendCertificate } from './certificate-spend';
 import { appendToRecord, recordMoney } from './ledger';
+import { moneyOf } from './price';
 
 /*
  * What a booking's money does when the booking changes. Each booking command calls the step of its
@@ -43,10 +44,14 @@ async function becameActive(
   schedule: RecordSchedule,
   s: Settings,
   now: Date,
+  /** A booking just made: no ledger yet. */
+  fresh = false,
 ): Promise<MoneyStep> {
   // A gift certificate pays first (it expires; credit does not), then the customer's credit.
   const events: MoneyEvent[] = await spendCertificate(trx, SYSTEM, r, schedule, s);
-  if (r.telegram_id !== null && !r.credit_declined) {
+  // Credit only grows by a committed row, so a balance of nothing read unlocked has nothing to spend;
+  // one to spend is locked and read again (PostgreSQL), so two bookings never spend it twice.
+  if (r.telegram_id !== null && !r.credit_declined && (await creditBalance(trx, r.telegram_id)) > 0) {
     await lockCredit(trx, r.telegram_id);
     const credit = await creditBalance(trx, r.telegram_id);
     const owed = (await recordMoney(trx, r, s)).balance;
@@ -61,7 +66,9 @@ async function becameActive(
         }),
       );
   }
-  return { record: await holdShortfall(trx, r, schedule, s, now), events };
+  // A new booking that paid nothing in this step has an empty ledger (ids are never reused).
+  const ledger = fresh && events.length === 0 ? [] : undefined;
+  return { record: await holdShortfall(trx, r, schedule, s, now, ledger), events };
 }
 
 /**
@@ -75,8 +82,10 @@ async function holdShortfall(
   schedule: RecordSchedule,
   s: Settings,
   now: Date,
+  /** The booking's ledger, when known without reading it. */
+  ledger?: readonly PaymentRow[],
 ): Promise<RecordRow> {
-  const m = await recordMoney(trx, r, s);
+  const m = ledger ? moneyOf(r, ledger, s) : await recordMoney(trx, r, s);
   const short = r.telegram_id !== null && m.amount_paid < m.required_now;
   const payBy = short ? (r.pay_by ?? holdUntil(now, schedule.date, s)) : null;
   return payBy !== r.pay_by ? setPayBy(trx, r.id, payBy) : r;
@@ -146,8 +155,8 @@ export async function onBooked(
   s: Settings,
   now: Date,
 ): Promise<MoneyStep> {
-  const priced = await setUnitPrice(trx, r.id, schedule.workshop.price);
-  return priced.state === 'ACTIVE' ? becameActive(trx, priced, schedule, s, now) : { record: priced, events: [] };
+  const priced = r.unit_price === schedule.workshop.price ? r : await setUnitPrice(trx, r.id, schedule.workshop.price);
+  return priced.state === 'ACTIVE' ? becameActive(trx, priced, schedule, s, now, true) : { record: priced, events: [] };
 }
 
 /** The queue served the booking (or a restore found seats): it pays as a new ACTIVE booking does. */

@@ -54,6 +54,8 @@ export interface RecordInsert {
   certificate_id?: number | null;
   /** Staff booked it without the customer's agreement to pay from their credit. */
   credit_declined?: boolean;
+  /** The price per person fixed when it is booked (the money policy's onBooked sets it otherwise). */
+  unit_price?: number;
 }
 
 export function insertRecord(db: Executor, r: RecordInsert) {
