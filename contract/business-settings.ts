@@ -115,10 +115,11 @@ export const BusinessSettings = z.object({
       z
         .number({ error: 'Введите сумму' })
         .int('Сумма — целое число динаров')
-        .min(
-          TELEGRAM_RSD.min,
-          `Сумма сертификата — от ${formatMoney(TELEGRAM_RSD.min, 'ru')}: меньше Telegram не принимает к оплате`,
-        )
+        // Made when shown: formatting builds an Intl object, which start-up need not pay for.
+        .min(TELEGRAM_RSD.min, {
+          error: () =>
+            `Сумма сертификата — от ${formatMoney(TELEGRAM_RSD.min, 'ru')}: меньше Telegram не принимает к оплате`,
+        })
         .max(1_000_000, 'Сумма слишком большая'),
     )
     .min(1, 'Укажите хотя бы одну сумму сертификата')

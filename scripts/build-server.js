@@ -31,6 +31,7 @@ const INLINE = new Set([
   'zod',
   'fastify-type-provider-zod',
   'fastify',
+  '@fastify/compress',
   '@fastify/cors',
   '@fastify/formbody',
   '@fastify/helmet',
@@ -129,6 +130,45 @@ const packages = {
 };
 
 /**
+ * Modules that an inlined package requires as it loads but uses only for what this server never does,
+ * replaced for that package by a stand-in that loads them on first use: fastify's server module
+ * requires https and http2 for servers of those kinds (~9 ms of start-up), @fastify/static requires
+ * glob (and its dependencies) for `wildcard: false`. `names`: the stand-in's functions, for a module
+ * destructured as it is required; otherwise the stand-in is a proxy of the module's properties.
+ */
+const LAZY = [
+  { importer: 'fastify/lib/server.js', spec: 'node:https' },
+  { importer: 'fastify/lib/server.js', spec: 'node:http2' },
+  { importer: '@fastify/static/index.js', spec: 'glob', names: ['glob'] },
+];
+
+const lazyRequires = {
+  name: 'lazy-requires',
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, ({ path: spec, importer, kind }) => {
+      if (kind !== 'require-call') return undefined;
+      const at = importer.split(path.sep).join('/');
+      const i = LAZY.findIndex((l) => l.spec === spec && at.endsWith(`/node_modules/${l.importer}`));
+      if (i < 0) return undefined;
+      // A package (glob) is loaded from where the importer would find it; a built-in is external anyway.
+      const target = spec.startsWith('node:') ? spec : createRequire(importer).resolve(spec);
+      return { path: `${spec}#${i}`, namespace: 'lazy', pluginData: { target, i } };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'lazy' }, ({ pluginData: { target, i } }) => {
+      const load = `let loaded;\nconst load = () => (loaded ??= require(${JSON.stringify(target)}));\n`;
+      const { names } = LAZY[i];
+      return {
+        contents: names
+          ? `${load}${names.map((n) => `exports.${n} = (...args) => load().${n}(...args);`).join('\n')}`
+          : `${load}module.exports = new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load() });`,
+        loader: 'js',
+        resolveDir: root,
+      };
+    });
+  },
+};
+
+/**
  * zod's translations of its messages into forty languages (~370 KB) are never used: the contract
  * brings its own Russian messages. Its `locales` namespace becomes empty, so start-up does not parse them.
  */
@@ -223,7 +263,7 @@ export async function buildServer({ outDir = OUT_DIR } = {}) {
         platform: 'node',
         format: 'esm',
         target: 'node20',
-        plugins: [noZodLocales, packages],
+        plugins: [lazyRequires, noZodLocales, packages],
         sourcemap: 'linked',
         // Parsing and compiling is ~40% of the start-up's work; minified, there is a third less to parse.
         // Names stay, so a stack trace still reads; `node --enable-source-maps` gives its source lines.

@@ -9,6 +9,8 @@ import { createLpfr } from '../core/fiscal/lpfr';
 
 // The only file that wires real things together and listens.
 // A bad configuration, an unreachable database or a busy port: one line per problem and exit 1 (startup.ts).
+/** How long after listening the periodic jobs and the fiscal sender begin (below). */
+const WORKERS_AFTER_LISTEN_MS = 1000;
 const config = loadConfigOrExit();
 const log = await createLogger(config);
 const database = await openDatabase(config);
@@ -85,8 +87,14 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 
 await listen(app, config);
 
-scheduler.start();
-fiscal.start();
+// The periodic jobs and the fiscal sender begin a moment later: their first round (every job at once,
+// synchronous work on SQLite) would hold up the first requests, a load balancer's readiness probe among them.
+// A shutdown before then never starts them.
+setTimeout(() => {
+  if (closing) return;
+  scheduler.start();
+  fiscal.start();
+}, WORKERS_AFTER_LISTEN_MS);
 if (telegram) await telegram.start();
 else
   app.log.warn(

@@ -8,6 +8,7 @@ import type {
   RawServerDefault,
   RouteGenericInterface,
   RouteHandlerMethod,
+  RouteOptions,
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as contract from '../contract';
@@ -43,13 +44,14 @@ export type EndpointHandler<E extends Endpoint> = RouteHandlerMethod<
  * Registers the route of an endpoint described in contract/endpoints: method, path, who may call it
  * (`config.auth` and the capability `config.can`), the schemas that validate its input and serialize its answer, and what the OpenAPI
  * document says of it (tag, summary, error statuses). A route file holds only the handlers.
- * `config` adds route options of the server's own (a rate limit).
+ * `config` adds route options of the server's own (a rate limit); `options`, plugins' route options.
  */
 export function route<E extends Endpoint>(
   app: FastifyInstance,
   endpoint: E,
   handler: EndpointHandler<E>,
   config: Omit<FastifyContextConfig, 'auth' | 'can'> = {},
+  options: Pick<RouteOptions, 'compress'> = {},
 ) {
   const schema: FastifySchema = {
     operationId: operationIds.get(endpoint),
@@ -64,6 +66,7 @@ export function route<E extends Endpoint>(
   if (endpoint.body) schema.body = contract[endpoint.body];
   if (endpoint.response) schema.response = { [endpoint.status ?? 200]: contract[endpoint.response] };
   app.route({
+    ...options,
     method: endpoint.method,
     url: endpoint.path,
     config: { ...config, auth: endpoint.access, can: endpoint.can },
