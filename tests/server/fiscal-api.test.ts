@@ -557,5 +557,5 @@ describe('receipts the PFR issued (lpfr)', () => {
     expect(report.rows).toContainEqual(
       expect.objectContaining({ invoice_type: 'Normal', transaction_type: 'Sale', payment_type: 'Cash', amount: 2000 }),
     );
-  });
+  }, 240_000); // Near midnight it first waits for the next day (laterToday).
 });
