@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { Api, BotError, GrammyError, type Bot } from 'grammy';
 import type { Update, UserFromGetMe } from 'grammy/types';
 import { nowIso, type Database } from '../db/database';
@@ -10,6 +9,7 @@ import { renderNotificationForChat } from './messages';
 import { texts, textsFor } from './texts';
 import { DEFAULT_LANGUAGE, LANGUAGES } from '../contract/language';
 import { webAppsEnabled } from './keyboards/webapp';
+import { webhookSecretCheck } from './webhook-secret';
 import { alertChargeNotRecorded, type InvoiceParams } from '../core/payments/telegram';
 import { paymentReportOf } from './features/payments';
 import { SHARE_CHAT_TYPES, type PreparedInlineMessage, type ShareArticle } from '../core/journey/share-messages';
@@ -109,7 +109,6 @@ export function createTelegram(deps: {
     options: deps.options?.outbox,
     onSend: deps.options?.onSend,
   });
-  const secret = Buffer.from(config.webhookSecret);
   const updateLeaseMs = deps.options?.updateLeaseMs ?? UPDATE_LEASE_MS;
   const https = webAppsEnabled(config.publicUrl);
   let initializing: Promise<void> | null = null;
@@ -175,11 +174,7 @@ export function createTelegram(deps: {
   return {
     bot,
     outbox,
-    verifySecret(header) {
-      if (typeof header !== 'string') return false;
-      const given = Buffer.from(header);
-      return given.length === secret.length && crypto.timingSafeEqual(given, secret);
-    },
+    verifySecret: webhookSecretCheck(config.webhookSecret),
     async handleUpdate(update) {
       // Telegram sends an update again when it thinks the first try failed, to whichever instance
       // answers. An update counts as handled only once its handler finished: one that failed (the
