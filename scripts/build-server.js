@@ -133,13 +133,15 @@ const packages = {
  * Modules that an inlined package requires as it loads but uses only for what this server never does,
  * replaced for that package by a stand-in that loads them on first use: fastify's server module
  * requires https and http2 for servers of those kinds (~9 ms of start-up), @fastify/static requires
- * glob (and its dependencies) for `wildcard: false`. `names`: the stand-in's functions, for a module
+ * glob (and its dependencies) for `wildcard: false`, @fastify/rate-limit requires ip-address for a
+ * client's IPv6 address. `names`: the stand-in's functions (called or constructed), for a module
  * destructured as it is required; otherwise the stand-in is a proxy of the module's properties.
  */
 const LAZY = [
   { importer: 'fastify/lib/server.js', spec: 'node:https' },
   { importer: 'fastify/lib/server.js', spec: 'node:http2' },
   { importer: '@fastify/static/index.js', spec: 'glob', names: ['glob'] },
+  { importer: '@fastify/rate-limit/index.js', spec: 'ip-address', names: ['Address6'] },
 ];
 
 const lazyRequires = {
@@ -159,7 +161,13 @@ const lazyRequires = {
       const { names } = LAZY[i];
       return {
         contents: names
-          ? `${load}${names.map((n) => `exports.${n} = (...args) => load().${n}(...args);`).join('\n')}`
+          ? load +
+            names
+              .map(
+                (n) =>
+                  `exports.${n} = function (...args) { const f = load().${n}; return new.target ? new f(...args) : f.apply(this, args); };`,
+              )
+              .join('\n')
           : `${load}module.exports = new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load() });`,
         loader: 'js',
         resolveDir: root,
