@@ -27,6 +27,7 @@ const META = 'meta.json';
  * type provider comes along so that it and the contract share one copy of zod.
  */
 const INLINE = new Set([
+  'pino',
   'kysely',
   'zod',
   'fastify-type-provider-zod',
@@ -41,16 +42,11 @@ const INLINE = new Set([
 ]);
 
 /**
- * What those packages load that stays in node_modules all the same: pino finds its worker files in its
- * own folder, and the rest is loaded only when reached, never by this server at start (inject() in
- * tests; the JSON-schema compilers, which the zod ones replace), so the bundle need not carry it.
+ * What those packages load that stays in node_modules all the same: it is loaded only when reached,
+ * never by this server at start (inject() in tests; the JSON-schema compilers, which the zod ones
+ * replace), so the bundle need not carry it.
  */
-const NOT_INLINED = new Set([
-  'pino',
-  'light-my-request',
-  '@fastify/ajv-compiler',
-  '@fastify/fast-json-stringify-compiler',
-]);
+const NOT_INLINED = new Set(['light-my-request', '@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler']);
 
 /** The folder of package `name` that Node finds from `from` (nearest node_modules up the tree). */
 function packageDir(from, name) {
@@ -134,10 +130,14 @@ const packages = {
  * replaced for that package by a stand-in that loads them on first use: fastify's server module
  * requires https and http2 for servers of those kinds (~9 ms of start-up), @fastify/static requires
  * glob (and its dependencies) for `wildcard: false`, @fastify/rate-limit requires ip-address for a
- * client's IPv6 address. `names`: the stand-in's functions (called or constructed), for a module
- * destructured as it is required; otherwise the stand-in is a proxy of the module's properties.
+ * client's IPv6 address, pino its transports (worker threads, which this server does not use), which
+ * find their worker files in pino's folder and so are loaded from node_modules (`external`). `names`:
+ * the stand-in's functions (called or constructed), for a module destructured as it is required;
+ * `callable`: a module that is a function; otherwise the stand-in is a proxy of the module's properties.
  */
 const LAZY = [
+  { importer: 'pino/pino.js', spec: './lib/transport', external: 'pino/lib/transport.js', callable: true },
+  { importer: 'pino/lib/tools.js', spec: './transport', external: 'pino/lib/transport.js', callable: true },
   { importer: 'fastify/lib/server.js', spec: 'node:https' },
   { importer: 'fastify/lib/server.js', spec: 'node:http2' },
   { importer: '@fastify/static/index.js', spec: 'glob', names: ['glob'] },
@@ -147,13 +147,15 @@ const LAZY = [
 const lazyRequires = {
   name: 'lazy-requires',
   setup(build) {
-    build.onResolve({ filter: /.*/ }, ({ path: spec, importer, kind }) => {
+    build.onResolve({ filter: /.*/ }, ({ path: spec, importer, kind, namespace }) => {
+      // What a stand-in loads: from node_modules when the package wants its own files there.
+      if (namespace === 'lazy' && LAZY.some((l) => l.external === spec)) return { path: spec, external: true };
       if (kind !== 'require-call') return undefined;
       const at = importer.split(path.sep).join('/');
       const i = LAZY.findIndex((l) => l.spec === spec && at.endsWith(`/node_modules/${l.importer}`));
       if (i < 0) return undefined;
       // A package (glob) is loaded from where the importer would find it; a built-in is external anyway.
-      const target = spec.startsWith('node:') ? spec : createRequire(importer).resolve(spec);
+      const target = LAZY[i].external ?? (spec.startsWith('node:') ? spec : createRequire(importer).resolve(spec));
       return { path: `${spec}#${i}`, namespace: 'lazy', pluginData: { target, i } };
     });
     build.onLoad({ filter: /.*/, namespace: 'lazy' }, ({ pluginData: { target, i } }) => {
@@ -168,7 +170,9 @@ const lazyRequires = {
                   `exports.${n} = function (...args) { const f = load().${n}; return new.target ? new f(...args) : f.apply(this, args); };`,
               )
               .join('\n')
-          : `${load}module.exports = new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load() });`,
+          : LAZY[i].callable
+            ? `${load}module.exports = new Proxy(function () {}, { apply: (_, self, args) => load().apply(self, args), get: (_, key) => load()[key] });`
+            : `${load}module.exports = new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load() });`,
         loader: 'js',
         resolveDir: root,
       };
