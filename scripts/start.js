@@ -49,9 +49,13 @@ function webIsStale() {
   return built < Math.max(...WEB_SOURCES.map((s) => newestMtime(at(s))));
 }
 
-/** vite builds into a scratch folder; its folders then replace dist/'s one by one, the pages' last. */
+/**
+ * vite builds into a scratch folder; its folders then replace dist/'s one by one, the pages' last. The
+ * pages are dated to the build's start, so a source saved while it ran makes the next start build again.
+ */
 function buildWeb() {
   console.log('Building the web bundles…');
+  const startedAt = new Date();
   const scratch = scratchFolder(WEB_DIST);
   try {
     execFileSync(process.execPath, [at('node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
@@ -62,6 +66,8 @@ function buildWeb() {
     fs.mkdirSync(WEB_DIST, { recursive: true });
     const built = fs.readdirSync(scratch);
     const pages = built.filter((name) => WEB_OUTPUTS.some((o) => o.startsWith(`dist/${name}/`)));
+    for (const output of WEB_OUTPUTS)
+      fs.utimesSync(path.join(scratch, output.slice('dist/'.length)), startedAt, startedAt);
     for (const name of [...built.filter((n) => !pages.includes(n)), ...pages])
       replaceFolder(path.join(scratch, name), path.join(WEB_DIST, name));
   } finally {
