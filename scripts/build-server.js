@@ -4,8 +4,12 @@
 // Plain JavaScript on purpose: it must run before anything is compiled.
 // A build is written to a folder beside its destination and renamed into place when complete, so a
 // process starting meanwhile finds the previous build or the new one, never half of one.
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
+import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,10 +25,10 @@ export const OUT_DIR = path.join(root, 'dist/server');
 const META = 'meta.json';
 
 /**
- * Pure-JavaScript packages loaded at start are copied into the bundle, with the packages they load:
- * loading them file by file (resolving, reading and compiling each of ~400 small modules) was the
- * largest part of the start-up time (kysely ~140 ms, zod ~70 ms, fastify and its plugins ~60 ms). The
- * type provider comes along so that it and the contract share one copy of zod.
+ * Pure-JavaScript packages loaded at start are copied into the vendor bundle (VENDOR), with the
+ * packages they load: loading them file by file (resolving, reading and compiling each of ~400 small
+ * modules) was the largest part of the start-up time (kysely ~140 ms, zod ~70 ms, fastify and its
+ * plugins ~60 ms). The type provider comes along so that it and the contract share one copy of zod.
  */
 const INLINE = new Set([
   'pino',
@@ -81,6 +85,10 @@ function isCommonJs(spec, require) {
   } catch {
     return false;
   }
+  return isCommonJsFile(file);
+}
+
+function isCommonJsFile(file) {
   if (/\.(cjs|json|node)$/.test(file)) return true;
   if (file.endsWith('.mjs')) return false;
   for (let dir = path.dirname(file); dir !== path.dirname(dir); dir = path.dirname(dir)) {
@@ -95,35 +103,50 @@ function isCommonJs(spec, require) {
  * packages that read their own files (swagger-ui's pages, pino's workers) keep working. A CommonJS
  * package imported statically is loaded with require(), not import: Node's ESM wrapper around
  * CommonJS (it parses each package for its export names) cost ~50 ms of start-up.
+ * `vendor`, in the server's build: collects the inlined packages it imports, each taken from the
+ * vendor bundle (VENDOR); null in the vendor bundle's own build, where they are inlined.
  */
-const packages = {
-  name: 'packages',
-  setup(build) {
-    const require = createRequire(path.join(root, 'package.json'));
-    build.onResolve({ filter: /^[^./]/ }, ({ path: spec, importer, kind }) => {
-      if (spec.startsWith('node:') || builtinModules.includes(spec)) return { path: spec, external: true };
-      const name = spec
-        .split('/')
-        .slice(0, spec.startsWith('@') ? 2 : 1)
-        .join('/');
-      if (INLINE.has(name)) return undefined;
-      // Only inlined packages are read from node_modules, so this is a dependency of one: inlined too,
-      // unless it stays out and the copy the bundle finds from the project root is the one it needs.
-      if (
-        importer.includes(`${path.sep}node_modules${path.sep}`) &&
-        (!NOT_INLINED.has(name) || packageDir(importer, name) !== packageDir(path.join(root, 'package.json'), name))
-      )
-        return undefined;
-      if (kind === 'import-statement' && isCommonJs(spec, require)) return { path: spec, namespace: 'require' };
-      return { path: esmSpecifier(spec, require), external: true };
-    });
-    // A stand-in module whose require() stays in the bundle as a call to Node's require (see the banner).
-    build.onLoad({ filter: /.*/, namespace: 'require' }, ({ path: spec }) => ({
-      contents: `module.exports = require(${JSON.stringify(spec)});`,
-      loader: 'js',
-    }));
-  },
-};
+function packagesPlugin({ vendor }) {
+  return {
+    name: 'packages',
+    setup(build) {
+      const require = createRequire(path.join(root, 'package.json'));
+      build.onResolve({ filter: /^[^./]/ }, ({ path: spec, importer, kind }) => {
+        if (spec.startsWith('node:') || builtinModules.includes(spec)) return { path: spec, external: true };
+        const name = spec
+          .split('/')
+          .slice(0, spec.startsWith('@') ? 2 : 1)
+          .join('/');
+        const fromPackage = importer.includes(`${path.sep}node_modules${path.sep}`);
+        // The server's own code: an inlined package comes from the vendor bundle (see VENDOR).
+        if (INLINE.has(name) && vendor && !fromPackage) {
+          vendor.add(spec);
+          return { path: spec, namespace: 'vendor' };
+        }
+        if (INLINE.has(name)) return undefined;
+        // Only inlined packages are read from node_modules, so this is a dependency of one: inlined too,
+        // unless it stays out and the copy the bundle finds from the project root is the one it needs.
+        if (
+          fromPackage &&
+          (!NOT_INLINED.has(name) || packageDir(importer, name) !== packageDir(path.join(root, 'package.json'), name))
+        )
+          return undefined;
+        if (!vendor) return { path: spec, external: true }; // CommonJS output: Node's require() as it is
+        if (kind === 'import-statement' && isCommonJs(spec, require)) return { path: spec, namespace: 'require' };
+        return { path: esmSpecifier(spec, require), external: true };
+      });
+      // A stand-in module whose require() stays in the bundle as a call to Node's require (see the banner).
+      build.onLoad({ filter: /.*/, namespace: 'require' }, ({ path: spec }) => ({
+        contents: `module.exports = require(${JSON.stringify(spec)});`,
+        loader: 'js',
+      }));
+      build.onLoad({ filter: /.*/, namespace: 'vendor' }, ({ path: spec }) => ({
+        contents: `module.exports = __vendor(${JSON.stringify(spec)});`,
+        loader: 'js',
+      }));
+    },
+  };
+}
 
 /**
  * Modules that an inlined package requires as it loads but uses only for what this server never does,
@@ -254,6 +277,67 @@ export function scratchFolder(dir) {
   return scratch;
 }
 
+/**
+ * The inlined packages (INLINE, with what they load) form one CommonJS file, vendor.cjs, that
+ * vendor-loader.cjs compiles with V8's code cache (vendor.cjs.v8cache, made at the build): Node 20
+ * keeps no compiled code between runs, and compiling these ~1.4 MB on every start was ~15% of it. The
+ * server's own code stays in ES modules, whose stand-ins for those packages ask the loader. A cache
+ * V8 refuses (another Node, other V8 flags) is ignored and the file compiled as usual.
+ */
+const VENDOR = 'vendor.cjs';
+const VENDOR_LOADER = 'vendor-loader.cjs';
+const CODE_CACHE = `${VENDOR}.v8cache`;
+const CACHE_OUT_VAR = 'VENDOR_CODE_CACHE_OUT';
+const vendorLoader = `'use strict';
+// Written by scripts/build-server.js: runs ${VENDOR} compiled with V8's code cache when there is one.
+const fs = require('node:fs');
+const path = require('node:path');
+const vm = require('node:vm');
+const { createRequire } = require('node:module');
+const file = path.join(__dirname, '${VENDOR}');
+let cachedData;
+try {
+  cachedData = fs.readFileSync(path.join(__dirname, '${CODE_CACHE}'));
+} catch {
+  // none: compiled as usual
+}
+const script = new vm.Script('(function (exports, require, module, __filename, __dirname) {' + fs.readFileSync(file, 'utf8') + '\\n})', {
+  filename: file,
+  cachedData,
+});
+const vendor = { exports: {} };
+script.runInThisContext()(vendor.exports, createRequire(file), vendor, file, __dirname);
+module.exports = vendor.exports;
+// The build's training start (trainCodeCache) asks for the cache of all that its start compiled.
+if (process.env.${CACHE_OUT_VAR}) process.once('exit', () => fs.writeFileSync(process.env.${CACHE_OUT_VAR}, script.createCachedData()));
+`;
+
+/**
+ * One vendored package as the server's code imported it: an ES module's namespace (resolved as an
+ * import, as the server's bundle would), a CommonJS package's module.exports.
+ */
+const vendorSpecs = {
+  name: 'vendor-specs',
+  setup(build) {
+    build.onResolve({ filter: /^vendor-spec:/ }, ({ path: p }) => ({
+      path: p.slice('vendor-spec:'.length),
+      namespace: 'vendor-spec',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'vendor-spec' }, async ({ path: spec }) => {
+      const { path: file, errors } = await build.resolve(spec, { kind: 'import-statement', resolveDir: root });
+      if (errors.length > 0) return { errors };
+      const esm = !isCommonJsFile(file);
+      return {
+        contents: esm
+          ? `import * as ns from ${JSON.stringify(spec)};\nexport { ns as exports };`
+          : `exports.exports = require(${JSON.stringify(spec)});`,
+        loader: 'js',
+        resolveDir: root,
+      };
+    });
+  },
+};
+
 /** Bundles every entry into OUT_DIR and records its inputs (meta.json) for the staleness check. */
 export async function buildServer({ outDir = OUT_DIR } = {}) {
   const esbuild = await import('esbuild');
@@ -261,36 +345,62 @@ export async function buildServer({ outDir = OUT_DIR } = {}) {
   const startedAt = Date.now();
   // Beside the destination, so the relative paths of the source maps are those of the destination.
   const scratch = scratchFolder(outDir);
+  const common = {
+    absWorkingDir: root,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    sourcemap: 'linked',
+    // Parsing and compiling is ~40% of the start-up's work; minified, there is a third less to parse.
+    // Names stay, so a stack trace still reads; `node --enable-source-maps` gives its source lines.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    metafile: true,
+    logLevel: 'warning',
+  };
   try {
+    const vendored = new Set();
     // stop(): esbuild's helper process would otherwise live as long as the server started after the build.
-    const result = await esbuild
-      .build({
-        absWorkingDir: root,
+    const [app, vendor] = await (async () => {
+      const app = await esbuild.build({
+        ...common,
         entryPoints: ENTRIES,
         outdir: scratch,
-        bundle: true,
         // A dynamic import() becomes its own file, loaded only when reached (the bot without BOT_TOKEN is never loaded).
         splitting: true,
         chunkNames: 'chunks/[name]-[hash]',
-        platform: 'node',
         format: 'esm',
-        target: 'node20',
-        plugins: [lazyRequires, noZodLocales, packages],
-        sourcemap: 'linked',
-        // Parsing and compiling is ~40% of the start-up's work; minified, there is a third less to parse.
-        // Names stay, so a stack trace still reads; `node --enable-source-maps` gives its source lines.
-        minifyWhitespace: true,
-        minifySyntax: true,
-        metafile: true,
-        logLevel: 'warning',
-        // The require() of the stand-ins above: an ES module has none of its own.
+        plugins: [packagesPlugin({ vendor: vendored })],
+        // The require() of the stand-ins above (an ES module has none of its own) and the vendor bundle's
+        // packages, loaded with the first one asked for.
         banner: {
-          js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
+          js: [
+            "import { createRequire as __createRequire } from 'node:module';",
+            'const require = __createRequire(import.meta.url);',
+            'let __vendorLoaded;',
+            `const __vendor = (spec) => (__vendorLoaded ??= require('./${VENDOR_LOADER}'))[spec]();`,
+          ].join('\n'),
         },
-      })
-      .finally(() => esbuild.stop());
-    const files = Object.keys(result.metafile.inputs).filter((f) => !isVirtual(f));
-    // An inlined module that looks for its own files would look next to the bundle (and __dirname does not exist in it).
+      });
+      const specs = [...vendored].sort();
+      const vendor = await esbuild.build({
+        ...common,
+        stdin: {
+          // Each package is evaluated when first asked for, as a require() of it would be.
+          contents: `module.exports = {\n${specs.map((spec) => `  ${JSON.stringify(spec)}: () => require(${JSON.stringify(`vendor-spec:${spec}`)}).exports,`).join('\n')}\n};`,
+          resolveDir: root,
+          sourcefile: 'vendor-entry.js',
+        },
+        outfile: path.join(scratch, VENDOR),
+        format: 'cjs',
+        plugins: [vendorSpecs, lazyRequires, noZodLocales, packagesPlugin({ vendor: null })],
+      });
+      return [app, vendor];
+    })().finally(() => esbuild.stop());
+    const files = [...Object.keys(app.metafile.inputs), ...Object.keys(vendor.metafile.inputs)].filter(
+      (f) => !isVirtual(f) && f !== 'vendor-entry.js',
+    );
+    // An inlined module that looks for its own files would look next to the bundle (__dirname is its folder).
     const selfReading = files.filter(
       (f) =>
         f.includes('node_modules/') && /\b__(dirname|filename)\b/.test(fs.readFileSync(path.resolve(root, f), 'utf8')),
@@ -299,12 +409,74 @@ export async function buildServer({ outDir = OUT_DIR } = {}) {
       throw new Error(
         `inlined modules that read their own files: ${selfReading.join(', ')}; keep their package out of the bundle`,
       );
+    fs.writeFileSync(path.join(scratch, VENDOR_LOADER), vendorLoader);
+    // The chunks ask for it beside them too (one banner for every file).
+    if (fs.existsSync(path.join(scratch, 'chunks')))
+      fs.writeFileSync(
+        path.join(scratch, 'chunks', VENDOR_LOADER),
+        `module.exports = require('../${VENDOR_LOADER}');\n`,
+      );
+    await trainCodeCache(scratch);
     const inputs = files.filter((f) => !f.startsWith('node_modules/'));
     fs.writeFileSync(path.join(scratch, META), JSON.stringify({ startedAt, inputs }, null, 1));
     replaceFolder(scratch, outDir);
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * Starts the built server once (plain node, a fresh SQLite in a scratch folder, no .env) until its
+ * readiness answers, then stops it: its vendor loader then writes the code cache of everything the
+ * start compiled, the first requests' code included (a cache of the packages' loading alone saved a
+ * third as much). Without a cache (the server does not start here) the build is still whole.
+ */
+async function trainCodeCache(dir) {
+  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'wb-code-cache-'));
+  const port = await new Promise((resolve, reject) => {
+    const probe = net.createServer().once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address();
+      probe.close(() => resolve(free));
+    });
+  });
+  const child = spawn(process.execPath, [path.join(dir, 'main.js')], {
+    cwd: data,
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'production',
+      SECRET_KEY: crypto.randomBytes(32).toString('hex'),
+      FIRST_SUPERUSER_PASSWORD: crypto.randomBytes(16).toString('hex'),
+      DATABASE_URL: `sqlite:${path.join(data, 'app.db')}`,
+      DATA_DIR: data,
+      DIST_DIR: data,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'silent',
+      SHUTDOWN_DRAIN_S: '0',
+      [CACHE_OUT_VAR]: path.join(dir, CODE_CACHE),
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try {
+    for (const started = Date.now(); child.exitCode === null && Date.now() - started < 30_000;) {
+      const ready = await fetch(`http://127.0.0.1:${port}/api/v1/utils/ready`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (ready) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+    fs.rmSync(data, { recursive: true, force: true });
+  }
+  if (!fs.existsSync(path.join(dir, CODE_CACHE)))
+    console.warn(`No code cache for ${VENDOR}: the built server did not start here${stderr ? `:\n${stderr}` : ''}`);
 }
 
 /**
