@@ -320,7 +320,13 @@ async function barePostgres(rounds: number): Promise<Bare> {
   const client = new pg.Client({ connectionString: fresh.url });
   await client.connect();
   try {
-    const one = async (text: string, values: unknown[]) => (await client.query(text, values)).rows[0];
+    // Each statement prepared once (named), as better-sqlite3's are: PostgreSQL then neither parses nor plans it again.
+    const names = new Map<string, string>();
+    const named = (text: string, values: unknown[] = []) => {
+      if (!names.has(text)) names.set(text, `bare${names.size}`);
+      return client.query({ name: names.get(text), text, values });
+    };
+    const one = async (text: string, values: unknown[]) => (await named(text, values)).rows[0];
     const workshop = await one('insert into workshops (title, description, price) values ($1, $2, $3) returning id', [
       WORKSHOP.title,
       WORKSHOP.description,
@@ -347,17 +353,17 @@ async function barePostgres(rounds: number): Promise<Bare> {
       const started = performance.now();
       for (let i = 0; i < BOOKINGS; i++) {
         const s = schedules[i % SESSIONS];
-        await client.query('begin');
-        await client.query('select id from schedules where id = $1 for update', [s.id]);
+        await named('begin');
+        await named('select id from schedules where id = $1 for update', [s.id]);
         const { taken } = await one(
           "select sum(people_count) as taken from records where schedule_id = $1 and state = 'ACTIVE'",
           [s.id],
         );
         const rows = bookingRows(round * BOOKINGS + i, s, Number(taken ?? 0));
         const { id } = await one(recordSql, rows.record);
-        await client.query(auditSql, rows.audit(id));
-        await client.query(messageSql, rows.message(id));
-        await client.query('commit');
+        await named(auditSql, rows.audit(id));
+        await named(messageSql, rows.message(id));
+        await named('commit');
       }
       rates.push(BOOKINGS / ((performance.now() - started) / 1000));
     }
@@ -690,21 +696,25 @@ export async function bookingBench(parts: { rate: boolean; latency: boolean }): 
   );
   for (const kind of kinds) {
     const db = NAME[kind];
-    const bare = parts.rate
-      ? kind === 'sqlite'
-        ? await bareSqlite(5)
-        : await barePostgres(2)
-      : { rates: [], cpuPerBooking: NaN };
+    // The bare loop's rounds before and after the product's run, so a change of the machine's load
+    // during the run weighs on both sides.
+    const loop = () => (kind === 'sqlite' ? bareSqlite(3) : barePostgres(2));
+    const before = parts.rate ? await loop() : null;
     const p = await product(kind, parts.latency);
+    const after = parts.rate ? await loop() : null;
+    const bare = {
+      rates: [...(before?.rates ?? []), ...(after?.rates ?? [])],
+      cpuPerBooking: ((before?.cpuPerBooking ?? NaN) + (after?.cpuPerBooking ?? NaN)) / 2,
+    };
     for (const c of p.checks) loud(`${db} booking rate: ${c}`);
     if (parts.rate) {
       const bareRate = median(bare.rates);
       const ratio = p.rate / bareRate;
       const goal = GOAL[kind];
       rows.push({
-        what: `(a) Bare loop on ${db}: a booking's rows (record, audit, message) under the session's lock, ${kind === 'sqlite' ? 'better-sqlite3' : 'one pg connection'}`,
+        what: `(a) Bare loop on ${db}: a booking's rows (record, audit, message) under the session's lock, ${kind === 'sqlite' ? 'better-sqlite3' : 'one pg connection'}, statements prepared once`,
         measured:
-          `${range(bare.rates)} bookings/s (${bare.rates.length} × ${fmt(BOOKINGS)}, median ${fmt(bareRate)}` +
+          `${range(bare.rates)} bookings/s (${bare.rates.length} × ${fmt(BOOKINGS)} before and after (b), median ${fmt(bareRate)}` +
           `${kind === 'sqlite' ? `, ${bare.cpuPerBooking.toFixed(3)} ms CPU each` : ''}; ${load()})`,
         budget: 'the limit',
         ok: true,

@@ -35,6 +35,7 @@ import * as m20261201_2123 from './migrations/20261201_2123_receipt_consents';
 import * as m20261201_2125 from './migrations/20261201_2125_fiscal_advances';
 import * as m20261201_2143 from './migrations/20261201_2143_fiscal_prints';
 import * as m20261201_2223 from './migrations/20261201_2223_settings_version';
+import * as m20261201_2257 from './migrations/20261201_2257_rate_limits_unlogged';
 
 /**
  * Every migration, statically imported so they run the same under tsx, vitest and a bundle.
@@ -77,6 +78,7 @@ export const migrations: Record<string, Migration> = {
   '20261201_2125_fiscal_advances': m20261201_2125,
   '20261201_2143_fiscal_prints': m20261201_2143,
   '20261201_2223_settings_version': m20261201_2223,
+  '20261201_2257_rate_limits_unlogged': m20261201_2257,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -8,6 +8,7 @@ import {
   insertRecord,
   listQueue,
   queuePosition,
+  seatsAndOpenBooking,
   takenSeats,
   updateRecord,
   type RecordRow,
@@ -59,10 +60,16 @@ export interface RecordResult {
   contact: string;
   /** What the caller may do with it now. */
   allowed: RecordAllowed;
+  /** The studio's settings the command read (the view's money and ways to pay follow them). */
+  settings: BusinessSettings;
 }
 
-export async function loadSchedule(trx: Executor, scheduleId: number): Promise<RecordSchedule> {
-  const schedule = await getRecordSchedule(trx, scheduleId);
+export async function loadSchedule(
+  trx: Executor,
+  scheduleId: number,
+  opts?: { lock: boolean },
+): Promise<RecordSchedule> {
+  const schedule = await getRecordSchedule(trx, scheduleId, opts);
   if (!schedule) throw new NotFound(MSG.scheduleNotFound);
   return schedule;
 }
@@ -85,6 +92,7 @@ async function resultOf(c: OnRecord, places?: number): Promise<RecordResult> {
     change_until: changeDeadline(schedule.date, settings.change_deadline_hours),
     contact: settings.contact,
     allowed: c.allowed,
+    settings,
   };
 }
 
@@ -142,12 +150,13 @@ export async function createRecord(
       telegramId: actor.kind === 'customer' ? actor.telegram_id : null,
       address,
     });
-  return withLocks(database, { telegramIds: [customer.telegram_id], scheduleIds: [input.schedule_id] }, async (trx) => {
-    const schedule = await loadSchedule(trx, input.schedule_id);
+  // The customer's lock first, then the session's, taken by the statement that reads it.
+  return withLocks(database, { telegramIds: [customer.telegram_id] }, async (trx) => {
+    const schedule = await loadSchedule(trx, input.schedule_id, { lock: true });
     if (isPast(schedule.date)) throw new Conflict(MSG.pastBooking);
     if (schedule.cancelled_at) throw new Conflict(MSG.sessionCancelled);
-    if (customer.telegram_id != null && (await findOpenBooking(trx, schedule.id, customer.telegram_id)))
-      throw new Conflict(MSG.alreadyBooked);
+    const seats = await seatsAndOpenBooking(trx, schedule.id, customer.telegram_id);
+    if (seats.openId !== null) throw new Conflict(MSG.alreadyBooked);
     const people = input.people_count ?? 1;
     const settings = await getBusinessSettings(trx);
     const consent = await consentFor(trx, input.consent, actor.kind === 'customer', settings);
@@ -155,7 +164,8 @@ export async function createRecord(
     const promo = await promoForBooking(trx, input.promo_code, { schedule, people, telegramId: customer.telegram_id });
     // A gift certificate is checked (and locked) before anything is written; it pays once the price is fixed.
     const certificateId = input.certificate_code ? await certificateForBooking(trx, input.certificate_code) : null;
-    const free = await freeSeats(trx, schedule);
+    // Nothing changes the seats while the session is locked: the count read first still holds.
+    const free = placesAvailable(schedule.capacity, seats.taken);
     const state = people <= free ? 'ACTIVE' : 'QUEUED';
     const inserted = await insertRecord(trx, {
       ...consent,

@@ -26,9 +26,20 @@ export async function getBusinessSettings(db: Executor): Promise<BusinessSetting
     settings = BusinessSettings.parse(out);
     checked.set(stored, settings);
   }
-  // A copy: a caller may change what it was given without changing what the next one gets.
-  return structuredClone(settings);
+  return copyOf(settings);
 }
+
+/** A copy (the values are texts, numbers and lists of them): a caller may change what it was given without changing what the next one gets. */
+const copyOf = (s: BusinessSettings): BusinessSettings => {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(s))
+    out[key] = Array.isArray(value)
+      ? [...value]
+      : typeof value === 'object' && value !== null
+        ? structuredClone(value)
+        : value;
+  return out as BusinessSettings;
+};
 
 /** Saves the given fields (already validated by the contract) and returns the whole set. */
 export async function updateBusinessSettings(db: Executor, update: BusinessSettingsUpdate): Promise<BusinessSettings> {

@@ -221,9 +221,14 @@ export function snapshotOf(r: RecordRow, ledger: PaymentRow[], s: MoneySettings)
 }
 
 /** A booking's money as committed (views read it after the command, so it includes what followed it). */
-export async function moneyOfRecord(db: Executor, recordId: number): Promise<RecordMoney | undefined> {
+export async function moneyOfRecord(
+  db: Executor,
+  recordId: number,
+  /** The settings, when the caller has read them already. */
+  settings?: MoneySettings,
+): Promise<RecordMoney | undefined> {
   const r = await getRecord(db, recordId);
-  return r && recordMoney(db, r, await getBusinessSettings(db));
+  return r && recordMoney(db, r, settings ?? (await getBusinessSettings(db)));
 }
 
 /**

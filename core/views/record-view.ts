@@ -50,7 +50,7 @@ export const sayAllowed = (allowed: RecordAllowed, language: Language): RecordAl
 export async function recordView(db: Executor, actor: Actor, r: RecordResult, page: RecordPage): Promise<RecordView> {
   const language = actor.kind === 'customer' ? await customerLanguage(db, actor.telegram_id) : 'ru';
   const reason = r.record.cancel_reason;
-  const money = await moneyOfRecord(db, r.record.id);
+  const money = await moneyOfRecord(db, r.record.id, r.settings);
   // Telegram's pay button only for an amount Telegram takes (else the page says to pay at the studio).
   const telegram =
     page.telegramInvoices && (money === undefined || !('refusal' in telegramCharge(money.pay_now, money.balance)));
@@ -68,7 +68,7 @@ export async function recordView(db: Executor, actor: Actor, r: RecordResult, pa
     calendar_url: page.secretKey ? calendarPath(page.secretKey, r.record.id) : null,
     allowed: sayAllowed(r.allowed, language),
     money,
-    pay: await payOptions(db, telegram),
+    pay: await payOptions(db, telegram, r.settings),
     receipts: (await listShownReceiptsOfRecord(db, r.record.id)).map((x) => ({
       id: x.id,
       invoice_number: x.invoice_number!,

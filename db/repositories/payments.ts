@@ -1,10 +1,29 @@
 import type { Insertable, Selectable } from 'kysely';
 import { PostgresAdapter, sql } from 'kysely';
-import { nowIso, type Executor } from '../database';
+import { allColumns, nowIso, type Executor } from '../database';
 import type { PaymentsTable } from '../schema';
 import { namesOfBooking } from './payment-names';
 
 export type PaymentRow = Selectable<PaymentsTable>;
+
+/** A ledger row's columns in the table's order (the hottest statements name them: db/database.ts allColumns). */
+const PAYMENT_COLUMNS = allColumns<PaymentsTable>()([
+  'id',
+  'record_id',
+  'telegram_id',
+  'amount',
+  'method',
+  'kind',
+  'recorded_by_kind',
+  'recorded_by_user_id',
+  'telegram_payment_charge_id',
+  'provider_payment_charge_id',
+  'note',
+  'at',
+  'customer_name',
+  'workshop_title',
+  'session_date',
+]);
 export type PaymentInsert = Omit<Insertable<PaymentsTable>, 'id' | 'at'>;
 
 /** Appends one ledger row (the ledger is never updated), named with its booking's customer and session as they are now. */
@@ -12,12 +31,12 @@ export const insertPayment = async (db: Executor, row: PaymentInsert) =>
   db
     .insertInto('payments')
     .values({ ...(await namesOfBooking(db, row.record_id)), ...row, at: nowIso() })
-    .returningAll()
+    .returning(PAYMENT_COLUMNS)
     .executeTakeFirstOrThrow();
 
 /** A booking's ledger, oldest first. */
 export const listPaymentsOfRecord = (db: Executor, recordId: number) =>
-  db.selectFrom('payments').selectAll().where('record_id', '=', recordId).orderBy('id').execute();
+  db.selectFrom('payments').select(PAYMENT_COLUMNS).where('record_id', '=', recordId).orderBy('id').execute();
 
 /** The ledgers of several bookings at once (booking tables). */
 export const listPaymentsOfRecords = (db: Executor, recordIds: number[]) =>

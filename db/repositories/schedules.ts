@@ -1,7 +1,7 @@
 import { moneyOf } from '../../contract/money';
 import { listPaymentsOfRecords, type PaymentRow } from './payments';
 import type { RecordRow } from './records';
-import { sql, type Selectable } from 'kysely';
+import { PostgresAdapter, sql, type Selectable } from 'kysely';
 import type { RecordSchedule, ScheduleOpen, SchedulePublic } from '../../contract';
 import { bool, flag, nowIso, type Executor } from '../database';
 import type { SchedulesTable } from '../schema';
@@ -204,9 +204,19 @@ export async function listOpenSchedules(db: Executor, now: string): Promise<Sche
   });
 }
 
-/** The schedule of a record, as its booking page and the bot's messages show it. */
-export async function getRecordSchedule(db: Executor, id: number): Promise<RecordSchedule | undefined> {
-  const row = await joined(db).where('s.id', '=', id).executeTakeFirst();
+/**
+ * The schedule of a record, as its booking page and the bot's messages show it. `lock`: and the
+ * schedule's lock (db/lock.ts) in the same statement (PostgreSQL: its row FOR UPDATE; SQLite's write
+ * transaction holds everything already).
+ */
+export async function getRecordSchedule(
+  db: Executor,
+  id: number,
+  { lock = false } = {},
+): Promise<RecordSchedule | undefined> {
+  const query = joined(db).where('s.id', '=', id);
+  const locked = lock && db.getExecutor().adapter instanceof PostgresAdapter;
+  const row = await (locked ? query.forUpdate('s') : query).executeTakeFirst();
   return row && nest(row);
 }
 
