@@ -278,11 +278,13 @@ export function scratchFolder(dir) {
 }
 
 /**
- * The inlined packages (INLINE, with what they load) form one CommonJS file, vendor.cjs, that
- * vendor-loader.cjs compiles with V8's code cache (vendor.cjs.v8cache, made at the build): Node 20
- * keeps no compiled code between runs, and compiling these ~1.4 MB on every start was ~15% of it. The
- * server's own code stays in ES modules, whose stand-ins for those packages ask the loader. A cache
- * V8 refuses (another Node, other V8 flags) is ignored and the file compiled as usual.
+ * Everything the entries import (the server's modules and the inlined packages, INLINE) forms one
+ * CommonJS file, vendor.cjs, that vendor-loader.cjs compiles with V8's code cache (vendor.cjs.v8cache):
+ * Node 20 keeps no compiled code between runs and cannot use a cache for ES modules, and compiling
+ * ~2.5 MB of JavaScript on every start was a third of it. The entries stay ES modules (they await at
+ * their top level, which CommonJS cannot); their imports are stand-ins that ask the loader, each
+ * module evaluated when first asked for. The cache is made by starting the built server once
+ * (trainCodeCache); one V8 refuses (another Node, other V8 flags) is ignored and the file compiled.
  */
 const VENDOR = 'vendor.cjs';
 const VENDOR_LOADER = 'vendor-loader.cjs';
@@ -295,21 +297,24 @@ const path = require('node:path');
 const vm = require('node:vm');
 const { createRequire } = require('node:module');
 const file = path.join(__dirname, '${VENDOR}');
-let cachedData;
-try {
-  cachedData = fs.readFileSync(path.join(__dirname, '${CODE_CACHE}'));
-} catch {
-  // none: compiled as usual
+if (process.sourceMapsEnabled) {
+  // node --enable-source-maps: Node's own loader, whose stack traces give the sources' lines (no cache).
+  module.exports = require(file);
+} else {
+  let cachedData;
+  try {
+    cachedData = fs.readFileSync(path.join(__dirname, '${CODE_CACHE}'));
+  } catch {
+    // none: compiled as usual
+  }
+  const script = new vm.Script(require('node:module').wrap(fs.readFileSync(file, 'utf8')), { filename: file, cachedData });
+  const vendor = { exports: {} };
+  script.runInThisContext()(vendor.exports, createRequire(file), vendor, file, __dirname);
+  module.exports = vendor.exports;
+  // The build's training start (trainCodeCache) asks for the cache of all that its start compiled.
+  const out = process.env.${CACHE_OUT_VAR};
+  if (out) process.once('exit', () => fs.writeFileSync(out, script.createCachedData()));
 }
-const script = new vm.Script('(function (exports, require, module, __filename, __dirname) {' + fs.readFileSync(file, 'utf8') + '\\n})', {
-  filename: file,
-  cachedData,
-});
-const vendor = { exports: {} };
-script.runInThisContext()(vendor.exports, createRequire(file), vendor, file, __dirname);
-module.exports = vendor.exports;
-// The build's training start (trainCodeCache) asks for the cache of all that its start compiled.
-if (process.env.${CACHE_OUT_VAR}) process.once('exit', () => fs.writeFileSync(process.env.${CACHE_OUT_VAR}, script.createCachedData()));
 `;
 
 /**
@@ -337,6 +342,46 @@ const vendorSpecs = {
     });
   },
 };
+
+/** What an entry imports of the server's own modules (statically or not) is asked of the vendor bundle. */
+function entryImports(esbuild, vendored) {
+  const entries = new Set(Object.values(ENTRIES).map((e) => path.join(root, e)));
+  return {
+    name: 'entry-imports',
+    setup(build) {
+      build.onResolve({ filter: /^\./ }, async ({ path: spec, importer, kind, resolveDir, pluginData }) => {
+        if (!entries.has(importer) || pluginData === 'entry-imports') return undefined;
+        const resolved = await build.resolve(spec, { kind, resolveDir, importer, pluginData: 'entry-imports' });
+        if (resolved.errors.length > 0) return { errors: resolved.errors };
+        const key = `./${path.relative(root, resolved.path).split(path.sep).join('/')}`;
+        vendored.add(key);
+        // An import() is given a namespace of the module's exports, whose names esbuild reads from it.
+        return { path: key, namespace: kind === 'dynamic-import' ? 'vendor-import' : 'vendor' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'vendor-import' }, async ({ path: key }) => {
+        const { metafile } = await esbuild.build({
+          absWorkingDir: root,
+          entryPoints: [key],
+          outdir: 'unwritten',
+          write: false,
+          metafile: true,
+          format: 'esm',
+          logLevel: 'silent',
+        });
+        const names = Object.values(metafile.outputs).flatMap((o) => o.exports);
+        const named = names.filter((n) => n !== 'default');
+        return {
+          contents: [
+            `const m = __vendor(${JSON.stringify(key)});`,
+            named.length > 0 ? `export const { ${named.join(', ')} } = m;` : '',
+            names.includes('default') ? 'export default m.default;' : '',
+          ].join('\n'),
+          loader: 'js',
+        };
+      });
+    },
+  };
+}
 
 /** Bundles every entry into OUT_DIR and records its inputs (meta.json) for the staleness check. */
 export async function buildServer({ outDir = OUT_DIR } = {}) {
@@ -370,7 +415,7 @@ export async function buildServer({ outDir = OUT_DIR } = {}) {
         splitting: true,
         chunkNames: 'chunks/[name]-[hash]',
         format: 'esm',
-        plugins: [packagesPlugin({ vendor: vendored })],
+        plugins: [entryImports(esbuild, vendored), packagesPlugin({ vendor: vendored })],
         // The require() of the stand-ins above (an ES module has none of its own) and the vendor bundle's
         // packages, loaded with the first one asked for.
         banner: {
@@ -387,12 +432,17 @@ export async function buildServer({ outDir = OUT_DIR } = {}) {
         ...common,
         stdin: {
           // Each package is evaluated when first asked for, as a require() of it would be.
-          contents: `module.exports = {\n${specs.map((spec) => `  ${JSON.stringify(spec)}: () => require(${JSON.stringify(`vendor-spec:${spec}`)}).exports,`).join('\n')}\n};`,
+          contents: `module.exports = {\n${specs.map((spec) => `  ${JSON.stringify(spec)}: () => ${spec.startsWith('./') ? `require(${JSON.stringify(spec)})` : `require(${JSON.stringify(`vendor-spec:${spec}`)}).exports`},`).join('\n')}\n};`,
           resolveDir: root,
           sourcefile: 'vendor-entry.js',
         },
         outfile: path.join(scratch, VENDOR),
         format: 'cjs',
+        // The server's modules, now CommonJS: import.meta.url is the bundle's, and an import() of a
+        // package a require() (a script run from a code cache has no loader for import()).
+        define: { 'import.meta.url': '__importMetaUrl' },
+        banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+        supported: { 'dynamic-import': false },
         plugins: [vendorSpecs, lazyRequires, noZodLocales, packagesPlugin({ vendor: null })],
       });
       return [app, vendor];
@@ -416,13 +466,14 @@ export async function buildServer({ outDir = OUT_DIR } = {}) {
         path.join(scratch, 'chunks', VENDOR_LOADER),
         `module.exports = require('../${VENDOR_LOADER}');\n`,
       );
-    await trainCodeCache(scratch);
     const inputs = files.filter((f) => !f.startsWith('node_modules/'));
     fs.writeFileSync(path.join(scratch, META), JSON.stringify({ startedAt, inputs }, null, 1));
     replaceFolder(scratch, outDir);
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
+  // In place: V8 keeps the file name of the start that made the cache (in stack traces).
+  await trainCodeCache(outDir);
 }
 
 /**
@@ -454,7 +505,7 @@ async function trainCodeCache(dir) {
       PORT: String(port),
       LOG_LEVEL: 'silent',
       SHUTDOWN_DRAIN_S: '0',
-      [CACHE_OUT_VAR]: path.join(dir, CODE_CACHE),
+      [CACHE_OUT_VAR]: path.join(dir, `${CODE_CACHE}.${process.pid}`),
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -475,8 +526,11 @@ async function trainCodeCache(dir) {
     await exited;
     fs.rmSync(data, { recursive: true, force: true });
   }
-  if (!fs.existsSync(path.join(dir, CODE_CACHE)))
+  try {
+    fs.renameSync(path.join(dir, `${CODE_CACHE}.${process.pid}`), path.join(dir, CODE_CACHE));
+  } catch {
     console.warn(`No code cache for ${VENDOR}: the built server did not start here${stderr ? `:\n${stderr}` : ''}`);
+  }
 }
 
 /**
