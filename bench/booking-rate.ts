@@ -258,7 +258,7 @@ async function migrated(kind: Kind) {
 interface Bare {
   /** Bookings per second of each round. */
   rates: number[];
-  /** This process's CPU time per booking, in ms (on SQLite, all the work there is). */
+  /** CPU time per booking, in ms: this process's (on SQLite all the work there is) and on PostgreSQL its backend's. */
   cpuPerBooking: number;
 }
 
@@ -314,7 +314,7 @@ async function bareSqlite(rounds: number): Promise<Bare> {
   }
 }
 
-/** The plain loop over one pg connection: `rounds` rounds of 1,000 bookings (the CPU is mostly PostgreSQL's). */
+/** The plain loop over one pg connection: `rounds` rounds of 1,000 bookings (CPU: this process's and its backend's). */
 async function barePostgres(rounds: number): Promise<Bare> {
   const fresh = await migrated('postgres');
   const client = new pg.Client({ connectionString: fresh.url });
@@ -345,6 +345,9 @@ async function barePostgres(rounds: number): Promise<Bare> {
       );
       schedules.push({ id, date, capacity: BARE_CAPACITY });
     }
+    const { pid } = await one('select pg_backend_pid() as pid', []);
+    const backendBefore = cpuTimeMs(pid);
+    const clientBefore = process.cpuUsage();
     const recordSql = insertSql('records', RECORD_COLUMNS, true, ' returning id');
     const auditSql = insertSql('audit_log', AUDIT_COLUMNS, true);
     const messageSql = insertSql('notifications', NOTIFICATION_COLUMNS, true);
@@ -367,7 +370,11 @@ async function barePostgres(rounds: number): Promise<Bare> {
       }
       rates.push(BOOKINGS / ((performance.now() - started) / 1000));
     }
-    return { rates, cpuPerBooking: NaN };
+    const used = process.cpuUsage(clientBefore);
+    return {
+      rates,
+      cpuPerBooking: ((used.user + used.system) / 1000 + (cpuTimeMs(pid) - backendBefore)) / (rounds * BOOKINGS),
+    };
   } finally {
     await client.end();
     await fresh.drop();
@@ -393,6 +400,32 @@ function cpuTimeMs(pid: number | undefined): number {
   } catch {
     return NaN;
   }
+}
+
+/**
+ * CPU time (ms) of the PostgreSQL backends serving database `url` by pid, when the server runs on this
+ * machine (/proc; an empty map otherwise): PostgreSQL's share of a booking's work.
+ */
+async function backendsCpu(url: string): Promise<Map<number, number>> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const { rows } = await c.query<{ pid: number }>(
+      'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+    );
+    return new Map(
+      rows.map((r) => [r.pid, cpuTimeMs(r.pid)] as [number, number]).filter(([, ms]) => !Number.isNaN(ms)),
+    );
+  } finally {
+    await c.end();
+  }
+}
+
+/** What the backends used between two readings (a backend that appeared in between counts whole). */
+function cpuBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let ms = 0;
+  for (const [pid, used] of after) ms += used - (before.get(pid) ?? 0);
+  return after.size === 0 ? NaN : ms;
 }
 
 const COMPILED_DIR = path.join(ROOT, 'dist/bench-server');
@@ -529,8 +562,10 @@ const describeStatuses = (run: Run) =>
 
 interface ProductResult {
   rate: number;
-  /** The server's CPU time per booking of the rate run, in ms: what the machine's other work does not change. */
+  /** The server's CPU time per booking of the rate run, in ms: what the machine's other work changes less. */
   cpuPerBooking: number;
+  /** PostgreSQL's (its backends serving the run), when it runs on this machine. */
+  postgresCpuPerBooking: number;
   rateRun: Run;
   checks: string[];
   latency: Array<{ what: string; clients: number; run: Run; goal: number | null }>;
@@ -589,8 +624,12 @@ async function product(kind: Kind, latencyToo: boolean): Promise<ProductResult> 
     const loadBefore = uptime();
     const before = warm.length;
     const cpuBefore = server.cpu();
+    const backendsBefore = kind === 'postgres' ? await backendsCpu(fresh.url) : null;
     const rateRun = await drive(server.url, CLIENTS, booking, BOOKINGS);
     const cpuPerBooking = (server.cpu() - cpuBefore) / BOOKINGS;
+    const postgresCpuPerBooking = backendsBefore
+      ? cpuBetween(backendsBefore, await backendsCpu(fresh.url)) / BOOKINGS
+      : NaN;
     const rows = await booked();
     const created = (rateRun.statuses.get(201) ?? 0) + 0;
     const checks: string[] = [];
@@ -648,6 +687,7 @@ async function product(kind: Kind, latencyToo: boolean): Promise<ProductResult> 
     return {
       rate: BOOKINGS / rateRun.seconds,
       cpuPerBooking,
+      postgresCpuPerBooking,
       rateRun,
       checks,
       latency,
@@ -710,19 +750,21 @@ export async function bookingBench(parts: { rate: boolean; latency: boolean }): 
     if (parts.rate) {
       const bareRate = median(bare.rates);
       const ratio = p.rate / bareRate;
+      const productCpu = p.cpuPerBooking + (kind === 'postgres' ? p.postgresCpuPerBooking : 0);
       const goal = GOAL[kind];
       rows.push({
         what: `(a) Bare loop on ${db}: a booking's rows (record, audit, message) under the session's lock, ${kind === 'sqlite' ? 'better-sqlite3' : 'one pg connection'}, statements prepared once`,
         measured:
           `${range(bare.rates)} bookings/s (${bare.rates.length} × ${fmt(BOOKINGS)} before and after (b), median ${fmt(bareRate)}` +
-          `${kind === 'sqlite' ? `, ${bare.cpuPerBooking.toFixed(3)} ms CPU each` : ''}; ${load()})`,
+          `${Number.isNaN(bare.cpuPerBooking) ? '' : `, ${bare.cpuPerBooking.toFixed(3)} ms CPU each${kind === 'postgres' ? ' with its backend' : ''}`}; ${load()})`,
         budget: 'the limit',
         ok: true,
       });
       rows.push({
         what: `(b) Product on ${db}: ${fmt(BOOKINGS)} bookings, ${fmt(BOOKINGS)} customers, ${SESSIONS} sessions, ${CLIENTS} HTTP clients`,
         measured:
-          `${fmt(p.rate)} bookings/s in ${p.rateRun.seconds.toFixed(2)} s, server CPU ${p.cpuPerBooking.toFixed(2)} ms each ` +
+          `${fmt(p.rate)} bookings/s in ${p.rateRun.seconds.toFixed(2)} s, server CPU ${p.cpuPerBooking.toFixed(2)} ms each` +
+          `${Number.isNaN(p.postgresCpuPerBooking) ? '' : ` + PostgreSQL's ${p.postgresCpuPerBooking.toFixed(2)} ms`} ` +
           `(${describeStatuses(p.rateRun)}; ${p.loadBefore.replace(/^.*load/, 'load')})`,
         budget: 'every booking 201, none over capacity',
         ok: p.checks.length === 0,
@@ -731,9 +773,9 @@ export async function bookingBench(parts: { rate: boolean; latency: boolean }): 
         what: `(c) Product / bare loop on ${db}`,
         measured:
           `${ratio.toFixed(3)} (${fmt(p.rate)} / ${fmt(bareRate)})` +
-          (kind === 'sqlite'
-            ? `; by CPU per booking, which the machine's other work changes less: ${(bare.cpuPerBooking / p.cpuPerBooking).toFixed(3)}`
-            : ''),
+          (Number.isNaN(productCpu) || Number.isNaN(bare.cpuPerBooking)
+            ? ''
+            : `; by CPU per booking, which the machine's other work changes less: ${(bare.cpuPerBooking / productCpu).toFixed(3)}`),
         budget: `≥ ${goal}`,
         ok: ratio >= goal,
       });

@@ -14,6 +14,7 @@ import {
   type RecordRow,
 } from '../../db/repositories/records';
 import { getRecordSchedule, placesAvailable } from '../../db/repositories/schedules';
+import type { PaymentRow } from '../../db/repositories/payments';
 import { closeSeatGifts } from '../../db/repositories/seat-gifts';
 import { SYSTEM, type Actor } from '../kernel/actor';
 import { Conflict, NotFound } from '../kernel/errors';
@@ -62,6 +63,8 @@ export interface RecordResult {
   allowed: RecordAllowed;
   /** The studio's settings the command read (the view's money and ways to pay follow them). */
   settings: BusinessSettings;
+  /** The booking's whole ledger, when the command knows it without reading it: a booking just made that paid nothing has none. */
+  ledger?: readonly PaymentRow[];
 }
 
 export async function loadSchedule(
@@ -79,20 +82,24 @@ async function freeSeats(trx: Executor, schedule: { id: number; capacity: number
 }
 
 /**
- * The booking as the caller's page shows it, after a command or on its own (`places`: the seats left,
- * when the command knows them already).
+ * The booking as the caller's page shows it, after a command or on its own (`known`: the seats left and
+ * its ledger, when the command knows them already).
  */
-async function resultOf(c: OnRecord, places?: number): Promise<RecordResult> {
+async function resultOf(
+  c: OnRecord,
+  known: { places?: number; ledger?: readonly PaymentRow[] } = {},
+): Promise<RecordResult> {
   const { trx, record, schedule, settings } = c;
   return {
     record,
     schedule,
-    places_available: places ?? (await freeSeats(trx, schedule)),
+    places_available: known.places ?? (await freeSeats(trx, schedule)),
     queue_position: record.state === 'QUEUED' ? await queuePosition(trx, record) : null,
     change_until: changeDeadline(schedule.date, settings.change_deadline_hours),
     contact: settings.contact,
     allowed: c.allowed,
     settings,
+    ledger: known.ledger,
   };
 }
 
@@ -192,6 +199,7 @@ export async function createRecord(
     const { record, events: money } = await onBooked(trx, inserted, schedule, settings, now);
     await publish(trx, [{ type: 'record.created', actor, before: null, record, schedule }, ...money]);
     // Nothing after the insert moves seats: an ACTIVE booking took its people from those that were free.
+    // A booking that paid nothing in its step has no ledger (its id is new).
     return resultOf(
       {
         trx,
@@ -202,7 +210,7 @@ export async function createRecord(
         now,
         allowed: allowedActions({ actor, record, schedule, settings, now }),
       },
-      state === 'ACTIVE' ? free - people : free,
+      { places: state === 'ACTIVE' ? free - people : free, ledger: money.length === 0 ? [] : undefined },
     );
   });
 }

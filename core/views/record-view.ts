@@ -9,6 +9,7 @@ import { calendarPath } from '../journey/calendar';
 import { localizeAllowed, sayCancelReason } from '../language/api-texts';
 import { customerLanguage } from '../language/customer-language';
 import { moneyOfRecord } from '../ledger/ledger';
+import { moneyOf } from '../ledger/price';
 import { payOptions } from '../payments/pay-options';
 import { telegramCharge } from '../../contract/telegram-limits';
 import { listShownReceiptsOfRecord } from '../../db/repositories/customer-receipts';
@@ -45,12 +46,13 @@ export const sayAllowed = (allowed: RecordAllowed, language: Language): RecordAl
 
 /**
  * The view of a command's result for `actor`. Money is read after the command committed: it includes
- * what followed it (credit spent or returned, the hold).
+ * what followed it (credit spent or returned, the hold). A booking just made that paid nothing has no
+ * ledger and no receipts yet: its view is its row as the command left it.
  */
 export async function recordView(db: Executor, actor: Actor, r: RecordResult, page: RecordPage): Promise<RecordView> {
   const language = actor.kind === 'customer' ? await customerLanguage(db, actor.telegram_id) : 'ru';
   const reason = r.record.cancel_reason;
-  const money = await moneyOfRecord(db, r.record.id, r.settings);
+  const money = r.ledger ? moneyOf(r.record, r.ledger, r.settings) : await moneyOfRecord(db, r.record.id, r.settings);
   // Telegram's pay button only for an amount Telegram takes (else the page says to pay at the studio).
   const telegram =
     page.telegramInvoices && (money === undefined || !('refusal' in telegramCharge(money.pay_now, money.balance)));
@@ -69,7 +71,7 @@ export async function recordView(db: Executor, actor: Actor, r: RecordResult, pa
     allowed: sayAllowed(r.allowed, language),
     money,
     pay: await payOptions(db, telegram, r.settings),
-    receipts: (await listShownReceiptsOfRecord(db, r.record.id)).map((x) => ({
+    receipts: (r.ledger?.length === 0 ? [] : await listShownReceiptsOfRecord(db, r.record.id)).map((x) => ({
       id: x.id,
       invoice_number: x.invoice_number!,
       invoice_type: x.invoice_type,

@@ -1,4 +1,5 @@
 import type { Executor } from '../database';
+import { prepared } from '../prepared';
 import type { AuditLogTable } from '../schema';
 
 export interface AuditInsert {
@@ -13,7 +14,38 @@ export interface AuditInsert {
   at: string;
 }
 
-export const insertAudit = (db: Executor, row: AuditInsert) => db.insertInto('audit_log').values(row).execute();
+export const insertAudit = async (db: Executor, r: AuditInsert): Promise<void> => {
+  await auditInsert(
+    db,
+    r.actor_kind,
+    r.actor_user_id,
+    r.actor_telegram_id,
+    r.entity,
+    r.entity_id,
+    r.action,
+    r.before,
+    r.after,
+    r.at,
+  );
+};
+
+const auditInsert = prepared(
+  (
+    db: Executor,
+    actor_kind: AuditInsert['actor_kind'],
+    actor_user_id: number | null,
+    actor_telegram_id: number | null,
+    entity: string,
+    entity_id: number,
+    action: string,
+    before: string | null,
+    after: string | null,
+    at: string,
+  ) =>
+    db
+      .insertInto('audit_log')
+      .values({ actor_kind, actor_user_id, actor_telegram_id, entity, entity_id, action, before, after, at }),
+);
 
 export interface AuditFilter {
   entity?: string;

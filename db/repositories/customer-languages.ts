@@ -1,12 +1,12 @@
 import type { Executor } from '../database';
 import { nowIso } from '../database';
+import { prepared } from '../prepared';
 
-export const readCustomerLanguage = (db: Executor, telegramId: number) =>
-  db
-    .selectFrom('customer_languages')
-    .select(['telegram_code', 'chosen'])
-    .where('telegram_id', '=', telegramId)
-    .executeTakeFirst();
+const languageOf = prepared((db: Executor, telegramId: number) =>
+  db.selectFrom('customer_languages').select(['telegram_code', 'chosen']).where('telegram_id', '=', telegramId),
+);
+
+export const readCustomerLanguage = async (db: Executor, telegramId: number) => (await languageOf(db, telegramId))[0];
 
 /** Telegram's language_code as last seen; a choice made with /language is kept. */
 export const upsertTelegramLanguageCode = (db: Executor, telegramId: number, code: string | null) =>

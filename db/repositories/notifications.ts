@@ -1,5 +1,6 @@
 import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
 import { nowIso, type Dialect, type Executor } from '../database';
+import { prepared } from '../prepared';
 import type { DB, NotificationsTable } from '../schema';
 
 export interface OutboxRow {
@@ -14,6 +15,12 @@ export interface OutboxRow {
 export async function enqueueNotifications(db: Executor, rows: OutboxRow[]): Promise<void> {
   if (rows.length === 0) return;
   const now = nowIso();
+  if (rows.length === 1) {
+    // The usual case (a booking's message to its customer), as one statement prepared once.
+    const [r] = rows;
+    await enqueueOne(db, r.chat_id, r.kind, JSON.stringify(r.payload), now, r.dedupe_key ?? null);
+    return;
+  }
   await db
     .insertInto('notifications')
     .values(
@@ -34,6 +41,26 @@ export async function enqueueNotifications(db: Executor, rows: OutboxRow[]): Pro
     .onConflict((oc) => oc.column('dedupe_key').doNothing())
     .execute();
 }
+
+const enqueueOne = prepared(
+  (db: Executor, chat_id: number, kind: string, payload: string, now: string, dedupe_key: string | null) =>
+    db
+      .insertInto('notifications')
+      .values({
+        chat_id,
+        kind,
+        payload,
+        status: 'pending' as const,
+        attempts: 0,
+        next_attempt_at: now,
+        locked_until: null,
+        last_error: null,
+        dedupe_key,
+        created_at: now,
+        sent_at: null,
+      })
+      .onConflict((oc) => oc.column('dedupe_key').doNothing()),
+);
 
 export type NotificationRow = Selectable<NotificationsTable>;
 

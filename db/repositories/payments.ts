@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import { PostgresAdapter, sql } from 'kysely';
 import { allColumns, nowIso, type Executor } from '../database';
+import { prepared } from '../prepared';
 import type { PaymentsTable } from '../schema';
 import { namesOfBooking } from './payment-names';
 
@@ -35,8 +36,12 @@ export const insertPayment = async (db: Executor, row: PaymentInsert) =>
     .executeTakeFirstOrThrow();
 
 /** A booking's ledger, oldest first. */
-export const listPaymentsOfRecord = (db: Executor, recordId: number) =>
-  db.selectFrom('payments').select(PAYMENT_COLUMNS).where('record_id', '=', recordId).orderBy('id').execute();
+export const listPaymentsOfRecord = (db: Executor, recordId: number): Promise<PaymentRow[]> =>
+  paymentsOfRecord(db, recordId);
+
+const paymentsOfRecord = prepared((db: Executor, recordId: number) =>
+  db.selectFrom('payments').select(PAYMENT_COLUMNS).where('record_id', '=', recordId).orderBy('id'),
+);
 
 /** The ledgers of several bookings at once (booking tables). */
 export const listPaymentsOfRecords = (db: Executor, recordIds: number[]) =>
@@ -52,14 +57,17 @@ export const findPaymentByCharge = (db: Executor, chargeId: string) =>
  * booking (spent on a booking: +amount there, −amount here), adjustments (no booking) move it directly.
  */
 export async function creditBalance(db: Executor, telegramId: number): Promise<number> {
-  const row = await db
+  const [row] = await balanceOfCredit(db, telegramId);
+  return Number(row?.balance ?? 0);
+}
+
+const balanceOfCredit = prepared((db: Executor, telegramId: number) =>
+  db
     .selectFrom('payments')
     .select(sql<string | number | null>`sum(case when record_id is null then amount else -amount end)`.as('balance'))
     .where('telegram_id', '=', telegramId)
-    .where('method', '=', 'credit')
-    .executeTakeFirst();
-  return Number(row?.balance ?? 0);
-}
+    .where('method', '=', 'credit'),
+);
 
 /** Every customer's credit together. */
 export async function creditOutstanding(db: Executor): Promise<number> {

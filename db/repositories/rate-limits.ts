@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../database';
+import { prepared } from '../prepared';
 
 /**
  * Counts one hit of `key` in its fixed window of `windowMs` and returns the count so far and when
@@ -12,8 +13,13 @@ export async function hitRateLimit(
   windowMs: number,
   now: number,
 ): Promise<{ count: number; window_start: number }> {
+  const [row] = await hit(db, key, windowMs, now);
+  return { count: Number(row.count), window_start: Number(row.window_start) };
+}
+
+const hit = prepared((db: Executor, key: string, windowMs: number, now: number) => {
   const expired = sql<boolean>`rate_limits.window_start + rate_limits.window_ms <= ${now}`;
-  const row = await db
+  return db
     .insertInto('rate_limits')
     .values({ key, window_start: now, window_ms: windowMs, count: 1 })
     .onConflict((oc) =>
@@ -23,10 +29,8 @@ export async function hitRateLimit(
         window_ms: windowMs,
       }),
     )
-    .returning(['count', 'window_start'])
-    .executeTakeFirstOrThrow();
-  return { count: Number(row.count), window_start: Number(row.window_start) };
-}
+    .returning(['count', 'window_start']);
+});
 
 /** Drops the windows that ran out before `now`. */
 export const pruneRateLimits = (db: Executor, now: number) =>

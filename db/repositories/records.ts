@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import { isCancelled, type RecordPublic, type RecordState } from '../../contract/records';
 import { allColumns, bool, flag, nowIso, type Executor } from '../database';
+import { prepared } from '../prepared';
 import type { RecordsTable } from '../schema';
 
 export type RecordRow = Selectable<RecordsTable>;
@@ -67,8 +68,12 @@ export const toRecordPublic = (r: RecordRow): RecordPublic => ({
   discount: r.discount,
 });
 
-export const getRecord = (db: Executor, id: number) =>
-  db.selectFrom('records').select(RECORD_COLUMNS).where('id', '=', id).executeTakeFirst();
+const recordById = prepared((db: Executor, id: number) =>
+  db.selectFrom('records').select(RECORD_COLUMNS).where('id', '=', id),
+);
+
+export const getRecord = async (db: Executor, id: number): Promise<RecordRow | undefined> =>
+  (await recordById(db, id))[0];
 
 export interface RecordInsert {
   schedule_id: number;
@@ -140,14 +145,17 @@ export const updateRecord = (db: Executor, id: number, patch: RecordPatch) =>
 
 /** Seats taken in a schedule: people on its ACTIVE records. */
 export async function takenSeats(db: Executor, scheduleId: number): Promise<number> {
-  const row = await db
+  const [row] = await seatsTaken(db, scheduleId);
+  return Number(row?.taken ?? 0);
+}
+
+const seatsTaken = prepared((db: Executor, scheduleId: number) =>
+  db
     .selectFrom('records')
     .select((eb) => eb.fn.sum<number | string | null>('people_count').as('taken'))
     .where('schedule_id', '=', scheduleId)
-    .where('state', '=', 'ACTIVE')
-    .executeTakeFirst();
-  return Number(row?.taken ?? 0);
-}
+    .where('state', '=', 'ACTIVE'),
+);
 
 /**
  * For a new booking, in one statement: the seats taken in the schedule and the customer's open
@@ -158,27 +166,29 @@ export async function seatsAndOpenBooking(
   scheduleId: number,
   telegramId: number | null,
 ): Promise<{ taken: number; openId: number | null }> {
-  // Two subqueries, each on its own index (a session's ACTIVE records; the customer's records).
-  const row = await db
-    .selectNoFrom((eb) => [
-      eb
-        .selectFrom('records')
-        .select((e) => e.fn.sum<number | string | null>('people_count').as('taken'))
-        .where('schedule_id', '=', scheduleId)
-        .where('state', '=', 'ACTIVE')
-        .as('taken'),
-      eb
-        .selectFrom('records')
-        .select('id')
-        .where('telegram_id', '=', telegramId)
-        .where('schedule_id', '=', scheduleId)
-        .where('state', '!=', 'CANCELLED')
-        .limit(1)
-        .as('open_id'),
-    ])
-    .executeTakeFirst();
+  const [row] = await seatsAndOpen(db, scheduleId, telegramId);
   return { taken: Number(row?.taken ?? 0), openId: row?.open_id == null ? null : Number(row.open_id) };
 }
+
+// Two subqueries, each on its own index (a session's ACTIVE records; the customer's records).
+const seatsAndOpen = prepared((db: Executor, scheduleId: number, telegramId: number | null) =>
+  db.selectNoFrom((eb) => [
+    eb
+      .selectFrom('records')
+      .select((e) => e.fn.sum<number | string | null>('people_count').as('taken'))
+      .where('schedule_id', '=', scheduleId)
+      .where('state', '=', 'ACTIVE')
+      .as('taken'),
+    eb
+      .selectFrom('records')
+      .select('id')
+      .where('telegram_id', '=', telegramId)
+      .where('schedule_id', '=', scheduleId)
+      .where('state', '!=', 'CANCELLED')
+      .limit(1)
+      .as('open_id'),
+  ]),
+);
 
 /** The schedule's queue in the order it is served. */
 export const listQueue = (db: Executor, scheduleId: number) =>

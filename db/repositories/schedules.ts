@@ -4,6 +4,7 @@ import type { RecordRow } from './records';
 import { PostgresAdapter, sql, type Selectable } from 'kysely';
 import type { RecordSchedule, ScheduleOpen, SchedulePublic } from '../../contract';
 import { bool, flag, nowIso, type Executor } from '../database';
+import { prepared } from '../prepared';
 import type { SchedulesTable } from '../schema';
 import { listNoShowDates, listRecordsOfSchedules, toRecordPublic } from './records';
 import { notesOf } from './customer-notes';
@@ -214,11 +215,13 @@ export async function getRecordSchedule(
   id: number,
   { lock = false } = {},
 ): Promise<RecordSchedule | undefined> {
-  const query = joined(db).where('s.id', '=', id);
   const locked = lock && db.getExecutor().adapter instanceof PostgresAdapter;
-  const row = await (locked ? query.forUpdate('s') : query).executeTakeFirst();
+  const [row] = await (locked ? lockedRecordSchedule : recordSchedule)(db, id);
   return row && nest(row);
 }
+
+const recordSchedule = prepared((db: Executor, id: number) => joined(db).where('s.id', '=', id));
+const lockedRecordSchedule = prepared((db: Executor, id: number) => joined(db).where('s.id', '=', id).forUpdate('s'));
 
 export const getSchedule = (db: Executor, id: number) =>
   db.selectFrom('schedules').selectAll().where('id', '=', id).executeTakeFirst();

@@ -1,6 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { UserPublic } from '../../contract';
 import { bool, flag, nowIso, type Executor } from '../database';
+import { prepared } from '../prepared';
 import type { UsersTable } from '../schema';
 
 export type UserRow = Selectable<UsersTable>;
@@ -123,15 +124,26 @@ export const deleteUser = (db: Executor, id: number) => db.deleteFrom('users').w
  * only the day-before summary (a session within a day): alerts about bookings, cancellations and payments
  * name sessions on any date, beyond a host's today and tomorrow.
  */
-export async function listAlertRecipients(db: Executor, setting: 'user_apply' | 'user_cancel' | 'scheduled_1d') {
-  let query = db
-    .selectFrom('users')
-    .leftJoin('settings', 'settings.user_id', 'users.id')
-    .select(['users.id', 'users.telegram_id', `settings.${setting} as enabled`])
-    .where('users.telegram_id', 'is not', null)
-    .where('users.is_active', '=', 1);
-  if (setting !== 'scheduled_1d') query = query.where('users.role', '!=', 'host');
-  const rows = await query.execute();
+type AlertSetting = 'user_apply' | 'user_cancel' | 'scheduled_1d';
+
+const recipientsQuery = (setting: AlertSetting) =>
+  prepared((db: Executor) => {
+    const query = db
+      .selectFrom('users')
+      .leftJoin('settings', 'settings.user_id', 'users.id')
+      .select(['users.id', 'users.telegram_id', `settings.${setting} as enabled`])
+      .where('users.telegram_id', 'is not', null)
+      .where('users.is_active', '=', 1);
+    return setting === 'scheduled_1d' ? query : query.where('users.role', '!=', 'host');
+  });
+const recipientsOf = {
+  user_apply: recipientsQuery('user_apply'),
+  user_cancel: recipientsQuery('user_cancel'),
+  scheduled_1d: recipientsQuery('scheduled_1d'),
+};
+
+export async function listAlertRecipients(db: Executor, setting: AlertSetting) {
+  const rows = await recipientsOf[setting](db);
   // No settings row means the defaults: everything on.
   return rows
     .filter((r) => r.enabled === null || bool(r.enabled))

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDb, type Database } from '../../db/database';
 import { migrateToLatest } from '../../db/migrate';
+import { prepared } from '../../db/prepared';
 import { freshDatabaseUrl } from '../helpers/db';
 
 // Statements are prepared once (SQLite: per connection; PostgreSQL: named, per connection). What a
@@ -66,5 +67,29 @@ describe('statements prepared once', () => {
       ),
     );
     expect(got.map((r) => r?.title)).toEqual(Array.from({ length: 40 }, (_, i) => `Адрес ${i}`));
+  });
+
+  it('built once: each call runs with its own values, and a value the SQL would not take as one is refused', async () => {
+    const [a] = await twoInstances();
+    await a.db
+      .insertInto('addresses')
+      .values([
+        { title: 'Первый', map_link: 'https://m/1', description: 'этаж 1' },
+        { title: 'Второй', map_link: 'https://m/2', description: null },
+      ])
+      .execute();
+    const byLink = prepared((db: typeof a.db, link: string, title: string) =>
+      db.selectFrom('addresses').select('description').where('map_link', '=', link).where('title', '=', title),
+    );
+    expect(await byLink(a.db, 'https://m/1', 'Первый')).toEqual([{ description: 'этаж 1' }]);
+    expect(await byLink(a.db, 'https://m/2', 'Второй')).toEqual([{ description: null }]);
+    expect(await byLink(a.db, 'https://m/2', 'Первый')).toEqual([]);
+    // A value tested while building would make the SQL depend on it: refused, not run with the wrong SQL.
+    const tested = prepared((db: typeof a.db, title: string | null) =>
+      title === null
+        ? db.selectFrom('addresses').select('id').where('description', 'is', null)
+        : db.selectFrom('addresses').select('id').where('title', '=', 'Первый'),
+    );
+    await expect(tested(a.db, 'Первый')).rejects.toThrow('is not a parameter');
   });
 });
