@@ -39,10 +39,10 @@ const INLINE = new Set([
   '@fastify/compress',
   '@fastify/cors',
   '@fastify/formbody',
-  '@fastify/helmet',
   '@fastify/jwt',
   '@fastify/rate-limit',
   '@fastify/static',
+  'helmet',
 ]);
 
 /**

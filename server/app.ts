@@ -3,7 +3,6 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { validateInput } from './plugins/validation';
@@ -15,6 +14,7 @@ import { customerLanguage } from '../core/language/customer-language';
 import { registerJsonBody } from './plugins/json-body';
 import { CUSTOMER_WRITES_PER_MINUTE, registerCustomerWriteLimit } from './plugins/customer-writes';
 import { databaseRateLimitStore } from './plugins/rate-limit-store';
+import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerStatic } from './plugins/static';
 import { registerSwagger } from './plugins/swagger';
 import { createMailer, type Mailer } from './email';
@@ -43,7 +43,7 @@ import paymentsRoutes from './routes/payments';
 import certificatesRoutes, { certificatePageRoutes } from './routes/certificates';
 import promoCodesRoutes from './routes/promo-codes';
 import fiscalRoutes from './routes/fiscal';
-import { OneLineRequestLog } from './request-log';
+import { JsonRequestLog, OneLineRequestLog } from './request-log';
 import { devMiniAppRoute } from './routes/dev-miniapp';
 
 export interface AppDeps {
@@ -87,7 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const routerOptions = { ignoreTrailingSlash: true, maxParamLength: 10_000 };
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
-    ...(config.env !== 'production' && { logController: new OneLineRequestLog() }),
+    logController: config.env === 'production' ? new JsonRequestLog() : new OneLineRequestLog(),
     routerOptions,
     bodyLimit: 256 * 1024,
     // A number is that many hops from the server; proxy-addr calls the function per hop, nearest first.
@@ -125,20 +125,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app, (telegramId) => customerLanguage(database.db, telegramId));
   registerJsonBody(app);
 
-  await app.register(helmet, {
+  registerSecurityHeaders(app, {
     // The mini-app runs inside Telegram's web client, which frames it.
     frameguard: false,
-    // Sent below, only over https: on plain http it means nothing and would pin a local address to https.
-    strictTransportSecurity: false,
     contentSecurityPolicy: {
       directives: {
         'frame-ancestors': ["'self'", 'https://web.telegram.org', 'https://*.telegram.org'],
         'img-src': ["'self'", 'data:', 'https:'],
       },
     },
-  });
-  app.addHook('onSend', async (req, reply) => {
-    if (req.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
   });
   // JSON and pages go out gzip/br when the client accepts it (a phone on mobile data loads the schedule
   // first); hashed assets are already compressed at build time. Request bodies stay uncompressed only,

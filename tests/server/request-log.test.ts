@@ -10,7 +10,7 @@ import { createDb } from '../../db/database';
 import { migrateToLatest } from '../../db/migrate';
 
 // What a developer reads in `npm run dev`: one line per request (method, url, status, time), not Fastify's
-// «incoming request» and «request completed» JSON pair, which production keeps for its log collector.
+// «incoming request» and «request completed» JSON pair; production writes one JSON object per request.
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -56,9 +56,17 @@ describe('the request log', () => {
     expect(lines.filter((l) => l.msg === 'incoming request' || l.msg === 'request completed')).toEqual([]);
   });
 
-  it('in production: Fastify’s JSON lines, with the request and the response time', async () => {
-    const lines = await logOf('production', ['/api/v1/utils/health-check/']);
-    expect(lines.filter((l) => l.msg === 'incoming request')).toHaveLength(1);
-    expect(lines.find((l) => l.msg === 'request completed')).toMatchObject({ res: { statusCode: 200 } });
+  it('in production: one JSON object per request, with the request, the response and its time', async () => {
+    const lines = await logOf('production', ['/api/v1/utils/health-check/', '/api/v1/nowhere']);
+    expect(lines.filter((l) => l.msg === 'incoming request')).toEqual([]);
+    const completed = lines.filter((l) => l.msg === 'request completed');
+    expect(completed).toHaveLength(2);
+    expect(completed[0]).toMatchObject({
+      req: { method: 'GET', url: '/api/v1/utils/health-check/' },
+      res: { statusCode: 200 },
+      responseTime: expect.any(Number),
+      reqId: expect.any(String),
+    });
+    expect(completed[1]).toMatchObject({ req: { url: '/api/v1/nowhere' }, res: { statusCode: 404 } });
   });
 });
