@@ -14,7 +14,10 @@
  *  6. The front-end budgets (bench/web.ts) unless BENCH_SKIP_WEB=1.
  *  7. The booking rate against the bare cost of its writes, and latency under 50 and 200 clients
  *     (bench/booking-rate.ts), on SQLite and PostgreSQL in the same run.
- * Set TEST_DATABASE_URL to run 1, 2 and 4 on PostgreSQL; BENCH_ONLY=throughput,storm,start,delivery,history,rate,latency runs some.
+ *  8. Instances that add throughput (bench/instances.ts): bookings over 50 sessions through one and
+ *     three server processes on one PostgreSQL (TEST_DATABASE_URL, else the local default server).
+ * Set TEST_DATABASE_URL to run 1, 2 and 4 on PostgreSQL;
+ * BENCH_ONLY=throughput,storm,start,delivery,history,rate,latency,instances runs some.
  */
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
@@ -28,7 +31,7 @@ import { insertSchedule } from '../db/repositories/schedules';
 import { withWriteTransaction } from '../db/lock';
 import { deliveryBench } from './delivery';
 import { historyBench } from './history';
-import { startBench, stormInstancesBench } from './instances';
+import { instancesBench, startBench, stormInstancesBench } from './instances';
 import { bookingBench, uptime } from './booking-rate';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
@@ -138,6 +141,7 @@ const wanted = (name: string) => !only || only.includes(name);
 if (wanted('throughput')) await publicScheduleThroughput();
 if (wanted('storm')) await bookingStorm();
 if (wanted('storm') && process.env.TEST_DATABASE_URL) rows.push(...(await stormInstancesBench()));
+if (wanted('instances')) rows.push(...(await instancesBench()));
 if (wanted('start')) rows.push(...(await startBench()));
 if (wanted('delivery')) rows.push(...(await deliveryBench()));
 if (wanted('history')) rows.push(...(await historyBench()));
