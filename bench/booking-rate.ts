@@ -27,6 +27,7 @@ import { buildServer } from '../scripts/build-server.js';
 import { createDb } from '../db/database';
 import { migrateToLatest } from '../db/migrate';
 import { bookingPayload, inDays } from '../tests/helpers/factories';
+import { startFakeTelegram, TELEGRAM_LIMITS } from '../tests/helpers/fake-telegram';
 import { freePort, ROOT } from '../tests/helpers/server-process';
 import { initDataFor, TEST_BOT_TOKEN } from '../tests/helpers/telegram';
 import type { Row } from './instances';
@@ -449,6 +450,9 @@ async function startProduct(databaseUrl: string, kind: Kind): Promise<Product> {
     ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profile, kind)}`] : []),
     ...(await serverCommand()),
   ];
+  // The outbox's messages go to a Bot API that takes them at Telegram's pace (30 a second), as in
+  // production: a refused send would be retried and logged over and over, work a studio never sees.
+  const telegram = await startFakeTelegram({ limits: TELEGRAM_LIMITS });
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: {
@@ -460,8 +464,7 @@ async function startProduct(databaseUrl: string, kind: Kind): Promise<Product> {
       SECRET_KEY: 'bench-secret-key-that-is-long-enough-0123',
       FIRST_SUPERUSER_PASSWORD: PASSWORD,
       BOT_TOKEN: TEST_BOT_TOKEN,
-      // The outbox's messages go nowhere (refused at once), as in the other server benches.
-      TELEGRAM_API_ROOT: 'http://127.0.0.1:9',
+      ...telegram.env,
       DATA_DIR: dir,
       DIST_DIR: '/nonexistent',
     },
@@ -490,6 +493,7 @@ async function startProduct(databaseUrl: string, kind: Kind): Promise<Product> {
     stop: async () => {
       child.kill('SIGTERM');
       await exited;
+      await telegram.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
