@@ -33,11 +33,11 @@ import { initDataFor, TEST_BOT_TOKEN } from '../tests/helpers/telegram';
 import type { Row } from './instances';
 
 const SESSIONS = 50;
-const CAPACITY = 50; // every booking of the run takes a seat: ~42 a session in all
+const CAPACITY = 50; // every booking of the rate run takes a seat (~24 a session by its end)
 const BOOKINGS = 1000;
 const BARE_CAPACITY = 10_000; // every round of the bare loop's bookings takes a seat too
 const CLIENTS = 50;
-const WARM_UP = 100;
+const WARM_UP = 200;
 const READ_SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? 5);
 const GOAL = { sqlite: 0.2, postgres: 0.5 } as const;
 const PASSWORD = 'superuser-password-1';
@@ -486,6 +486,9 @@ async function startProduct(databaseUrl: string, kind: Kind): Promise<Product> {
     if (Date.now() - started > 60_000) throw new Error(`no readiness in 60 s:\n${fs.readFileSync(log, 'utf8')}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+  // The bot, the jobs and the outbox's sender begin a second after readiness: measured once they run.
+  await telegram.waitFor((calls) => calls.length > 0, 30_000);
+  await new Promise((r) => setTimeout(r, 500));
   return {
     url,
     log,
