@@ -1,3 +1,5 @@
+import crypto from 'node:crypto';
+import { transformSync } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -24,6 +26,26 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * webapp/src/warm-intl.ts as a classic async script at the top of the mini-app's <head>, named by its
+ * content (assets are cached as immutable): it runs while the bundle downloads, not after it.
+ */
+function warmIntl(): Plugin {
+  const source = transformSync(fs.readFileSync('webapp/src/warm-intl.ts', 'utf8'), { loader: 'ts', minify: true }).code;
+  const fileName = `assets/warm-intl-${crypto.createHash('sha256').update(source).digest('base64url').slice(0, 8)}.js`;
+  return {
+    name: 'warm-intl',
+    apply: 'build',
+    buildStart() {
+      this.emitFile({ type: 'asset', fileName, source });
+    },
+    transformIndexHtml(html, ctx) {
+      if (!ctx.filename.endsWith(path.join('webapp', 'index.html'))) return html;
+      return [{ tag: 'script', attrs: { src: `/${fileName}`, async: true }, injectTo: 'head-prepend' }];
+    },
+  };
+}
+
 // Two HTML entries, one build: the mini-app (webapp/) and the staff admin (admin/).
 // The server serves dist/webapp/index.html for /apply and /record/:id and
 // dist/admin/index.html for every other non-API route; assets live in dist/assets.
@@ -32,7 +54,7 @@ const entries = { webapp: 'webapp/index.html', admin: 'admin/index.html' };
 const only = process.env.BUILD_ONLY as keyof typeof entries | undefined;
 
 export default defineConfig({
-  plugins: [react(), purgeUnusedTelegramUiCss(), precompress()],
+  plugins: [react(), purgeUnusedTelegramUiCss(), warmIntl(), precompress()],
   resolve: {
     alias: [
       // telegram-ui's iOS spinner is three 20 KB SVG files; ours draws the same bars in a loop.

@@ -14,7 +14,6 @@ import {
   hideBackButton,
   init as initSdk,
   isTMA,
-  miniAppReady,
   mountBackButton,
   mountMiniAppSync,
   mountThemeParamsSync,
@@ -73,10 +72,9 @@ export function start(onTheme: (tp: Record<string, string>) => void): void {
           })
           .catch(() => undefined);
     });
-    attempt(() => miniAppReady.ifAvailable());
+    // web_app_ready: tg.ts posted it before the first render, before this module loaded.
   } else {
     attempt(() => postEvent('web_app_set_header_color', { color_key: 'secondary_bg_color' }));
-    attempt(() => postEvent('web_app_ready'));
     attempt(() => postEvent('web_app_expand'));
   }
 }

@@ -135,6 +135,29 @@ export function applyTheme(theme: Record<string, string>) {
   if (meta && header) meta.setAttribute('content', header);
 }
 
+/**
+ * Posts one event to the Telegram client without the SDK, the way the SDK's postEvent does: the apps'
+ * webview proxy, Windows Phone's external.notify, or Telegram Web's parent frame. False when there is none.
+ */
+function postRaw(eventType: string, eventData?: unknown): boolean {
+  const w = window as Window & {
+    TelegramWebviewProxy?: { postEvent?: (type: string, data: string) => void };
+    external?: { notify?: (data: string) => void };
+  };
+  try {
+    if (w.parent !== w) {
+      w.parent.postMessage(JSON.stringify({ eventType, eventData }), 'https://web.telegram.org');
+    } else if (typeof w.TelegramWebviewProxy?.postEvent === 'function') {
+      w.TelegramWebviewProxy.postEvent(eventType, JSON.stringify(eventData));
+    } else if (typeof w.external?.notify === 'function') {
+      w.external.notify(JSON.stringify({ eventType, eventData }));
+    } else return false;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The SDK when it has loaded; undefined before. */
 export const loadedSdk = () => sdk;
 
@@ -155,9 +178,15 @@ export function initTelegram(): Launch {
   launch = readLaunch();
   if (!inTelegram()) return launch; // a plain browser: nothing to talk to
   applyTheme(launch.themeParams);
-  // The SDK is not needed for the first paint: load it as soon as the page has rendered.
-  const later = () => void loadSdk();
-  if (document.readyState === 'complete') setTimeout(later, 0);
+  // Telegram may show the app now (web_app_ready), without the SDK: its themed page, then the first
+  // screen, whose data is asked for next (main.tsx), instead of Telegram's loading screen until then.
+  postRaw('web_app_ready');
+  // The SDK is not needed for the first paint: load it once the page has loaded and the first render
+  // is done (the first idle moment), not in the middle of that render.
+  const w = window as Window & { requestIdleCallback?: (cb: () => void) => number };
+  const later = () =>
+    w.requestIdleCallback ? w.requestIdleCallback(() => void loadSdk()) : setTimeout(() => void loadSdk(), 0);
+  if (document.readyState === 'complete') later();
   else window.addEventListener('load', later, { once: true });
   return launch;
 }

@@ -3,14 +3,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { Button, Cell, Input, Radio, Section, Switch, Textarea } from '@telegram-apps/telegram-ui';
 import type { z } from 'zod';
-import {
-  PEOPLE_MAX,
-  PEOPLE_MIN,
-  RECORD_SOURCES,
-  type RecordSource,
-  type RecordView,
-  type ScheduleOpen,
-} from '../../../contract';
+import type { RecordSource, RecordView, ScheduleOpen } from '../../../contract';
+// The values from their own modules: contract/index would build every schema of the API when this loads.
+import { PEOPLE_MAX, PEOPLE_MIN } from '../../../contract/common';
+import { RECORD_SOURCES } from '../../../contract/records';
 import { RecordCreateFields } from '../../../contract/forms';
 import { recordsApi } from '../../../contract/endpoints/records';
 import { ApiError, call } from '../api';

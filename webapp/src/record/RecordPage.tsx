@@ -2,7 +2,9 @@ import { useEffect, useState } from 'react';
 import useSWR from 'swr';
 import { useLocation } from 'wouter';
 import { Button, Cell, Section, Spinner, Textarea, Title, Caption } from '@telegram-apps/telegram-ui';
-import { PEOPLE_MAX, PEOPLE_MIN, type RecordView } from '../../../contract';
+import type { RecordView } from '../../../contract';
+// From its own module: contract/index would build every schema of the API when this page loads.
+import { PEOPLE_MAX, PEOPLE_MIN } from '../../../contract/common';
 import { recordsApi } from '../../../contract/endpoints/records';
 import { call, errorText } from '../api';
 import { config } from '../config';
