@@ -14,7 +14,7 @@ import {
   type RecordRow,
 } from '../../db/repositories/records';
 import { getRecordSchedule, placesAvailable } from '../../db/repositories/schedules';
-import type { PaymentRow } from '../../db/repositories/payments';
+import { listPaymentsOfRecord, type PaymentRow } from '../../db/repositories/payments';
 import { closeSeatGifts } from '../../db/repositories/seat-gifts';
 import { SYSTEM, type Actor } from '../kernel/actor';
 import { Conflict, NotFound } from '../kernel/errors';
@@ -63,7 +63,7 @@ export interface RecordResult {
   allowed: RecordAllowed;
   /** The studio's settings the command read (the view's money and ways to pay follow them). */
   settings: BusinessSettings;
-  /** The booking's whole ledger, when the command knows it without reading it: a booking just made that paid nothing has none. */
+  /** The booking's whole ledger, when the caller has it: a view reads it with the row; a booking just made that paid nothing has none. */
   ledger?: readonly PaymentRow[];
 }
 
@@ -105,7 +105,9 @@ async function resultOf(
 
 /** A booking as its page shows it to `actor` (NotFound when it is not theirs to see). */
 export async function viewRecord(db: Executor, actor: Actor, recordId: number): Promise<RecordResult> {
-  return resultOf(await loadForActor(db, actor, recordId));
+  // No command ran: the row just read is the committed one, and its money needs only its ledger.
+  const c = await loadForActor(db, actor, recordId);
+  return resultOf(c, { ledger: await listPaymentsOfRecord(db, recordId) });
 }
 
 /** The result after a command: the row as it is now, and what the caller may do next. */

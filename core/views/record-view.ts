@@ -46,8 +46,8 @@ export const sayAllowed = (allowed: RecordAllowed, language: Language): RecordAl
 
 /**
  * The view of a command's result for `actor`. Money is read after the command committed: it includes
- * what followed it (credit spent or returned, the hold). A booking just made that paid nothing has no
- * ledger and no receipts yet: its view is its row as the command left it.
+ * what followed it (credit spent or returned, the hold), unless the result carries its ledger (a view, or a
+ * booking just made that paid nothing).
  */
 export async function recordView(db: Executor, actor: Actor, r: RecordResult, page: RecordPage): Promise<RecordView> {
   const language = actor.kind === 'customer' ? await customerLanguage(db, actor.telegram_id) : 'ru';
@@ -71,7 +71,7 @@ export async function recordView(db: Executor, actor: Actor, r: RecordResult, pa
     allowed: sayAllowed(r.allowed, language),
     money,
     pay: await payOptions(db, telegram, r.settings),
-    receipts: (r.ledger?.length === 0 ? [] : await listShownReceiptsOfRecord(db, r.record.id)).map((x) => ({
+    receipts: (await listShownReceiptsOfRecord(db, r.record.id)).map((x) => ({
       id: x.id,
       invoice_number: x.invoice_number!,
       invoice_type: x.invoice_type,
