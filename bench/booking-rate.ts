@@ -394,7 +394,7 @@ interface Product {
 }
 
 /** CPU time (user + system) of a process so far, in ms (Linux /proc; NaN elsewhere). */
-function cpuTimeMs(pid: number | undefined): number {
+export function cpuTimeMs(pid: number | undefined): number {
   try {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
@@ -422,8 +422,8 @@ async function backendsCpu(url: string): Promise<Map<number, number>> {
   }
 }
 
-/** What the backends used between two readings (a backend that appeared in between counts whole). */
-function cpuBetween(before: Map<number, number>, after: Map<number, number>): number {
+/** What processes used between two readings of their CPU by pid (one that appeared in between counts whole). */
+export function cpuBetween(before: Map<number, number>, after: Map<number, number>): number {
   let ms = 0;
   for (const [pid, used] of after) ms += used - (before.get(pid) ?? 0);
   return after.size === 0 ? NaN : ms;
@@ -502,7 +502,8 @@ async function startProduct(databaseUrl: string, kind: Kind): Promise<Product> {
   };
 }
 
-async function staffApi(base: string) {
+/** POST as the superuser, expecting 201. */
+export async function staffApi(base: string) {
   const login = await fetch(`${base}/api/v1/login/access-token`, {
     method: 'POST',
     body: new URLSearchParams({ username: 'admin@example.com', password: PASSWORD }),

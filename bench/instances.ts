@@ -21,7 +21,7 @@ import { createDb } from '../db/database';
 import { bookingPayload, inDays } from '../tests/helpers/factories';
 import { freePort, ROOT, startServerProcess, type ServerProcess } from '../tests/helpers/server-process';
 import { initDataFor, TEST_BOT_TOKEN } from '../tests/helpers/telegram';
-import { uptime } from './booking-rate';
+import { cpuBetween, cpuTimeMs, staffApi, uptime } from './booking-rate';
 
 const POSTGRES_URL =
   process.env.TEST_DATABASE_URL ??
@@ -42,16 +42,6 @@ async function compiled() {
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-/** CPU time (user + system) a process has used so far, in ms (Linux /proc; NaN elsewhere). */
-function cpuTimeMs(pid: number | undefined): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 10 ms
-  } catch {
-    return NaN;
-  }
-}
 
 /** Milliseconds from spawning `args` until `ready()` (or its exit, when none), and its CPU time by then. */
 async function timeToReady(args: string[], env: NodeJS.ProcessEnv, ready?: () => Promise<boolean>) {
@@ -214,20 +204,6 @@ async function stopInstances(servers: ServerProcess[]) {
   await Promise.all(servers.map((s) => s.exited));
 }
 
-/** A POST of the staff API (the superuser's token) that answers its JSON. */
-async function staffApi(base: string) {
-  const login = await fetch(`${base}/api/v1/login/access-token`, {
-    method: 'POST',
-    body: new URLSearchParams({ username: 'admin@example.com', password: PASSWORD }),
-  });
-  const headers = { authorization: `Bearer ${(await login.json()).access_token}`, 'content-type': 'application/json' };
-  return async (url: string, body: unknown): Promise<{ id: number }> => {
-    const r = await fetch(`${base}/api/v1${url}`, { method: 'POST', headers, body: JSON.stringify(body) });
-    if (r.status !== 201) throw new Error(`POST ${url}: ${r.status} ${await r.text()}`);
-    return r.json();
-  };
-}
-
 /** Errors of requests in the servers' output (not the bot's calls to the closed Bot API port). */
 const requestErrors = (servers: ServerProcess[]) =>
   servers.flatMap((s) => s.output().split('\n')).filter((l) => /"level":(50|60)/.test(l) && l.includes('"reqId"'));
@@ -249,13 +225,6 @@ async function postgresCpu(url: string): Promise<Map<number, number>> {
   } finally {
     await c.end();
   }
-}
-
-/** What they used between two readings (a process that appeared in between counts whole). */
-function cpuBetween(before: Map<number, number>, after: Map<number, number>): number {
-  let ms = 0;
-  for (const [pid, used] of after) ms += used - (before.get(pid) ?? 0);
-  return after.size === 0 ? NaN : ms;
 }
 
 /**

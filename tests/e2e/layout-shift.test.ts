@@ -7,28 +7,14 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser';
 import { startTestServer } from '../helpers/server';
+import { seedThreeSessions } from '../helpers/miniapp';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let browser: Browser;
 
 beforeAll(async () => {
   server = await startTestServer();
-  const auth = await server.auth();
-  const post = async (url: string, payload: Record<string, unknown>) => {
-    const res = await server.app.inject({ method: 'POST', url: `/api/v1${url}`, headers: auth, payload });
-    expect(res.statusCode, res.body).toBeLessThan(300);
-    return res.json();
-  };
-  const address = await post('/address/', {
-    title: 'Нови Сад, Змај Јовина 12',
-    map_link: 'https://maps.google.com/?q=1',
-    description: null,
-  });
-  for (const [i, title] of ['Хинкали и хачапури', 'Свежая паста и соусы', 'Французские десерты'].entries()) {
-    const workshop = await post('/workshops/', { title, description: null, price: 3500 });
-    const date = new Date(Date.now() + (i + 2) * 86_400_000).toISOString();
-    await post('/schedule/', { date, capacity: 8, workshop_id: workshop.id, address_id: address.id });
-  }
+  await seedThreeSessions(server);
   browser = await launchBrowser();
 }, 60_000);
 afterAll(async () => {

@@ -6,6 +6,7 @@
 import crypto from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
+import type { TestApp } from './app';
 import { TEST_BOT_TOKEN } from './telegram';
 
 export const THEMES = {
@@ -123,4 +124,24 @@ export async function axeProblems(page: Page, selector?: string): Promise<string
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary ?? v.help}`));
+}
+
+/** Three upcoming sessions of three workshops at one address, as the first-screen tests show them. */
+export async function seedThreeSessions(server: Pick<TestApp, 'app' | 'auth'>): Promise<void> {
+  const auth = await server.auth();
+  const post = async (url: string, payload: Record<string, unknown>) => {
+    const res = await server.app.inject({ method: 'POST', url: `/api/v1${url}`, headers: auth, payload });
+    if (res.statusCode >= 300) throw new Error(`POST ${url}: ${res.statusCode} ${res.body}`);
+    return res.json();
+  };
+  const address = await post('/address/', {
+    title: 'Нови Сад, Змај Јовина 12',
+    map_link: 'https://maps.google.com/?q=1',
+    description: null,
+  });
+  for (const [i, title] of ['Хинкали и хачапури', 'Свежая паста и соусы', 'Французские десерты'].entries()) {
+    const workshop = await post('/workshops/', { title, description: null, price: 3500 });
+    const date = new Date(Date.now() + (i + 2) * 86_400_000).toISOString();
+    await post('/schedule/', { date, capacity: 8, workshop_id: workshop.id, address_id: address.id });
+  }
 }
