@@ -2,8 +2,8 @@
  * `npm run bench`: the performance budgets, printed as a table.
  *  1. GET /api/v1/schedule/public requests/s vs a bare Fastify route returning the same JSON,
  *     same process, same run (autocannon, 50 connections), 50 sessions and 2,000 bookings.
- *  2. The booking storm: 1,000 concurrent POST /api/v1/records/ on one 8-seat session; on PostgreSQL
- *     also through one and through three server processes (bench/instances.ts).
+ *  2. The booking storm: 1,000 concurrent POST /api/v1/records/ on one 8-seat session, in process; and
+ *     through one and through three server processes on PostgreSQL (bench/instances.ts).
  *  3. Start (bench/instances.ts): `node dist/server/main.js` (compiled, built assets, NODE_ENV=production)
  *     on a fresh SQLite file until readiness answers, beside plain `node -e 0`; median of 5.
  *  4. Telegram delivery (bench/delivery.ts): real server instances (three on PostgreSQL, one on SQLite)
@@ -16,7 +16,7 @@
  *     (bench/booking-rate.ts), on SQLite and PostgreSQL in the same run.
  *  8. Instances that add throughput (bench/instances.ts): bookings over 50 sessions through one and
  *     three server processes on one PostgreSQL (TEST_DATABASE_URL, else the local default server).
- * Set TEST_DATABASE_URL to run 1, 2 and 4 on PostgreSQL;
+ * Set TEST_DATABASE_URL to run 1, 2 (in process) and 4 on PostgreSQL;
  * BENCH_ONLY=throughput,storm,start,delivery,history,rate,latency,instances runs some.
  */
 import { spawnSync } from 'node:child_process';
@@ -140,7 +140,7 @@ const only = process.env.BENCH_ONLY?.split(',');
 const wanted = (name: string) => !only || only.includes(name);
 if (wanted('throughput')) await publicScheduleThroughput();
 if (wanted('storm')) await bookingStorm();
-if (wanted('storm') && process.env.TEST_DATABASE_URL) rows.push(...(await stormInstancesBench()));
+if (wanted('storm')) rows.push(...(await stormInstancesBench()));
 if (wanted('instances')) rows.push(...(await instancesBench()));
 if (wanted('start')) rows.push(...(await startBench()));
 if (wanted('delivery')) rows.push(...(await deliveryBench()));

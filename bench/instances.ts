@@ -174,6 +174,21 @@ async function postgresReachable(): Promise<string | null> {
   }
 }
 
+/** A failing row, said loudly, when PostgreSQL cannot be reached; null when it can. */
+async function notMeasured(what: string, budget: string): Promise<Row[] | null> {
+  const unreachable = await postgresReachable();
+  if (!unreachable) return null;
+  loud(`${what} not measured: ${POSTGRES_URL.replace(/:[^:@/]+@/, ':***@')}: ${unreachable}`);
+  return [
+    {
+      what: `${what} (PostgreSQL)`,
+      measured: `not measured: ${unreachable} (set BENCH_POSTGRES_URL)`,
+      budget,
+      ok: false,
+    },
+  ];
+}
+
 /**
  * `count` compiled server processes on database `url`, started one after the other (the first migrates)
  * into `servers`, so the caller stops those that started when a later one does not.
@@ -361,18 +376,8 @@ const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 0 
  * instances books more than C × 1000 / t a second.
  */
 export async function instancesBench(): Promise<Row[]> {
-  const unreachable = await postgresReachable();
-  if (unreachable) {
-    loud(`instances not measured: ${POSTGRES_URL.replace(/:[^:@/]+@/, ':***@')}: ${unreachable}`);
-    return [
-      {
-        what: 'Bookings over 50 sessions through 1 vs 3 instances (PostgreSQL)',
-        measured: `not measured: ${unreachable} (set BENCH_POSTGRES_URL)`,
-        budget: '≥ 2× one instance',
-        ok: false,
-      },
-    ];
-  }
+  const unreachable = await notMeasured('Bookings over 50 sessions through 1 vs 3 instances', '≥ 2× one instance');
+  if (unreachable) return unreachable;
   await compiled();
   const rounds = Number(process.env.BENCH_INSTANCE_ROUNDS ?? 2);
   const runs: Record<1 | 3, Array<Awaited<ReturnType<typeof spread>>>> = { 1: [], 3: [] };
@@ -477,6 +482,11 @@ async function storm(count: number) {
 
 /** The booking storm through one and through three instances on PostgreSQL. */
 export async function stormInstancesBench(): Promise<Row[]> {
+  const unreachable = await notMeasured(
+    'Booking storm on one 8-seat session through 1 vs 3 instances',
+    'exactly 8 taken',
+  );
+  if (unreachable) return unreachable;
   await compiled();
   const one = await storm(1);
   const three = await storm(3);
