@@ -159,15 +159,16 @@ export async function createRecord(
       telegramId: actor.kind === 'customer' ? actor.telegram_id : null,
       address,
     });
-  // The customer's lock first, then the session's, taken by the statement that reads it.
+  // The customer's lock first, then the session's, taken by the statement that reads it: the settings,
+  // which that lock does not guard, are read before it, so other bookings of the session wait less.
   return withLocks(database, { telegramIds: [customer.telegram_id] }, async (trx) => {
+    const settings = await getBusinessSettings(trx);
     const schedule = await loadSchedule(trx, input.schedule_id, { lock: true });
     if (isPast(schedule.date)) throw new Conflict(MSG.pastBooking);
     if (schedule.cancelled_at) throw new Conflict(MSG.sessionCancelled);
     const seats = await seatsAndOpenBooking(trx, schedule.id, customer.telegram_id);
     if (seats.openId !== null) throw new Conflict(MSG.alreadyBooked);
     const people = input.people_count ?? 1;
-    const settings = await getBusinessSettings(trx);
     const consent = await consentFor(trx, input.consent, actor.kind === 'customer', settings);
     // The price's discount first: a promo code's row is locked before a certificate's, as a restore takes them.
     const promo = await promoForBooking(trx, input.promo_code, { schedule, people, telegramId: customer.telegram_id });
