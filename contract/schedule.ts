@@ -78,6 +78,17 @@ export type StaffPermission = z.infer<typeof StaffPermission>;
 export const SessionRowAllowed = z.object({ checkin: StaffPermission, pay: z.boolean(), refund: z.boolean() });
 export type SessionRowAllowed = z.infer<typeof SessionRowAllowed>;
 
+/** A booking as a session's staff read it: the booking and its customer's no-shows at earlier sessions. */
+const StaffBooking = RecordPublic.extend({
+  earlier_no_shows: z.number().int(),
+  /** Staff's note about the customer. */
+  customer_note: z.string().nullable().optional(),
+  /** What the booking costs, what was paid, and the payment badge. */
+  payment: RecordMoney.pick({ price: true, amount_paid: true, balance: true, status: true }).optional(),
+  /** What the staff member reading it may do with the booking (computed on the server). */
+  allowed: SessionRowAllowed.optional(),
+});
+
 /** A session as staff see it: everything, bookings included. */
 export const SchedulePublic = z.object({
   id: z.number().int(),
@@ -88,17 +99,7 @@ export const SchedulePublic = z.object({
   workshop: WorkshopPublic,
   address: AddressPublic,
   /** Each booking with its customer's no-shows at earlier sessions. */
-  records: z.array(
-    RecordPublic.extend({
-      earlier_no_shows: z.number().int(),
-      /** Staff's note about the customer. */
-      customer_note: z.string().nullable().optional(),
-      /** What the booking costs, what was paid, and the payment badge. */
-      payment: RecordMoney.pick({ price: true, amount_paid: true, balance: true, status: true }).optional(),
-      /** What the staff member reading it may do with the booking (computed on the server). */
-      allowed: SessionRowAllowed.optional(),
-    }),
-  ),
+  records: z.array(StaffBooking),
   places_available: z.number().int(),
   is_notified: z.boolean(),
   /** Cancelled by staff (kept in history) and the reason its customers were told; null otherwise. */
@@ -113,6 +114,50 @@ export type SchedulePublic = z.infer<typeof SchedulePublic>;
 
 export const SchedulesPublic = listOf(SchedulePublic);
 export type SchedulesPublic = z.infer<typeof SchedulesPublic>;
+
+/**
+ * A booking as a session's card in a staff list shows it: who, how many, what to know at the door, the marks,
+ * the payment badge and what the reader may do. The rest (where the customer heard of us, a first visit, when
+ * it was booked, its promo code, what was paid and is due) is read when the booking is opened
+ * (`GET /records/{id}`, `GET /records/{id}/payments`), or with the whole session (`GET /schedule/{id}`).
+ */
+export const SessionBooking = StaffBooking.pick({
+  id: true,
+  state: true,
+  name: true,
+  last_name: true,
+  people_count: true,
+  telegram_login: true,
+  telegram_id: true,
+  comment: true,
+  has_allergy: true,
+  allergy_type: true,
+  cancel_reason: true,
+  attendance: true,
+  confirmed_at: true,
+  rating: true,
+  earlier_no_shows: true,
+  customer_note: true,
+}).extend({
+  /** The payment badge: the price and the status (the amounts are the booking's ledger). */
+  payment: RecordMoney.pick({ price: true, status: true }).optional(),
+  /** Check-in and taking payment (a refund is decided in the booking's ledger). */
+  allowed: SessionRowAllowed.pick({ checkin: true, pay: true }).optional(),
+});
+export type SessionBooking = z.infer<typeof SessionBooking>;
+
+/**
+ * A session in the staff lists (Расписание, История): its card, with every booking as the card shows it and the
+ * workshop by its title and price (its texts for customers are the workshop's own, `GET /workshops/`).
+ */
+export const ScheduleListItem = SchedulePublic.omit({ workshop: true, records: true }).extend({
+  workshop: WorkshopPublic.pick({ id: true, title: true, price: true, duration_minutes: true, min_people: true }),
+  records: z.array(SessionBooking),
+});
+export type ScheduleListItem = z.infer<typeof ScheduleListItem>;
+
+export const ScheduleListPage = listOf(ScheduleListItem);
+export type ScheduleListPage = z.infer<typeof ScheduleListPage>;
 
 /**
  * What removing a session would do, for the admin's «Удалить» and «Отменить мастер-класс»: whether it may be

@@ -2,6 +2,10 @@ import type { Endpoints } from './endpoint';
 
 const tag = 'schedule';
 
+/** What a staff list's session carries, and where the rest is. */
+const LIST_ROWS =
+  'Each session as its card shows it: every booking with what is needed at the door, its payment badge (price and status) and what the reader may do. Where the customer heard of us, a first visit, when it was booked, its promo code and the amounts paid and due come with the booking (GET /records/{id}, GET /records/{id}/payments) or the whole session (GET /schedule/{id}).';
+
 /** Sessions: a workshop on a date at an address. */
 export const scheduleApi = {
   list: {
@@ -11,8 +15,9 @@ export const scheduleApi = {
     can: 'sessions.read',
     tag,
     summary: 'Upcoming sessions with their bookings, soonest first; a page (count = total)',
+    description: LIST_ROWS,
     query: 'ScheduleListQuery',
-    response: 'SchedulesPublic',
+    response: 'ScheduleListPage',
   },
   past: {
     method: 'GET',
@@ -21,8 +26,9 @@ export const scheduleApi = {
     can: 'sessions.read',
     tag,
     summary: 'Past sessions with their bookings, latest first; a page (count = total)',
+    description: LIST_ROWS,
     query: 'ScheduleListQuery',
-    response: 'SchedulesPublic',
+    response: 'ScheduleListPage',
   },
   /** The mini-app's first step, anonymous: free seats only, nothing about who booked. */
   public: {

@@ -9,6 +9,7 @@ import { MSG } from '../../core/kernel/messages';
 import { addSchedule, editSchedule, removeSchedule } from '../../core/schedules/schedules';
 import { cancelSession } from '../../core/schedules/cancel-session';
 import { scheduleRemoval } from '../../core/views/schedule-removal';
+import { scheduleListItem } from '../../core/views/schedule-list';
 import { addSeries } from '../../core/schedules/series';
 import { assertHostMaySee, isHost, rangeFor } from '../../core/kernel/roles';
 import { withRowsAllowed } from '../../core/booking/staff-allowed';
@@ -25,13 +26,13 @@ export default async function scheduleRoutes(
   const db = database.db;
 
   // A host's lists are cut to its days; an upcoming list counts from the start of today for a host, so
-  // a session that started an hour ago is still at the door.
+  // a session that started an hour ago is still at the door. Each session as its card shows it.
   const listPage = async (req: FastifyRequest, when: 'upcoming' | 'past', q: z.output<typeof ScheduleListQuery>) => {
     const actor = actorOf(req);
     const range = rangeFor(actor, when, rangeBounds(q, businessTimezone));
     const now = when === 'upcoming' && isHost(actor) ? range.from! : nowIso();
     const page = await listSchedules(db, when, now, { ...range, workshop_id: q.workshop_id }, q);
-    return { ...page, data: page.data.map((s) => withRowsAllowed(actor, s)) };
+    return { ...page, data: page.data.map((s) => scheduleListItem(withRowsAllowed(actor, s))) };
   };
 
   /** A session as the caller reads it: each booking with what they may do with it. */

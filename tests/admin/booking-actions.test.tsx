@@ -2,18 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { RecordMoney } from '../../contract/money';
-import type { RecordView } from '../../contract/records';
-import type { SchedulePublic } from '../../contract/schedule';
+import type { RecordPublic, RecordView } from '../../contract/records';
+import type { ScheduleListItem, SessionBooking } from '../../contract/schedule';
 import { capabilitiesOf, type Role } from '../../contract/roles';
 import { mockApi, renderAdmin } from './setup';
 import { ScheduleCard } from '../../admin/src/components/ScheduleCard';
 
 /** What staff do with a booking in the admin: book a phone customer, change a party, adjust credit, read a booking. */
 
-type StaffRecord = SchedulePublic['records'][number];
 const FUTURE = '2099-12-05T17:00:00.000Z';
 
-const anna: StaffRecord = {
+/** Anna's booking as it is read when opened (GET /records/1). */
+const annaBooking: RecordPublic = {
   id: 1,
   schedule_id: 9,
   state: 'ACTIVE',
@@ -25,25 +25,44 @@ const anna: StaffRecord = {
   comment: 'Телефон: +381 64 1111111',
   has_allergy: false,
   allergy_type: null,
-  source: null,
-  is_first_time: false,
+  source: 'instagram',
+  is_first_time: true,
+  cancel_reason: null,
+  attendance: null,
+  is_cancelled: false,
+  created_at: '2026-11-01T10:00:00.000Z',
+};
+
+/** Her row as a session's list sends it: what the row shows; the rest is read when it is opened. */
+const anna: SessionBooking = {
+  id: 1,
+  state: 'ACTIVE',
+  name: 'Анна',
+  last_name: null,
+  people_count: 2,
+  telegram_login: 'anna',
+  telegram_id: 555,
+  comment: 'Телефон: +381 64 1111111',
+  has_allergy: false,
+  allergy_type: null,
   cancel_reason: null,
   attendance: null,
   earlier_no_shows: 0,
-  is_cancelled: false,
-  created_at: '2026-11-01T10:00:00.000Z',
-  payment: { price: 7000, amount_paid: 0, balance: 7000, status: 'unpaid' },
-  allowed: { checkin: { ok: false, detail: null }, pay: true, refund: false },
+  payment: { price: 7000, status: 'unpaid' },
+  allowed: { checkin: { ok: false, detail: null }, pay: true },
 };
 
-const session = (records: StaffRecord[]): SchedulePublic => ({
+const workshop = { id: 1, title: 'Паста', price: 3500 };
+const address = { id: 1, title: 'Улица 1', map_link: 'https://m/1', description: null };
+
+const session = (records: SessionBooking[]): ScheduleListItem => ({
   id: 9,
   date: FUTURE,
   capacity: 8,
   workshop_id: 1,
   address_id: 1,
-  workshop: { id: 1, title: 'Паста', description: null, price: 3500 },
-  address: { id: 1, title: 'Улица 1', map_link: 'https://m/1', description: null },
+  workshop,
+  address,
   records,
   places_available: 6,
   is_notified: false,
@@ -64,14 +83,14 @@ const money = (people: number): RecordMoney => ({
   pay_now: 3500 * people,
 });
 
-const view = (r: Partial<StaffRecord> = {}, people = 2): RecordView => {
+const view = (r: Partial<RecordPublic> = {}, people = 2): RecordView => {
   const permission = { ok: true, reason: null, detail: null };
   return {
     record: {
-      ...anna,
+      ...annaBooking,
       ...r,
       people_count: people,
-      schedule: { ...session([]), workshop: session([]).workshop, address: session([]).address },
+      schedule: { id: 9, date: FUTURE, capacity: 8, workshop: { ...workshop, description: null }, address },
     },
     places_available: 6,
     queue_position: null,
@@ -247,6 +266,7 @@ describe("a booking's row", () => {
   });
 
   it('a click on the name opens the staff view: the booking, its customer, money, ledger and history', async () => {
+    // The row comes from the list without the booking's source, first visit, date or amounts: the view reads them.
     signIn();
     const user = userEvent.setup();
     mockApi({
@@ -279,6 +299,8 @@ describe("a booking's row", () => {
     const booking = within(await drawer.findByTestId('booking-view'));
     expect(booking.getByText('Телефон: +381 64 1111111')).toBeTruthy();
     expect(booking.getByText('@anna')).toBeTruthy();
+    expect(booking.getByText('Instagram')).toBeTruthy();
+    expect(booking.getByText('1 ноября 2026 11:00')).toBeTruthy();
     const moneyPart = within(booking.getByTestId('booking-money'));
     await waitFor(() => expect(moneyPart.getByText('Наличными у двери')).toBeTruthy());
     expect(moneyPart.getByText('Депозит')).toBeTruthy();

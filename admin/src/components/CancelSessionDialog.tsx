@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Group, Modal, Paper, Stack, Text, Textarea } from '@mantine/core';
 import { scheduleApi } from '../../../contract/endpoints/schedule';
-import type { SchedulePublic, ScheduleRemoval } from '../../../contract/schedule';
+import type { ScheduleListItem, ScheduleRemoval } from '../../../contract/schedule';
 import { formatDateTime, formatPrice } from '../../../contract/format';
 import { call } from '../api';
 import { config } from '../config';
@@ -12,7 +12,7 @@ export const SESSION_CANCELLED = 'Мастер-класс отменён';
 export const OWED_HINT = 'Верните их клиентам и отметьте возврат в меню записи: «Оплата и цена».';
 
 /** «Паста», 5 марта 2030 г., 18:00 */
-export const SessionLine = ({ schedule }: { schedule: SchedulePublic }) => (
+export const SessionLine = ({ schedule }: { schedule: ScheduleListItem }) => (
   <Text style={{ overflowWrap: 'anywhere' }}>
     «{schedule.workshop.title}», {formatDateTime(schedule.date, config.businessTimezone)}
   </Text>
@@ -93,7 +93,7 @@ export function CancelSessionDialog({
   fromDelete = false,
   onClose,
 }: {
-  schedule: SchedulePublic;
+  schedule: ScheduleListItem;
   removal: ScheduleRemoval;
   /** Opened from «Удалить»: the session is cancelled instead. */
   fromDelete?: boolean;

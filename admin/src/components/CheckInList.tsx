@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Badge, Button, Group, SegmentedControl, Stack, Text } from '@mantine/core';
 import type { AttendanceValue } from '../../../contract/records';
 import { fullName } from '../../../contract/format';
-import type { SchedulePublic } from '../../../contract/schedule';
+import type { ScheduleListItem } from '../../../contract/schedule';
 import { recordsApi } from '../../../contract/endpoints/records';
 import { call } from '../api';
 import { TITLES, refetchAll, toastError } from '../notify';
@@ -14,7 +14,7 @@ const OPTIONS = [
   { value: 'NO_SHOW', label: 'Не пришёл' },
 ];
 
-type Row = SchedulePublic['records'][number];
+type Row = ScheduleListItem['records'][number];
 
 type Marked = Pick<Row, 'id' | 'attendance' | 'name' | 'last_name'>;
 
@@ -101,7 +101,7 @@ function CheckInRow({ r }: { r: Row }) {
 }
 
 /** Who came: one line per ACTIVE booking with its mark. */
-export function CheckInList({ schedule }: { schedule: SchedulePublic }) {
+export function CheckInList({ schedule }: { schedule: ScheduleListItem }) {
   const active = schedule.records.filter((r) => r.state === 'ACTIVE');
   const marked = active.filter((r) => r.attendance).length;
   return (

@@ -12,15 +12,14 @@ import {
   Text,
   Tooltip,
 } from '@mantine/core';
-import { ATTENDANCE_LABELS, RECORD_STATE_LABELS, type RecordPublic } from '../../../contract/records';
+import { ATTENDANCE_LABELS, RECORD_STATE_LABELS, type RecordState } from '../../../contract/records';
 import { fullName, plural } from '../../../contract/format';
 import { IconCircleCheck, IconCircleDashed, IconCircleX, IconClock, IconListDetails } from './icons';
 import { RecordHistory } from './RecordHistory';
 import { PaymentBadge, PaymentDialog } from './PaymentDialog';
-import type { PaymentStatus } from '../../../contract/money';
 import { AttendanceButtons } from './CheckInList';
 import { useCan } from '../session';
-import type { SessionRowAllowed } from '../../../contract/schedule';
+import type { SessionBooking } from '../../../contract/schedule';
 import { BookingDrawer, BookingMenu, type BookingAction } from './BookingDrawer';
 import { PartyDialog } from './PartyDialog';
 import { CreditDialog } from './CreditDialog';
@@ -42,24 +41,20 @@ export function StateIcon({ state }: { state: string }) {
   );
 }
 
-const isCancelled = (r: RecordPublic) => r.state === 'CANCELLED' || r.is_cancelled;
+const isCancelled = (r: { state: RecordState }) => r.state === 'CANCELLED';
 
 /** Non-cancelled bookings first, then cancelled ones; otherwise the server's order. */
-export function sortRecords<R extends RecordPublic>(records: R[]): R[] {
+export function sortRecords<R extends { state: RecordState }>(records: R[]): R[] {
   return [...records.filter((r) => !isCancelled(r)), ...records.filter(isCancelled)];
 }
 
 export const RECORD_COLUMNS = ['Имя', 'Количество', 'Telegram', 'Комментарий', 'Аллергия', 'Причина отмены'] as const;
 
-/** A staff row: the booking and its customer's no-shows at earlier sessions. */
-type StaffRecord = RecordPublic & {
-  earlier_no_shows?: number;
-  payment?: { status: PaymentStatus; price: number };
-  /** Staff's note about the customer. */
-  customer_note?: string | null;
-  /** What the reader may do with it (the server's rules). */
-  allowed?: SessionRowAllowed;
-};
+/**
+ * A staff row as a session's list sends it: the booking, its customer's no-shows at earlier sessions and note,
+ * the payment badge and what the reader may do (the server's rules); the rest is read when it is opened.
+ */
+type StaffRecord = SessionBooking;
 
 const NO_SHOWS = ['неявка', 'неявки', 'неявок'] as const;
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ActionIcon, Anchor, Badge, Button, Card, Divider, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
 import type { RecordPublic } from '../../../contract/records';
-import type { SchedulePublic } from '../../../contract/schedule';
+import type { ScheduleListItem } from '../../../contract/schedule';
 import { formatDateTime, formatPrice, isPast } from '../../../contract/format';
 import { config } from '../config';
 import { IconBell, IconEdit, IconMapPin, IconTrash } from './icons';
@@ -15,14 +15,14 @@ import { StaffBookingDialog } from './StaffBookingDialog';
 import { useCan } from '../session';
 
 /** People per state: the sum of people_count (default 1) per booking. */
-export function countPeople(records: RecordPublic[]) {
+export function countPeople(records: Pick<RecordPublic, 'state' | 'people_count'>[]) {
   const sum = (state: string) =>
     records.filter((r) => r.state === state).reduce((n, r) => n + (r.people_count ?? 1), 0);
   return { active: sum('ACTIVE'), cancelled: sum('CANCELLED'), queued: sum('QUEUED') };
 }
 
 /** Seats and people at a glance; the seats badge shows even before the first booking. */
-export function ScheduleBadges({ schedule }: { schedule: SchedulePublic }) {
+export function ScheduleBadges({ schedule }: { schedule: ScheduleListItem }) {
   const { active, cancelled, queued } = countPeople(schedule.records);
   const free = Math.max(0, schedule.capacity - active);
   return (
@@ -50,7 +50,7 @@ export function ScheduleBadges({ schedule }: { schedule: SchedulePublic }) {
 }
 
 export interface ScheduleCardProps {
-  schedule: SchedulePublic;
+  schedule: ScheduleListItem;
   onNotify?: () => void;
   /** Absent for a role that may not change sessions (a host). */
   onEdit?: () => void;

@@ -6,7 +6,7 @@ import { addressesApi } from '../../../contract/endpoints/addresses';
 import { recordsApi } from '../../../contract/endpoints/records';
 import { scheduleApi } from '../../../contract/endpoints/schedule';
 import { workshopsApi } from '../../../contract/endpoints/workshops';
-import type { SchedulePublic, SchedulesPublic } from '../../../contract/schedule';
+import type { ScheduleListItem, ScheduleListPage } from '../../../contract/schedule';
 import { call } from '../api';
 import { ScheduleForm } from '../forms/ScheduleForm';
 import { runChange } from '../mutations';
@@ -28,7 +28,7 @@ import { useCan } from '../session';
 export const NOTIFIED_BEFORE = 'Уведомления уже были отправлены ранее';
 
 /** The add/edit dialog waits for the workshop and address lists it offers. */
-function ScheduleDialog({ schedule, onClose }: { schedule?: SchedulePublic; onClose: () => void }) {
+function ScheduleDialog({ schedule, onClose }: { schedule?: ScheduleListItem; onClose: () => void }) {
   const workshops = useApi(workshopsApi.list, {}, { onError: (err) => toastError(TITLES.workshops, err) });
   const addresses = useApi(addressesApi.list, {}, { onError: (err) => toastError(TITLES.general, err) });
   if (!workshops.data || !addresses.data) return null;
@@ -147,26 +147,26 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
   // Once for the page, not per card: History draws twenty cards with all their bookings.
   const phone = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
   const [adding, setAdding] = useState(false);
-  const [editing, setEditing] = useState<SchedulePublic | null>(null);
-  const [notifying, setNotifying] = useState<SchedulePublic | null>(null);
+  const [editing, setEditing] = useState<ScheduleListItem | null>(null);
+  const [notifying, setNotifying] = useState<ScheduleListItem | null>(null);
   // «Удалить» or «Отменить мастер-класс»: the server says which dialog fits (a session with bookings is cancelled).
-  const [removing, setRemoving] = useState<{ schedule: SchedulePublic; intent: RemovalIntent } | null>(null);
+  const [removing, setRemoving] = useState<{ schedule: ScheduleListItem; intent: RemovalIntent } | null>(null);
   const [view, setView] = useState<'cards' | 'week'>('cards');
 
-  const notify = async (s: SchedulePublic) => {
+  const notify = async (s: ScheduleListItem) => {
     await runChange(() => call(scheduleApi.notify, { params: { id: s.id } }), MESSAGES.notified);
   };
 
   // A page's first cards render at once, the rest right after without blocking: a History page of
   // twenty sessions with all their bookings is usable before its last card is drawn.
-  const [shownAll, setShownAll] = useState<SchedulesPublic | undefined>(undefined);
+  const [shownAll, setShownAll] = useState<ScheduleListPage | undefined>(undefined);
   useEffect(() => {
     const timer = setTimeout(() => startTransition(() => setShownAll(data)), 0);
     return () => clearTimeout(timer);
   }, [data]);
   const allShown = shownAll === data;
   const sessions = (data?.data ?? []).slice(0, allShown ? undefined : FIRST_CARDS);
-  const card = (s: SchedulePublic) => (
+  const card = (s: ScheduleListItem) => (
     <ScheduleCard
       key={s.id}
       schedule={s}

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Center, Group, Loader, Modal, SegmentedControl, Stack, Text } from '@mantine/core';
 import { scheduleApi } from '../../../contract/endpoints/schedule';
-import type { SchedulePublic, ScheduleRemoval } from '../../../contract/schedule';
+import type { ScheduleListItem, ScheduleRemoval } from '../../../contract/schedule';
 import { formatPrice } from '../../../contract/format';
 import { SCOPE_OPTIONS } from '../forms/ScheduleForm';
 import { deleteObject } from '../mutations';
@@ -23,7 +23,7 @@ export type RemovalIntent = 'delete' | 'cancel';
 const TITLE: Record<RemovalIntent, string> = { delete: 'Удаление', cancel: 'Отменить мастер-класс?' };
 
 /** The usual question, with the series' choice for a session of a weekly series. */
-function DeleteSessionDialog({ schedule, onClose }: { schedule: SchedulePublic; onClose: () => void }) {
+function DeleteSessionDialog({ schedule, onClose }: { schedule: ScheduleListItem; onClose: () => void }) {
   const [scope, setScope] = useState<'one' | 'following'>('one');
   if (schedule.series_id == null)
     return (
@@ -63,7 +63,7 @@ function KeptSessionDialog({
   intent,
   onClose,
 }: {
-  schedule: SchedulePublic;
+  schedule: ScheduleListItem;
   removal: ScheduleRemoval;
   intent: RemovalIntent;
   onClose: () => void;
@@ -106,7 +106,7 @@ export function ScheduleRemovalDialog({
   intent,
   onClose,
 }: {
-  schedule: SchedulePublic;
+  schedule: ScheduleListItem;
   intent: RemovalIntent;
   onClose: () => void;
 }) {

@@ -3,7 +3,7 @@ import { Button, Group, Paper, SimpleGrid, Skeleton, Stack, Text, UnstyledButton
 import { scheduleApi } from '../../../contract/endpoints/schedule';
 import { formatTime, toZonedInput } from '../../../contract/format';
 import { PAGE_MAX } from '../../../contract/paging';
-import type { SchedulePublic } from '../../../contract/schedule';
+import type { ScheduleListItem } from '../../../contract/schedule';
 import { config } from '../config';
 import { TITLES, toastError } from '../notify';
 import { useApi } from '../query';
@@ -40,7 +40,7 @@ export function ScheduleWeek({
   card,
 }: {
   workshopId: number | null;
-  card: (s: SchedulePublic) => ReactNode;
+  card: (s: ScheduleListItem) => ReactNode;
 }) {
   const [monday, setMonday] = useState(thisMonday);
   const [openId, setOpenId] = useState<number | null>(null);

@@ -19,7 +19,7 @@ import type { z } from 'zod';
 import type { AddressPublic } from '../../../contract/addresses';
 import { DEFAULT_CAPACITY } from '../../../contract/common';
 import { formatShortDateTime, fromZonedInput, plural, toZonedInput, type Instant } from '../../../contract/format';
-import { ScheduleCreate, SERIES_MAX_MONTHS, WEEKDAY_LABELS, type SchedulePublic } from '../../../contract/schedule';
+import { ScheduleCreate, SERIES_MAX_MONTHS, WEEKDAY_LABELS, type ScheduleListItem } from '../../../contract/schedule';
 import { seriesPlan } from '../../../contract/schedule-series';
 import { staffRefusals } from '../../../contract/texts/ru/refusals';
 import type { WorkshopPublic } from '../../../contract/workshops';
@@ -77,7 +77,7 @@ interface Repeat {
 }
 
 export interface ScheduleFormProps {
-  schedule?: SchedulePublic;
+  schedule?: ScheduleListItem;
   workshops: WorkshopPublic[];
   addresses: AddressPublic[];
   opened: boolean;
