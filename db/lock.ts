@@ -46,6 +46,12 @@ export async function withLocks<T>(database: Database, keys: LockKeys, fn: (trx:
   return result;
 }
 
+/** SQLite's write transactions: a connection inside BEGIN IMMEDIATE, which Kysely does not know for one. */
+const sqliteTransactions = new WeakSet<Executor>();
+
+/** Whether `db` runs inside a transaction (what it reads stays true until that transaction writes it). */
+export const inTransaction = (db: Executor): boolean => db.isTransaction || sqliteTransactions.has(db);
+
 /** A write transaction that needs no schedule lock (SQLite: still BEGIN IMMEDIATE). */
 export async function withWriteTransaction<T>(database: Database, fn: (trx: Executor) => Promise<T>): Promise<T> {
   if (database.dialect === 'postgres') {
@@ -56,6 +62,7 @@ export async function withWriteTransaction<T>(database: Database, fn: (trx: Exec
   // Kysely's SQLite driver holds its single connection for the whole callback.
   return database.db.connection().execute(async (conn) => {
     await sql`begin immediate`.execute(conn);
+    sqliteTransactions.add(conn);
     try {
       const result = await fn(conn);
       await sql`commit`.execute(conn);

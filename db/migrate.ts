@@ -36,6 +36,7 @@ import * as m20261201_2125 from './migrations/20261201_2125_fiscal_advances';
 import * as m20261201_2143 from './migrations/20261201_2143_fiscal_prints';
 import * as m20261201_2223 from './migrations/20261201_2223_settings_version';
 import * as m20261201_2257 from './migrations/20261201_2257_rate_limits_unlogged';
+import * as m20261202_0445 from './migrations/20261202_0445_seats_covering_index';
 
 /**
  * Every migration, statically imported so they run the same under tsx, vitest and a bundle.
@@ -79,6 +80,7 @@ export const migrations: Record<string, Migration> = {
   '20261201_2143_fiscal_prints': m20261201_2143,
   '20261201_2223_settings_version': m20261201_2223,
   '20261201_2257_rate_limits_unlogged': m20261201_2257,
+  '20261202_0445_seats_covering_index': m20261202_0445,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -4,8 +4,15 @@ import { nowIso, type Executor } from '../../db/database';
 import { getBusinessSettings } from '../kernel/settings';
 import { Unprocessable } from '../kernel/errors';
 
+/** The last text hashed and its version: the text changes seldom, and every booking asks. */
+let lastVersion = { text: '', version: '' };
+
 /** The version of a privacy text: a short hash, so it changes whenever the text does and needs no counter. */
-export const privacyVersion = (text: string) => crypto.createHash('sha256').update(text).digest('hex').slice(0, 12);
+export function privacyVersion(text: string): string {
+  if (lastVersion.text !== text || !lastVersion.version)
+    lastVersion = { text, version: crypto.createHash('sha256').update(text).digest('hex').slice(0, 12) };
+  return lastVersion.version;
+}
 
 /** The privacy text the consent line links to, as the superuser last saved it (or the default). */
 export async function currentPrivacy(db: Executor): Promise<PrivacyPublic> {

@@ -65,6 +65,8 @@ export interface RecordResult {
   settings: BusinessSettings;
   /** The booking's whole ledger, when the caller has it: a view reads it with the row; a booking just made that paid nothing has none. */
   ledger?: readonly PaymentRow[];
+  /** Made by this command: no fiscal receipt of it is issued yet (the fiscal sender issues them after the commit). */
+  created?: boolean;
 }
 
 export async function loadSchedule(
@@ -200,10 +202,11 @@ export async function createRecord(
     });
     const now = new Date();
     const { record, events: money } = await onBooked(trx, inserted, schedule, settings, now);
-    await publish(trx, [{ type: 'record.created', actor, before: null, record, schedule }, ...money]);
-    // Nothing after the insert moves seats: an ACTIVE booking took its people from those that were free.
     // A booking that paid nothing in its step has no ledger (its id is new).
-    return resultOf(
+    const ledger = money.length === 0 ? [] : undefined;
+    await publish(trx, [{ type: 'record.created', actor, before: null, record, schedule, ledger }, ...money]);
+    // Nothing after the insert moves seats: an ACTIVE booking took its people from those that were free.
+    const result = await resultOf(
       {
         trx,
         actor,
@@ -213,8 +216,9 @@ export async function createRecord(
         now,
         allowed: allowedActions({ actor, record, schedule, settings, now }),
       },
-      { places: state === 'ACTIVE' ? free - people : free, ledger: money.length === 0 ? [] : undefined },
+      { places: state === 'ACTIVE' ? free - people : free, ledger },
     );
+    return { ...result, created: true };
   });
 }
 

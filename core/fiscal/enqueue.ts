@@ -1,3 +1,4 @@
+import { inTransaction } from '../../db/lock';
 import { randomUUID } from 'node:crypto';
 import type { FiscalSettings } from '../../contract/fiscal';
 import { startOfStudioDay, toZonedInput } from '../../contract/format';
@@ -51,7 +52,7 @@ const settingsOfTransaction = new WeakMap<object, Promise<FiscalSettings>>();
 
 /** The fiscal settings, read once per transaction (a command appends several ledger rows). */
 function fiscalSettingsOf(db: Executor): Promise<FiscalSettings> {
-  if (!db.isTransaction) return getFiscalSettings(db);
+  if (!inTransaction(db)) return getFiscalSettings(db);
   let s = settingsOfTransaction.get(db);
   if (!s) settingsOfTransaction.set(db, (s = getFiscalSettings(db)));
   return s;

@@ -23,6 +23,8 @@ interface RecordChange<T extends string> {
   before: RecordRow | null;
   record: RecordRow;
   schedule: RecordSchedule;
+  /** The booking's whole ledger when the command knows it (one just made that paid nothing): not read again. */
+  ledger?: PaymentRow[];
 }
 
 export type RecordEvent =

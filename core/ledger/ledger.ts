@@ -197,9 +197,9 @@ export async function adjustCredit(
   );
 }
 
-/** The booking's money as a message tells it. */
-export async function moneySnapshot(trx: Executor, r: RecordRow) {
-  return snapshotOf(r, await listPaymentsOfRecord(trx, r.id), await getBusinessSettings(trx));
+/** The booking's money as a message tells it (from `ledger` when the caller has it whole). */
+export async function moneySnapshot(trx: Executor, r: RecordRow, ledger?: PaymentRow[]) {
+  return snapshotOf(r, ledger ?? (await listPaymentsOfRecord(trx, r.id)), await getBusinessSettings(trx));
 }
 
 /** The same from a ledger already read (a list of bookings reads all their ledgers at once). */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { RecordSchedule } from '../../contract';
 import { fullName } from '../../contract/format';
 import type { Executor } from '../../db/database';
+import type { PaymentRow } from '../../db/repositories/payments';
 import { queuePosition, type RecordRow } from '../../db/repositories/records';
 import { getUserById } from '../../db/repositories/users';
 import { SYSTEM } from '../kernel/actor';
@@ -56,12 +57,17 @@ export const BookingLogValues = z.object({
   allergy_type: personal(z.string().nullable(), 'health'),
 });
 
-export async function recordPayload(trx: Executor, r: RecordRow, schedule: RecordSchedule): Promise<RecordPayload> {
+export async function recordPayload(
+  trx: Executor,
+  r: RecordRow,
+  schedule: RecordSchedule,
+  ledger?: PaymentRow[],
+): Promise<RecordPayload> {
   const position = r.state === 'QUEUED' ? await queuePosition(trx, r) : null;
   return {
     schedule: scheduleSnapshot(schedule),
     record: recordSnapshot(r, position),
-    money: await moneySnapshot(trx, r),
+    money: await moneySnapshot(trx, r, ledger),
   };
 }
 
@@ -76,7 +82,7 @@ const recordAudit = (e: RecordEvent, action: string, before: AuditValues | null,
 
 async function publishRecordEvent(trx: Executor, e: RecordEvent): Promise<void> {
   const { record: r, before: b } = e;
-  const payload = () => recordPayload(trx, r, e.schedule);
+  const payload = () => recordPayload(trx, r, e.schedule, e.ledger);
   switch (e.type) {
     case 'record.created': {
       await writeAudit(

@@ -71,7 +71,7 @@ export async function recordView(db: Executor, actor: Actor, r: RecordResult, pa
     allowed: sayAllowed(r.allowed, language),
     money,
     pay: await payOptions(db, telegram, r.settings),
-    receipts: (await listShownReceiptsOfRecord(db, r.record.id)).map((x) => ({
+    receipts: (r.created ? [] : await listShownReceiptsOfRecord(db, r.record.id)).map((x) => ({
       id: x.id,
       invoice_number: x.invoice_number!,
       invoice_type: x.invoice_type,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Executor } from '../database';
+import { inTransaction } from '../lock';
 
 /**
  * The row that names the state of the stored settings: every write gives it a new random value, in the
@@ -55,7 +56,7 @@ export async function readBusinessSettings(db: Executor): Promise<Stored> {
   const known = ofTransaction.get(db);
   if (known) return known;
   const values = await readCurrent(db);
-  if (db.isTransaction) ofTransaction.set(db, values);
+  if (inTransaction(db)) ofTransaction.set(db, values);
   return values;
 }
 

@@ -1,3 +1,4 @@
+import { prepared } from '../prepared';
 import type { ExpressionBuilder } from 'kysely';
 import { bool, flag, nowIso, type Executor } from '../database';
 import type { DB } from '../schema';
@@ -113,8 +114,8 @@ export const deleteConsentsOf = (db: Executor, telegramId: number) =>
 
 /* ---------- the receipts a customer sees ---------- */
 
-/** A booking's issued receipts, oldest first, training receipts left out. */
-export const listShownReceiptsOfRecord = (db: Executor, recordId: number) =>
+/** A booking's issued receipts, oldest first, training receipts left out (every booking page reads them). */
+export const listShownReceiptsOfRecord = prepared((db: Executor, recordId: number) =>
   db
     .selectFrom('fiscal_receipts')
     .select([
@@ -131,8 +132,8 @@ export const listShownReceiptsOfRecord = (db: Executor, recordId: number) =>
     .where('state', '=', 'issued')
     .where('training', '=', flag(false))
     .where('invoice_number', 'is not', null)
-    .orderBy('id')
-    .execute();
+    .orderBy('id'),
+);
 
 /** The customer's issued receipts since `since` (the consent question's time), oldest first. */
 export const listIssuedReceiptsOfCustomerSince = (db: Executor, telegramId: number, since: string) =>

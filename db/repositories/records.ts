@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import { isCancelled, type RecordPublic, type RecordState } from '../../contract/records';
 import { allColumns, bool, flag, nowIso, type Executor } from '../database';
 import { prepared } from '../prepared';
@@ -94,6 +94,8 @@ export interface RecordInsert {
   /** The promo code it was made with and what that takes off its price. */
   promo_code_id?: number | null;
   discount?: number;
+  /** The customer the promo code was redeemed by. */
+  promo_telegram_id?: number | null;
   /** The gift certificate that pays it. */
   certificate_id?: number | null;
   /** Staff booked it without the customer's agreement to pay from their credit. */
@@ -102,26 +104,72 @@ export interface RecordInsert {
   unit_price?: number;
 }
 
-export function insertRecord(db: Executor, r: RecordInsert) {
+/** The columns a booking is inserted with: always all of them, so the statement is built once. */
+const INSERT_COLUMNS = [
+  'schedule_id',
+  'state',
+  'name',
+  'last_name',
+  'people_count',
+  'telegram_login',
+  'telegram_id',
+  'comment',
+  'has_allergy',
+  'allergy_type',
+  'source',
+  'is_first_time',
+  'cancel_reason',
+  'queued_at',
+  'active_since',
+  'created_at',
+  'updated_at',
+  'consent_at',
+  'consent_version',
+  'promo_code_id',
+  'discount',
+  'promo_telegram_id',
+  'certificate_id',
+  'credit_declined',
+  'unit_price',
+] as const;
+
+const recordInsert = prepared((db: Executor, ...values: unknown[]) =>
+  db
+    .insertInto('records')
+    .values(Object.fromEntries(INSERT_COLUMNS.map((c, i) => [c, values[i]])) as Insertable<RecordsTable>)
+    .returning(RECORD_COLUMNS),
+);
+
+export async function insertRecord(db: Executor, r: RecordInsert) {
   const now = nowIso();
-  return (
-    db
-      .insertInto('records')
-      .values({
-        ...r,
-        has_allergy: flag(r.has_allergy),
-        is_first_time: flag(r.is_first_time),
-        credit_declined: flag(r.credit_declined ?? false),
-        cancel_reason: null,
-        queued_at: r.state === 'QUEUED' ? now : null,
-        active_since: r.state === 'ACTIVE' ? now : null,
-        created_at: now,
-        updated_at: now,
-      })
-      // All, whatever the schema it runs on (the migrations' tests book on earlier ones).
-      .returningAll()
-      .executeTakeFirstOrThrow()
-  );
+  const row: Record<(typeof INSERT_COLUMNS)[number], unknown> = {
+    schedule_id: r.schedule_id,
+    state: r.state,
+    name: r.name,
+    last_name: r.last_name,
+    people_count: r.people_count,
+    telegram_login: r.telegram_login,
+    telegram_id: r.telegram_id,
+    comment: r.comment,
+    has_allergy: flag(r.has_allergy),
+    allergy_type: r.allergy_type,
+    source: r.source,
+    is_first_time: flag(r.is_first_time),
+    cancel_reason: null,
+    queued_at: r.state === 'QUEUED' ? now : null,
+    active_since: r.state === 'ACTIVE' ? now : null,
+    created_at: now,
+    updated_at: now,
+    consent_at: r.consent_at ?? null,
+    consent_version: r.consent_version ?? null,
+    promo_code_id: r.promo_code_id ?? null,
+    discount: r.discount ?? 0,
+    promo_telegram_id: r.promo_telegram_id ?? null,
+    certificate_id: r.certificate_id ?? null,
+    credit_declined: flag(r.credit_declined ?? false),
+    unit_price: r.unit_price ?? 0,
+  };
+  return (await recordInsert(db, ...INSERT_COLUMNS.map((c) => row[c])))[0] as RecordRow;
 }
 
 export interface RecordPatch {

@@ -4,7 +4,6 @@ import { priceOf } from '../../contract/money';
 import { createDb } from '../../db/database';
 import { migrateToLatest, migrations } from '../../db/migrate';
 import { insertAddress } from '../../db/repositories/addresses';
-import { insertRecord } from '../../db/repositories/records';
 import { insertSchedule } from '../../db/repositories/schedules';
 import { insertWorkshop } from '../../db/repositories/workshops';
 import { freshDatabaseUrl } from '../helpers/db';
@@ -41,20 +40,29 @@ describe('the per-person price override migration', () => {
       address_id: a.id,
     });
     const booking = async (people: number, total: number | null) => {
-      const r = await insertRecord(db, {
-        schedule_id: s.id,
-        state: 'ACTIVE',
-        name: 'Анна',
-        last_name: null,
-        people_count: people,
-        telegram_login: null,
-        telegram_id: null,
-        comment: null,
-        has_allergy: false,
-        allergy_type: null,
-        source: null,
-        is_first_time: false,
-      });
+      // Written as the schema of that moment has it (the app's insert names today's columns).
+      const r = await db
+        .insertInto('records')
+        .values({
+          schedule_id: s.id,
+          state: 'ACTIVE',
+          name: 'Анна',
+          last_name: null,
+          people_count: people,
+          telegram_login: null,
+          telegram_id: null,
+          comment: null,
+          has_allergy: 0,
+          allergy_type: null,
+          source: null,
+          is_first_time: 0,
+          cancel_reason: null,
+          queued_at: null,
+          created_at: '2030-01-01T10:00:00.000Z',
+          updated_at: '2030-01-01T10:00:00.000Z',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       await db.updateTable('records').set({ unit_price: 3000, price_override: total }).where('id', '=', r.id).execute();
       return r.id;
     };
