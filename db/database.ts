@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import type pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
@@ -21,7 +20,7 @@ export interface Database {
 }
 
 /** `sqlite:./data/app.db`, `sqlite::memory:` or `postgres://user:pass@host/db`. */
-export function createDb(url: string, opts: { poolSize?: number; checkpointer?: boolean } = {}): Database {
+export function createDb(url: string, opts: { poolSize?: number } = {}): Database {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
     // pg is loaded by the first query, so a server on SQLite never loads it (a faster start).
     const pool = async () => {
@@ -53,65 +52,12 @@ export function createDb(url: string, opts: { poolSize?: number; checkpointer?: 
   // SQLite's own lower() knows ASCII only; searches by a Cyrillic name need Unicode case folding, as on PostgreSQL.
   sqlite.function('lower', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s));
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: preparedOnce(sqlite) }) });
-  const stopCheckpointer =
-    opts.checkpointer && file !== ':memory:' ? startCheckpointer(sqlite, path.resolve(file)) : null;
   return {
     db,
     dialect: 'sqlite',
     file: file === ':memory:' ? null : path.resolve(file),
     writes: 0,
-    close: async () => {
-      await stopCheckpointer?.();
-      await db.destroy();
-    },
-  };
-}
-
-/** How often the checkpointer copies the WAL back into the database file. */
-const CHECKPOINT_EVERY_MS = 100;
-/** While the checkpointer runs, SQLite checkpoints by itself only past this many pages (40 MB): a safety net. */
-const CHECKPOINT_FALLBACK_PAGES = 10_000;
-const SQLITE_DEFAULT_CHECKPOINT_PAGES = 1000;
-
-const CHECKPOINTER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const SQLite = require('node:module').createRequire(workerData.from)('better-sqlite3');
-const db = new SQLite(workerData.file, { fileMustExist: true });
-// PASSIVE never waits: it copies what no reader still needs, beside the writer.
-const timer = setInterval(() => db.pragma('wal_checkpoint(PASSIVE)'), workerData.everyMs);
-parentPort.on('message', () => { clearInterval(timer); db.close(); parentPort.close(); });
-parentPort.postMessage('ready');
-`;
-
-/**
- * SQLite copies its write-ahead log back into the database file (a checkpoint, ending with an fsync)
- * inside whichever commit crosses 1,000 pages: every few dozen bookings one request stalled for 4–5 ms
- * while the event loop waited on the disk. A worker thread with its own connection checkpoints every
- * 100 ms instead; SQLite's own checkpoint stays as a safety net, at 10,000 pages while the worker runs
- * and at its default again if the worker stops.
- */
-function startCheckpointer(sqlite: SQLite.Database, file: string): () => Promise<void> {
-  const worker = new Worker(CHECKPOINTER, {
-    eval: true,
-    // better-sqlite3 as the process found it (node_modules above the started script).
-    workerData: { file, from: process.argv[1] ?? path.join(process.cwd(), 'index.js'), everyMs: CHECKPOINT_EVERY_MS },
-  });
-  worker.unref();
-  const fallBack = () => {
-    if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_CHECKPOINT_PAGES}`);
-  };
-  worker.on('message', () => sqlite.pragma(`wal_autocheckpoint = ${CHECKPOINT_FALLBACK_PAGES}`));
-  worker.on('error', fallBack);
-  const exited = new Promise<void>((resolve) =>
-    worker.once('exit', () => {
-      fallBack();
-      resolve();
-    }),
-  );
-  // It closes its connection before the server closes its own (the last one out removes the log).
-  return async () => {
-    worker.postMessage('stop');
-    await exited;
+    close: () => db.destroy(),
   };
 }
 

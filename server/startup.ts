@@ -43,7 +43,7 @@ const CONNECT_TIMEOUT_MS = 10_000;
 export async function openDatabase(config: Config): Promise<Database> {
   let database: Database;
   try {
-    database = createDb(config.databaseUrl, { checkpointer: true });
+    database = createDb(config.databaseUrl);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
