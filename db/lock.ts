@@ -52,6 +52,37 @@ const sqliteTransactions = new WeakSet<Executor>();
 /** Whether `db` runs inside a transaction (what it reads stays true until that transaction writes it). */
 export const inTransaction = (db: Executor): boolean => db.isTransaction || sqliteTransactions.has(db);
 
+/**
+ * SQLite's write transactions start one per turn of the event loop, in the order they were asked for.
+ * better-sqlite3 answers at once, so without this a booking ran whole inside the socket callback that read
+ * its request, and a saturated server's turn ran every ready connection's booking back to back (30–40 ms);
+ * libuv accepts one new connection per turn, so the twelfth of a dozen connections opened at once waited
+ * twelve such turns (0.6 s) for its first answer. Now the loop reads, accepts and answers between two.
+ */
+class Turns {
+  private readonly waiting: Array<() => void> = [];
+  private scheduled = false;
+
+  take(): Promise<void> {
+    return new Promise((resolve) => {
+      this.waiting.push(resolve);
+      this.next();
+    });
+  }
+
+  private next() {
+    if (this.scheduled || this.waiting.length === 0) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.waiting.shift()!();
+      // Scheduled from inside a setImmediate callback: it runs in the loop's next turn.
+      this.next();
+    });
+  }
+}
+const turns = new WeakMap<Database, Turns>();
+
 /** A write transaction that needs no schedule lock (SQLite: still BEGIN IMMEDIATE). */
 export async function withWriteTransaction<T>(database: Database, fn: (trx: Executor) => Promise<T>): Promise<T> {
   if (database.dialect === 'postgres') {
@@ -59,6 +90,9 @@ export async function withWriteTransaction<T>(database: Database, fn: (trx: Exec
     database.writes++;
     return result;
   }
+  let t = turns.get(database);
+  if (!t) turns.set(database, (t = new Turns()));
+  await t.take();
   // Kysely's SQLite driver holds its single connection for the whole callback.
   return database.db.connection().execute(async (conn) => {
     await sql`begin immediate`.execute(conn);

@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDb, type Database } from '../../db/database';
+import { withWriteTransaction } from '../../db/lock';
+
+/*
+ * On SQLite every statement answers at once, so write transactions asked for together would run back
+ * to back without the event loop turning between them: a saturated server then read, accepted and
+ * answered nothing else for tens of milliseconds. Each one starts in a turn of its own, in order.
+ */
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+/** SQLite whichever database the run is on: the rule is SQLite's. */
+async function sqliteDatabase(): Promise<Database> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wb-turns-'));
+  const database = createDb(`sqlite:${path.join(dir, 'app.db')}`);
+  cleanups.push(async () => {
+    await database.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  await sql`create table marks (id integer primary key, what text not null)`.execute(database.db);
+  return database;
+}
+
+/** A loopback connection: what one end writes, the other reads in a later poll of the event loop. */
+async function loopback(onData: () => void): Promise<net.Socket> {
+  const server = net.createServer((socket) => socket.on('data', onData));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const client = net.connect((server.address() as net.AddressInfo).port, '127.0.0.1');
+  await new Promise<void>((resolve) => client.once('connect', resolve));
+  cleanups.push(async () => {
+    client.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  // The server side has accepted it before the test starts.
+  await new Promise((r) => setTimeout(r, 20));
+  return client;
+}
+
+describe('SQLite write transactions and the event loop', () => {
+  it('a request read from a socket is handled between two bookings asked for at once, not after all of them', async () => {
+    const database = await sqliteDatabase();
+    const order: string[] = [];
+    const client = await loopback(() => order.push('socket'));
+    const write = (what: string) =>
+      withWriteTransaction(database, async (trx) => {
+        await sql`insert into marks (what) values (${what})`.execute(trx);
+        order.push(what);
+        // Another request arrives while this booking runs.
+        if (what === 'first') client.write('x');
+      });
+    await Promise.all(['first', 'second', 'third'].map(write));
+    expect(order).toEqual(['first', 'socket', 'second', 'third']);
+    const { rows } = await sql<{ what: string }>`select what from marks order by id`.execute(database.db);
+    expect(rows.map((r) => r.what)).toEqual(['first', 'second', 'third']);
+  });
+
+  it('a failing transaction rolls back and the next ones still run in order', async () => {
+    const database = await sqliteDatabase();
+    const results = await Promise.allSettled(
+      ['a', 'fails', 'b'].map((what) =>
+        withWriteTransaction(database, async (trx) => {
+          await sql`insert into marks (what) values (${what})`.execute(trx);
+          if (what === 'fails') throw new Error('refused');
+        }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const { rows } = await sql<{ what: string }>`select what from marks order by id`.execute(database.db);
+    expect(rows.map((r) => r.what)).toEqual(['a', 'b']);
+  });
+});
