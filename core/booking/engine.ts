@@ -89,14 +89,14 @@ async function freeSeats(trx: Executor, schedule: { id: number; capacity: number
  */
 async function resultOf(
   c: OnRecord,
-  known: { places?: number; ledger?: readonly PaymentRow[] } = {},
+  known: { places?: number; ledger?: readonly PaymentRow[]; position?: number | null } = {},
 ): Promise<RecordResult> {
   const { trx, record, schedule, settings } = c;
   return {
     record,
     schedule,
     places_available: known.places ?? (await freeSeats(trx, schedule)),
-    queue_position: record.state === 'QUEUED' ? await queuePosition(trx, record) : null,
+    queue_position: record.state === 'QUEUED' ? (known.position ?? (await queuePosition(trx, record))) : null,
     change_until: changeDeadline(schedule.date, settings.change_deadline_hours),
     contact: settings.contact,
     allowed: c.allowed,
@@ -202,9 +202,14 @@ export async function createRecord(
     });
     const now = new Date();
     const { record, events: money } = await onBooked(trx, inserted, schedule, settings, now);
-    // A booking that paid nothing in its step has no ledger (its id is new).
+    // A booking that paid nothing in its step has no ledger (its id is new); its place in the queue is
+    // read once, for its message and its answer.
     const ledger = money.length === 0 ? [] : undefined;
-    await publish(trx, [{ type: 'record.created', actor, before: null, record, schedule, ledger }, ...money]);
+    const position = record.state === 'QUEUED' ? await queuePosition(trx, record) : null;
+    await publish(trx, [
+      { type: 'record.created', actor, before: null, record, schedule, ledger, queue_position: position },
+      ...money,
+    ]);
     // Nothing after the insert moves seats: an ACTIVE booking took its people from those that were free.
     const result = await resultOf(
       {
@@ -216,7 +221,7 @@ export async function createRecord(
         now,
         allowed: allowedActions({ actor, record, schedule, settings, now }),
       },
-      { places: state === 'ACTIVE' ? free - people : free, ledger },
+      { places: state === 'ACTIVE' ? free - people : free, ledger, position },
     );
     return { ...result, created: true };
   });

@@ -23,8 +23,9 @@ interface RecordChange<T extends string> {
   before: RecordRow | null;
   record: RecordRow;
   schedule: RecordSchedule;
-  /** The booking's whole ledger when the command knows it (one just made that paid nothing): not read again. */
+  /** What the command read already (a booking just made): its whole ledger, its place in the queue; not read again. */
   ledger?: PaymentRow[];
+  queue_position?: number | null;
 }
 
 export type RecordEvent =

@@ -61,13 +61,13 @@ export async function recordPayload(
   trx: Executor,
   r: RecordRow,
   schedule: RecordSchedule,
-  ledger?: PaymentRow[],
+  known: { ledger?: PaymentRow[]; queue_position?: number | null } = {},
 ): Promise<RecordPayload> {
-  const position = r.state === 'QUEUED' ? await queuePosition(trx, r) : null;
+  const position = r.state === 'QUEUED' ? (known.queue_position ?? (await queuePosition(trx, r))) : null;
   return {
     schedule: scheduleSnapshot(schedule),
     record: recordSnapshot(r, position),
-    money: await moneySnapshot(trx, r, ledger),
+    money: await moneySnapshot(trx, r, known.ledger),
   };
 }
 
@@ -82,7 +82,7 @@ const recordAudit = (e: RecordEvent, action: string, before: AuditValues | null,
 
 async function publishRecordEvent(trx: Executor, e: RecordEvent): Promise<void> {
   const { record: r, before: b } = e;
-  const payload = () => recordPayload(trx, r, e.schedule, e.ledger);
+  const payload = () => recordPayload(trx, r, e.schedule, e);
   switch (e.type) {
     case 'record.created': {
       await writeAudit(

@@ -22,9 +22,9 @@ export function ScheduleStep({
 }) {
   const T = useT();
   const waiting = isLoading && !data;
-  // A page's first Intl formatter costs ~25 ms (~100 ms on a phone 4× slower: ICU loads its locale
-  // data). Made in a task of its own while the schedule is on its way, the list's render is not one
-  // long task with it; the formats are cached, so the list then reuses them.
+  // The list's own formatters (in the studio's time zone, whose data ICU loads with the first of them;
+  // warm-intl.ts has already paid for the locale's) are made in a task of their own while the schedule
+  // is on its way, so the list's render is not one long task with them; they are cached and reused.
   useEffect(() => {
     if (!waiting) return;
     const warm = () => {
