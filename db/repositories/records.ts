@@ -104,34 +104,22 @@ export interface RecordInsert {
   unit_price?: number;
 }
 
-/** The columns a booking is inserted with: always all of them, so the statement is built once. */
-const INSERT_COLUMNS = [
-  'schedule_id',
-  'state',
-  'name',
-  'last_name',
-  'people_count',
-  'telegram_login',
-  'telegram_id',
-  'comment',
-  'has_allergy',
-  'allergy_type',
-  'source',
-  'is_first_time',
-  'cancel_reason',
-  'queued_at',
-  'active_since',
-  'created_at',
-  'updated_at',
-  'consent_at',
-  'consent_version',
-  'promo_code_id',
-  'discount',
-  'promo_telegram_id',
-  'certificate_id',
-  'credit_declined',
-  'unit_price',
+/** What a new booking leaves to the database (its id) and to later commands. */
+const SET_LATER = [
+  'id',
+  'attendance',
+  'confirmed_at',
+  'rating',
+  'health_erased_at',
+  'anonymised_at',
+  'price_override',
+  'price_override_reason',
+  'price_override_party',
+  'pay_by',
 ] as const;
+type InsertColumn = Exclude<(typeof RECORD_COLUMNS)[number], (typeof SET_LATER)[number]>;
+/** The columns a booking is inserted with: always all of them, so the statement is built once. */
+const INSERT_COLUMNS = RECORD_COLUMNS.filter((c): c is InsertColumn => !(SET_LATER as readonly string[]).includes(c));
 
 const recordInsert = prepared((db: Executor, ...values: unknown[]) =>
   db
@@ -142,7 +130,7 @@ const recordInsert = prepared((db: Executor, ...values: unknown[]) =>
 
 export async function insertRecord(db: Executor, r: RecordInsert) {
   const now = nowIso();
-  const row: Record<(typeof INSERT_COLUMNS)[number], unknown> = {
+  const row: Record<InsertColumn, unknown> = {
     schedule_id: r.schedule_id,
     state: r.state,
     name: r.name,
