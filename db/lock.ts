@@ -53,31 +53,24 @@ const sqliteTransactions = new WeakSet<Executor>();
 export const inTransaction = (db: Executor): boolean => db.isTransaction || sqliteTransactions.has(db);
 
 /**
- * SQLite's write transactions start one per turn of the event loop, in the order they were asked for.
- * better-sqlite3 answers at once, so without this a booking ran whole inside the socket callback that read
- * its request, and a saturated server's turn ran every ready connection's booking back to back (30–40 ms);
- * libuv accepts one new connection per turn, so the twelfth of a dozen connections opened at once waited
- * twelve such turns (0.6 s) for its first answer. Now the loop reads, accepts and answers between two.
+ * SQLite's write transactions begin in the event loop's check phase, in the order they were asked for,
+ * after the poll phase has read every request that was ready. better-sqlite3 answers at once, so a
+ * booking used to run whole inside the socket callback that read it, each request's parsing, booking and
+ * answer interleaved with the next one's. Read first and then booked back to back, the same bookings
+ * cost 0.86–0.93 ms of CPU each instead of 1.4–1.5 (bench: 1,400–1,500 bookings/s instead of 850–1,000).
  */
 class Turns {
-  private readonly waiting: Array<() => void> = [];
-  private scheduled = false;
+  private waiting: Array<() => void> = [];
 
+  /** Resolves when this transaction may begin. */
   take(): Promise<void> {
     return new Promise((resolve) => {
-      this.waiting.push(resolve);
-      this.next();
-    });
-  }
-
-  private next() {
-    if (this.scheduled || this.waiting.length === 0) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      this.waiting.shift()!();
-      // Scheduled from inside a setImmediate callback: it runs in the loop's next turn.
-      this.next();
+      if (this.waiting.push(resolve) === 1)
+        setImmediate(() => {
+          const ready = this.waiting;
+          this.waiting = [];
+          for (const begin of ready) begin();
+        });
     });
   }
 }
