@@ -2,15 +2,16 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDb, type Database } from '../../db/database';
 import { withWriteTransaction } from '../../db/lock';
 
 /*
- * On SQLite every statement answers at once. A write transaction waits for the event loop's check
- * phase: the requests that arrived with it are read first, then the transactions run back to back in
- * the order they were asked for (the booking benchmark: a fifth less CPU a booking than interleaved).
+ * SQLite's write transactions commit in groups: each waits for the event loop's check phase (what has
+ * arrived is read first), then the waiting ones run in order, each under its own savepoint, and one
+ * COMMIT ends the group. A caller hears of its result only once that commit is done.
  */
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -65,7 +66,20 @@ describe('SQLite write transactions and the event loop', () => {
     expect(rows.map((r) => r.what)).toEqual(['first', 'second', 'third']);
   });
 
-  it('a failing transaction rolls back and the next ones still run in order', async () => {
+  it('a caller gets its result only when its rows are committed: another connection reads them then', async () => {
+    const database = await sqliteDatabase();
+    const other = new SQLite(database.file!, { readonly: true });
+    cleanups.push(async () => void other.close());
+    const seen = await Promise.all(
+      ['a', 'b', 'c'].map(async (what) => {
+        await withWriteTransaction(database, (trx) => sql`insert into marks (what) values (${what})`.execute(trx));
+        return (other.prepare('select what from marks where what = ?').get(what) as { what: string } | undefined)?.what;
+      }),
+    );
+    expect(seen).toEqual(['a', 'b', 'c']);
+  });
+
+  it('a failing transaction of a group rolls back alone; the others commit, in order', async () => {
     const database = await sqliteDatabase();
     const results = await Promise.allSettled(
       ['a', 'fails', 'b'].map((what) =>
