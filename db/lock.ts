@@ -60,7 +60,7 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
  * the order it was asked for, each under a savepoint of its own inside one BEGIN IMMEDIATE … COMMIT.
  * One that fails rolls back to its savepoint alone; each caller gets its result only once the group has
  * committed (a commit that fails fails them all), so nothing is answered that is not on disk. Compared
- * with a commit each, interleaved with the parsing of the next request: 0.6 ms of CPU a booking instead
+ * with a commit each, interleaved with the parsing of the next request: 0.8 ms of CPU a booking instead
  * of 1.4 (the booking benchmark).
  */
 class WriteGroups {
