@@ -158,6 +158,8 @@ describe('Расписание', () => {
 
       await page.getByTestId('upcoming-filter').getByLabel('Мастер-класс').selectOption({ label: 'Суши' });
       await page.locator(`[data-schedule-id="${ids.soon}"]`).waitFor({ state: 'detached' });
+      // The filtered list has arrived (the pasta card also leaves while it loads).
+      await later.waitFor();
       expect(await page.getByTestId('schedule-card').count()).toBe(1);
       await page.getByTestId('upcoming-filter').getByLabel('Мастер-класс').selectOption({ label: 'Все' });
       await page.locator(`[data-schedule-id="${ids.soon}"]`).waitFor();

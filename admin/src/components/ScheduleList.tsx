@@ -217,7 +217,8 @@ export function ScheduleList({ kind }: { kind: 'upcoming' | 'past' }) {
       )}
       {week ? (
         <ScheduleWeek workshopId={filter.workshopId ? Number(filter.workshopId) : null} card={card} />
-      ) : isLoading ? (
+      ) : isLoading && !data ? (
+        // Only before the first page: a new filter's list keeps the previous cards until it arrives.
         <Stack gap="lg">
           <Skeleton h={220} radius="md" />
           <Skeleton h={220} radius="md" />
