@@ -73,9 +73,10 @@ const dayLabel = (d: dayjs.Dayjs) => d.locale('ru').format('D MMMM YYYY');
 /** Clicks a day in the open calendar, turning to the next month when it is not shown yet. */
 async function pickDay(page: Page, d: dayjs.Dayjs) {
   const day = page.getByRole('button', { name: dayLabel(d), exact: true });
-  for (let i = 0; i < 3 && (await day.count()) === 0; i++) {
-    await page.locator('[data-direction="next"]').first().click();
-  }
+  const next = page.locator('[data-direction="next"]').first();
+  // The calendar opens after the click: counting its days before it is drawn would turn the month too far.
+  await next.waitFor();
+  for (let i = 0; i < 3 && (await day.count()) === 0; i++) await next.click();
   await day.click();
 }
 
