@@ -218,6 +218,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       businessName: config.businessName,
       businessTimezone: config.businessTimezone,
       botEnabled: Boolean(config.botToken),
+      basePath: config.basePath ?? '',
     },
   });
   app.addHook('onClose', () => database.close());

@@ -1,7 +1,8 @@
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
-import { Redirect, Route, Switch, useLocation } from 'wouter';
+import { Redirect, Route, Router, Switch, useLocation } from 'wouter';
 import { useSWRConfig } from 'swr';
 import { isLoggedIn, setLogoutHandler } from './api';
+import { config } from './config';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { PageLoader } from './components/PageLoader';
 import { HOME, PAGES } from './access';
@@ -51,7 +52,16 @@ function StaffArea() {
   );
 }
 
+/** The admin under the studio's prefix ('' or `/s/<slug>`): routes, links and navigation are relative to it. */
 export function App() {
+  return (
+    <Router base={config.basePath}>
+      <Routes />
+    </Router>
+  );
+}
+
+function Routes() {
   const [location] = useLocation();
   const { cache, mutate } = useSWRConfig();
   useEffect(() => {

@@ -1,13 +1,16 @@
 import { navigate } from 'wouter/use-browser-location';
 import { createClient } from '../../contract/endpoints/client';
 import { errorMessage, parseBody } from '../../contract/http';
+import { config, storeKey, withBase } from './config';
 
 export { errorMessage } from '../../contract/http';
 
 /** Every call of the admin goes through here: Bearer token from localStorage, `{detail}` errors,
- * and a 401 that logs the user out. */
-export const API_BASE = '/api/v1';
-export const TOKEN_KEY = 'access_token';
+ * and a 401 that logs the user out. The API is under the studio's prefix (AppConfig.basePath). */
+export const API_BASE = `${config.basePath}/api/v1`;
+/** The staff token's key, one per studio prefix ('access_token' without one): a token of one studio is
+ * never sent to another's API on the same origin. */
+export const TOKEN_KEY = storeKey('access_token');
 
 export const getToken = (): string | null => {
   try {
@@ -18,7 +21,7 @@ export const getToken = (): string | null => {
 };
 export const setToken = (token: string) => localStorage.setItem(TOKEN_KEY, token);
 /** The account last read (session.ts), kept with the token, so a page knows the role without waiting. */
-export const CURRENT_USER_STORE = 'current_user';
+export const CURRENT_USER_STORE = storeKey('current_user');
 /** Ends the session on this device: the token and the account kept with it. */
 export const clearToken = () => {
   localStorage.removeItem(TOKEN_KEY);
@@ -54,7 +57,8 @@ export function setLogoutHandler(fn: Logout | null) {
 export function logout() {
   clearToken();
   onLogout?.();
-  navigate('/login', { replace: true });
+  // wouter's browser navigate knows no router base: the prefix is added here.
+  navigate(withBase('/login'), { replace: true });
 }
 
 export interface RequestOptions {

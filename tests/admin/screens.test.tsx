@@ -73,13 +73,21 @@ describe('dates and config', () => {
     expect(readConfig(document)).toEqual(DEFAULT_CONFIG);
     const meta = document.createElement('meta');
     meta.name = 'app-config';
-    meta.content = JSON.stringify({ businessName: 'Студия', businessTimezone: 'Europe/Moscow', botEnabled: true });
+    meta.content = JSON.stringify({
+      businessName: 'Студия',
+      businessTimezone: 'Europe/Moscow',
+      botEnabled: true,
+      basePath: '/s/pekarnya',
+    });
     document.head.append(meta);
     expect(readConfig(document)).toEqual({
       businessName: 'Студия',
       businessTimezone: 'Europe/Moscow',
       botEnabled: true,
+      basePath: '/s/pekarnya',
     });
+    meta.content = JSON.stringify({ businessName: 'Студия', basePath: '/s/pekarnya/../admin' });
+    expect(readConfig(document)).toEqual({ ...DEFAULT_CONFIG, businessName: 'Студия', basePath: '' });
     meta.content = '{broken';
     expect(readConfig(document)).toEqual(DEFAULT_CONFIG);
     meta.remove();

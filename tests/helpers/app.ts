@@ -41,6 +41,8 @@ export interface TestApp {
 export async function buildTestApp(
   opts: {
     env?: Record<string, string>;
+    /** Fields of the loaded configuration replaced (those no variable sets, e.g. `basePath`). */
+    config?: Partial<Config>;
     mailer?: Mailer;
     rateLimits?: { login?: number; passwordRecovery?: number; customerWrites?: number };
     timeouts?: AppDeps['timeouts'];
@@ -54,7 +56,7 @@ export async function buildTestApp(
 ): Promise<TestApp> {
   const fresh = opts.databaseUrl ? { url: opts.databaseUrl, drop: async () => {} } : await freshDatabaseUrl();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wb-data-'));
-  const config = loadConfig(
+  const loaded = loadConfig(
     {
       DATABASE_URL: fresh.url,
       SECRET_KEY: 'test-secret-key-that-is-long-enough-0123456789',
@@ -69,6 +71,7 @@ export async function buildTestApp(
     },
     { dotenv: false },
   );
+  const config: Config = { ...loaded, ...opts.config };
   const database = createDb(config.databaseUrl);
   await migrateToLatest(database.db);
   await ensureFirstSuperuser(database, { email: config.firstSuperuser, password: config.firstSuperuserPassword });

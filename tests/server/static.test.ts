@@ -57,7 +57,22 @@ describe('serving the front ends', () => {
       businessName: 'Студия "Вкус" & Ко',
       businessTimezone: 'Europe/Belgrade',
       botEnabled: true,
+      basePath: '',
     });
+  });
+
+  it("puts a studio's path prefix in the <meta> of every page; the routes stay at the root", async () => {
+    const prefixed = await buildTestApp({ env: { DIST_DIR: dist }, config: { basePath: '/s/demo' } });
+    try {
+      for (const url of ['/apply', '/record/3', '/login', '/schedule']) {
+        const res = await prefixed.app.inject({ method: 'GET', url });
+        expect(res.statusCode, url).toBe(200);
+        const content = res.body.match(/<meta name="app-config" content="([^"]*)">/)![1].replace(/&quot;/g, '"');
+        expect(JSON.parse(content).basePath, url).toBe('/s/demo');
+      }
+    } finally {
+      await prefixed.close();
+    }
   });
 
   it('sends assets pre-compressed with a long cache, and lets Telegram frame the pages', async () => {

@@ -1,10 +1,12 @@
 /** The mini-app's one way to the API: `call(endpoint, args)` with the endpoint's types from the contract. */
 import { createClient } from '../../contract/endpoints/client';
 import { errorMessage, parseBody } from '../../contract/http';
+import { config, storeKey } from './config';
 import { currentLanguage, t } from './i18n';
 import { rawInitData } from './tg';
 
-export const API_BASE = '/api/v1';
+/** The API under the studio's prefix (AppConfig.basePath: '' or `/s/<slug>`), read when a request is made. */
+export const apiBase = () => `${config().basePath}/api/v1`;
 
 export class ApiError extends Error {
   constructor(
@@ -20,7 +22,8 @@ function authHeader(): string | undefined {
   const initData = rawInitData();
   if (initData) return `tma ${initData}`;
   try {
-    const token = localStorage.getItem('access_token');
+    // The admin's staff token (admin/src/api.ts), of this studio only.
+    const token = localStorage.getItem(storeKey('access_token'));
     if (token) return `Bearer ${token}`;
   } catch {
     /* no storage */
@@ -37,7 +40,7 @@ export async function request(method: string, path: string, body?: unknown): Pro
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let res: Response;
   try {
-    res = await fetch(`${API_BASE}${path}`, {
+    res = await fetch(`${apiBase()}${path}`, {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),

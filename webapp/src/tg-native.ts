@@ -4,6 +4,7 @@
  * Outside Telegram each is a no-op or answers so that the page does the thing itself.
  */
 import type * as Sdk from './tg-sdk';
+import { storeKey } from './config';
 import { inTelegram, loadSdk, loadedSdk, telegramLaunch, withSdk } from './tg';
 
 /**
@@ -70,11 +71,11 @@ const HOME_SCREEN_OFFERED_KEY = 'workshop-tma-home-screen-offered';
  */
 export function bookingMade(): void {
   try {
-    const count = Number(localStorage.getItem(BOOKINGS_KEY) ?? 0) + 1;
-    localStorage.setItem(BOOKINGS_KEY, String(count));
+    const count = Number(localStorage.getItem(storeKey(BOOKINGS_KEY)) ?? 0) + 1;
+    localStorage.setItem(storeKey(BOOKINGS_KEY), String(count));
     if (count < 2 || !hasTelegramClient() || !clientSupports('8.0')) return;
-    if (localStorage.getItem(HOME_SCREEN_OFFERED_KEY)) return;
-    localStorage.setItem(HOME_SCREEN_OFFERED_KEY, '1');
+    if (localStorage.getItem(storeKey(HOME_SCREEN_OFFERED_KEY))) return;
+    localStorage.setItem(storeKey(HOME_SCREEN_OFFERED_KEY), '1');
   } catch {
     return; // no storage: never offered rather than offered every time
   }

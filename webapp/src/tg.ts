@@ -7,6 +7,7 @@
  * (MainButton, sharing, invoices, drafts, closing) is in tg-native.ts, out of the first load.
  */
 import type * as Sdk from './tg-sdk';
+import { storeKey } from './config';
 import { readableTheme } from './readable-theme';
 
 export interface TelegramUser {
@@ -45,8 +46,8 @@ export function readLaunch(
     }
   }
   try {
-    if (raw) sessionStorage.setItem(STORAGE_KEY, raw);
-    else raw = sessionStorage.getItem(STORAGE_KEY) ?? '';
+    if (raw) sessionStorage.setItem(storeKey(STORAGE_KEY), raw);
+    else raw = sessionStorage.getItem(storeKey(STORAGE_KEY)) ?? '';
   } catch {
     /* storage may be unavailable */
   }

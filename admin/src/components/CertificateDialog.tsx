@@ -27,7 +27,7 @@ import { certificatesApi } from '../../../contract/endpoints/certificates';
 import { formatDateTime, formatPrice } from '../../../contract/format';
 import { PAYMENT_METHOD_LABELS } from '../../../contract/money';
 import { call } from '../api';
-import { config } from '../config';
+import { config, withBase } from '../config';
 import { runChange } from '../mutations';
 import { TITLES, toastError } from '../notify';
 import { useApi } from '../query';
@@ -204,7 +204,7 @@ export function CertificateDialog({ code, onClose }: { code: string; onClose: ()
                 Остаток: <b data-testid="certificate-balance">{formatPrice(c.balance)}</b> из {formatPrice(c.amount)}
               </Text>
             )}
-            <Anchor href={c.url} target="_blank" rel="noopener" size="sm">
+            <Anchor href={withBase(c.url)} target="_blank" rel="noopener" size="sm">
               Карточка сертификата
             </Anchor>
           </Group>

@@ -10,6 +10,7 @@ import {
   type FiscalReceiptState,
 } from '../../../contract/fiscal';
 import { call } from '../api';
+import { withBase } from '../config';
 import { runChange } from '../mutations';
 import { useCan } from '../session';
 import { FormModal } from './FormModal';
@@ -151,7 +152,7 @@ export function ReceiptCell({ receipt }: { receipt: FiscalReceiptBrief | null | 
       {receipt.invoice_number &&
         (can('fiscal.read') ? (
           <Anchor
-            href={receiptPage(receipt.id)}
+            href={withBase(receiptPage(receipt.id))}
             target="_blank"
             rel="noopener"
             size="sm"

@@ -9,7 +9,7 @@ import {
 } from '../../../contract/fiscal';
 import { formatDateTime, formatPrice } from '../../../contract/format';
 import { call } from '../api';
-import { config } from '../config';
+import { config, withBase } from '../config';
 import { PageHeader } from '../components/PageHeader';
 import { ReceiptStateBadge } from '../components/FiscalReceipt';
 import { toastError, TITLES } from '../notify';
@@ -133,7 +133,7 @@ export default function FiscalReceipt() {
               <>
                 {' '}
                 · ссылается на{' '}
-                <Anchor href={`/receipts/${data.referent.id}`} size="sm" c="teal.9" td="underline">
+                <Anchor href={withBase(`/receipts/${data.referent.id}`)} size="sm" c="teal.9" td="underline">
                   {data.referent.invoice_number ?? `чек ${data.referent.id}`}
                 </Anchor>
               </>

@@ -6,7 +6,7 @@ import { certificatesApi } from '../../../contract/endpoints/certificates';
 import { inLanguage } from '../../../contract/language';
 import { shareApi } from '../../../contract/endpoints/share';
 import { ApiError, call, errorText } from '../api';
-import { config } from '../config';
+import { config, withBase } from '../config';
 import { currentLanguage, useT } from '../i18n';
 import '../../../contract/texts/ru/app-later';
 import { useCertificateTexts } from '../i18n/certificates';
@@ -45,7 +45,7 @@ function ShareCertificate({ certificate }: { certificate: MyCertificate }) {
         }
         return;
       }
-      const link = `https://t.me/share/url?url=${encodeURIComponent(location.origin + (certificate.url ?? ''))}`;
+      const link = `https://t.me/share/url?url=${encodeURIComponent(location.origin + withBase(certificate.url ?? ''))}`;
       if (!openTelegramLink(link)) window.open(link, '_blank', 'noopener');
     } catch (err) {
       haptic('error');
@@ -290,7 +290,7 @@ export default function BuyCertificate({ onBack }: { onBack: () => void }) {
 
 /** The printable card in the mini-app's language: inside Telegram in its in-app browser. */
 function CardLink({ url, label }: { url: string; label: string }) {
-  const href = inLanguage(url, currentLanguage());
+  const href = withBase(inLanguage(url, currentLanguage()));
   return (
     <Button
       Component="a"

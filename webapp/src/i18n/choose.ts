@@ -1,6 +1,7 @@
 import { isLanguage, languageFromCode, type Language } from '../../../contract/language';
 import type { CustomerLanguage } from '../../../contract/journey';
 import { request } from '../api';
+import { storeKey } from '../config';
 import { rawInitData, telegramUser } from '../tg';
 import { currentLanguage, setLanguage } from './index';
 
@@ -8,7 +9,7 @@ const STORAGE_KEY = 'workshop-language';
 
 function remembered(): Language | null {
   try {
-    const value = localStorage.getItem(STORAGE_KEY);
+    const value = localStorage.getItem(storeKey(STORAGE_KEY));
     return isLanguage(value) ? value : null;
   } catch {
     return null;
@@ -28,7 +29,7 @@ export async function chooseLanguage(): Promise<void> {
   stored
     ?.then(async ({ language }) => {
       try {
-        localStorage.setItem(STORAGE_KEY, language);
+        localStorage.setItem(storeKey(STORAGE_KEY), language);
       } catch {
         /* storage may be unavailable */
       }

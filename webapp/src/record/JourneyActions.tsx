@@ -6,7 +6,7 @@ import { shareApi } from '../../../contract/endpoints/share';
 import { ApiError, call, errorText } from '../api';
 import { useT, workshopTitle, ru } from '../i18n';
 import '../../../contract/texts/ru/app-later';
-import { config } from '../config';
+import { config, withBase } from '../config';
 import { haptic } from '../tg';
 import {
   canShareMessage,
@@ -38,7 +38,8 @@ export function DeadlineNotice({ view }: { view: RecordView }) {
 export function CalendarButton({ view }: { view: RecordView }) {
   const T = useT();
   if (!view.calendar_url) return null;
-  const href = view.calendar_url;
+  // A path of this server (under the API prefix): under the studio's prefix too.
+  const href = withBase(view.calendar_url);
   return (
     <Button
       size="l"
