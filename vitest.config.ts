@@ -24,6 +24,7 @@ const NODE = [
   'tests/server/**/*.test.ts',
   'tests/db/**/*.test.ts',
   'tests/bot/**/*.test.ts',
+  'tests/platform/**/*.test.ts',
 ];
 const node = { environment: 'node', testTimeout: 30_000, hookTimeout: 30_000 } as const;
 

@@ -37,6 +37,8 @@ export interface TelegramOptions {
   botInfo?: UserFromGetMe;
   /** How long a taken update is this instance's (tests shorten it). */
   updateLeaseMs?: number;
+  /** false: commands, menu button and webhook are already set (a platform sets a studio's bot up once). */
+  setup?: boolean;
 }
 
 /**
@@ -97,10 +99,12 @@ export function createTelegram(deps: {
   database: Database;
   log: Log;
   webhookPath: string;
+  /** Where Telegram posts updates, when not PUBLIC_URL + webhookPath (a platform's one webhook for every studio). */
+  webhookUrl?: string;
   options?: TelegramOptions;
 }): Telegram {
   const { config, database, log } = deps;
-  const webhookUrl = `${config.publicUrl}${deps.webhookPath}`;
+  const webhookUrl = deps.webhookUrl ?? `${config.publicUrl}${deps.webhookPath}`;
   const bot = createBot({ config, database, log, botInfo: deps.options?.botInfo });
   const outbox = createOutboxFor({
     config,
@@ -131,6 +135,7 @@ export function createTelegram(deps: {
 
   /** Commands, the menu button and the webhook: retried in the background until Telegram answers. */
   async function setup(): Promise<void> {
+    if (deps.options?.setup === false) return;
     try {
       await init();
       // Russian for everyone, and each other language's list for users whose Telegram is in it.

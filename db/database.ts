@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import type pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, WithSchemaPlugin, sql, type KyselyPlugin, type RawBuilder, type Transaction } from 'kysely';
 import type { DB } from './schema';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -16,11 +16,46 @@ export interface Database {
   file: string | null;
   /** Bumped after every committed locked write (db/lock.ts): lets in-process caches know they are stale. */
   writes: number;
+  /** PostgreSQL: the schema of one studio of a platform, named in every statement; none: the default schema. */
+  schema?: string;
   close(): Promise<void>;
 }
 
+/** Each studio's schema plugin, so a statement can tell whose it is (prepared statements, advisory lock keys). */
+const schemaOfPlugin = new WeakMap<KyselyPlugin, string>();
+
+/**
+ * One studio of a platform on a PostgreSQL database shared with others: every statement built on it
+ * names the studio's schema (Kysely's withSchema), so a pooled connection carries nothing from one
+ * studio's request into another's. Closing it leaves the shared pool open.
+ */
+export function inSchema(base: Database, schema: string): Database {
+  const plugin = new WithSchemaPlugin(schema);
+  schemaOfPlugin.set(plugin, schema);
+  return { db: base.db.withPlugin(plugin), dialect: base.dialect, file: null, writes: 0, schema, close: async () => {} };
+}
+
+/** The studio schema `db` runs in, if any. */
+export function schemaOf(db: Executor): string | undefined {
+  for (const p of db.getExecutor().plugins) {
+    const s = schemaOfPlugin.get(p);
+    if (s !== undefined) return s;
+  }
+  return undefined;
+}
+
+/**
+ * The key of a PostgreSQL advisory lock named `name`, of this executor's studio: advisory locks belong
+ * to the whole database, so each studio's are its own. `legacy`: the fixed number the default schema used.
+ */
+export function advisoryKey(db: Executor, name: string, legacy?: number): RawBuilder<unknown> {
+  const schema = schemaOf(db);
+  if (schema === undefined && legacy !== undefined) return sql`${legacy}`;
+  return sql`hashtextextended(${schema === undefined ? name : `${schema}/${name}`}, 0)`;
+}
+
 /** `sqlite:./data/app.db`, `sqlite::memory:` or `postgres://user:pass@host/db`. */
-export function createDb(url: string, opts: { poolSize?: number } = {}): Database {
+export function createDb(url: string, opts: { poolSize?: number; searchPath?: string } = {}): Database {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
     // pg is loaded by the first query, so a server on SQLite never loads it (a faster start).
     const pool = async () => {
@@ -28,6 +63,8 @@ export function createDb(url: string, opts: { poolSize?: number } = {}): Databas
       const p = new pg.Pool({
         connectionString: url,
         max: opts.poolSize ?? 10,
+        // The same for every connection of the pool: one that no studio's request sets or changes.
+        ...(opts.searchPath && { options: `-c search_path=${opts.searchPath}` }),
         types: { getTypeParser: pgTypeParser(pg.types) },
       });
       // A connection that breaks (the database restarted, the network dropped) leaves the pool and the

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Database, Executor } from './database';
+import { advisoryKey, type Database, type Executor } from './database';
 
 /**
  * Runs `fn` in one transaction that first takes the schedule's lock, so every change to a
@@ -36,7 +36,7 @@ export async function withLocks<T>(database: Database, keys: LockKeys, fn: (trx:
     [...new Set(xs.filter((x): x is N => x !== null))].sort((a, b) => a - b);
   const result = await database.db.transaction().execute(async (trx) => {
     for (const id of ascending(keys.telegramIds))
-      await sql`select pg_advisory_xact_lock(hashtextextended(${`customer:${id}`}, 0))`.execute(trx);
+      await sql`select pg_advisory_xact_lock(${advisoryKey(trx, `customer:${id}`)})`.execute(trx);
     const scheduleIds = ascending(keys.scheduleIds);
     if (scheduleIds.length > 0)
       await trx.selectFrom('schedules').select('id').where('id', 'in', scheduleIds).orderBy('id').forUpdate().execute();

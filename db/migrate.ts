@@ -83,6 +83,9 @@ export const migrations: Record<string, Migration> = {
   '20261202_0445_seats_covering_index': m20261202_0445,
 };
 
+/** The newest migration: a database whose last is older is migrated before it is served. */
+export const LATEST_MIGRATION = Object.keys(migrations).sort().at(-1)!;
+
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /**
@@ -90,10 +93,12 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
  * 0100–0500 files were named per feature, not in the order written, so a database migrated at an
  * intermediate commit has later names done and earlier ones pending.
  */
-const migrator = (db: Kysely<DB>) => new Migrator({ db, provider, allowUnorderedMigrations: true });
+const migrator = (db: Kysely<DB>, schema?: string) =>
+  new Migrator({ db, provider, allowUnorderedMigrations: true, ...(schema && { migrationTableSchema: schema }) });
 
-export async function migrateToLatest(db: Kysely<DB>): Promise<void> {
-  const { error, results } = await migrator(db).migrateToLatest();
+/** `schema`: a platform studio's PostgreSQL schema, which also holds its record of migrations run. */
+export async function migrateToLatest(db: Kysely<DB>, schema?: string): Promise<void> {
+  const { error, results } = await migrator(db, schema).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
 }

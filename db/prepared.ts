@@ -1,5 +1,5 @@
 import { CompiledQuery, type Compilable } from 'kysely';
-import type { Executor } from './database';
+import { schemaOf, type Executor } from './database';
 
 /** Stands for the call's n-th value while the query is built the first time. */
 class Slot {
@@ -24,7 +24,10 @@ interface Compiled {
 export function prepared<A extends unknown[], R>(build: (db: Executor, ...values: A) => Compilable<R>) {
   const byKind = new Map<unknown, Compiled>();
   return async (db: Executor, ...values: A): Promise<R[]> => {
-    const kind = db.getExecutor().adapter.constructor;
+    // Per kind of database and studio schema: the SQL names the schema.
+    const adapter = db.getExecutor().adapter.constructor;
+    const schema = schemaOf(db);
+    const kind = schema === undefined ? adapter : `${adapter.name}/${schema}`;
     let c = byKind.get(kind);
     if (!c) {
       const query = build(db, ...(values.map((_, n) => new Slot(n)) as A)).compile();

@@ -94,6 +94,23 @@ const Env = z.object({
     .regex(/^\d{4,8}$/)
     .optional(),
   FISCAL_PFR_TIMEOUT_S: z.coerce.number().min(1).max(120).default(10),
+  // Many studios on one deployment, each with its own bot (off: one studio, as before).
+  PLATFORM: bool.default(false),
+  PLATFORM_BOT_TOKEN: z
+    .string()
+    .regex(/^\d+:[\w-]+$/)
+    .optional(),
+  // More PostgreSQL servers for studios: name=postgres://…, separated by spaces; DATABASE_URL is "main".
+  PLATFORM_DATABASES: z
+    .string()
+    .regex(/^\s*([a-z][a-z0-9_-]{0,30}=postgres(ql)?:\/\/\S+\s*)*$/)
+    .optional(),
+  PLATFORM_LIVE_STUDIOS: z.coerce.number().int().min(1).max(10_000).default(50),
+  PLATFORM_IDLE_WAKE_S: z.coerce.number().int().min(10).max(86_400).default(300),
+  PLATFORM_FIRST_STUDIO: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{1,39}$/)
+    .default('studio'),
 });
 
 export interface Config {
@@ -107,6 +124,8 @@ export interface Config {
   firstSuperuser: string;
   firstSuperuserPassword: string | undefined;
   publicUrl: string;
+  /** The path every page and API call of this studio is served under: '' for a single studio, `/s/<slug>` on a platform. */
+  basePath?: string;
   botToken: string | undefined;
   /** Telegram payments' provider token; undefined: no invoices. */
   paymentProviderToken: string | undefined;
@@ -134,6 +153,22 @@ export interface Config {
   fiscalPfrPin: string | undefined;
   /** How long the fiscal sender waits for the PFR's answer (its claims last about twice as long). */
   fiscalPfrTimeoutMs: number;
+  platform: PlatformConfig;
+}
+
+/** Many studios on one deployment (PLATFORM=true); off: this deployment is one studio. */
+export interface PlatformConfig {
+  enabled: boolean;
+  /** The platform's own bot, which onboards studio owners; none: studios are created by the platform owner only. */
+  botToken: string | undefined;
+  /** PostgreSQL servers studios may live on, by name; "main" is DATABASE_URL. */
+  databases: Record<string, string>;
+  /** Studios kept open at once by one instance (the least recently used closes first). */
+  liveStudios: number;
+  /** How often a studio nobody uses has its periodic jobs run. */
+  idleWakeMs: number;
+  /** The slug the existing database's studio gets when a single-studio deployment becomes a platform. */
+  firstStudio: string;
 }
 
 /** What each variable must look like, for the error lines. */
@@ -163,6 +198,12 @@ const EXPECTED: Partial<Record<keyof z.infer<typeof Env>, string>> = {
   SHUTDOWN_DRAIN_S: 'a number of seconds from 0 to 300',
   FISCAL_PFR_PIN: 'the PFR PIN: 4 to 8 digits',
   FISCAL_PFR_TIMEOUT_S: 'a number of seconds from 1 to 120',
+  PLATFORM: 'true or false',
+  PLATFORM_BOT_TOKEN: 'the platform bot\'s token from @BotFather, like 123456:ABC-DEF…',
+  PLATFORM_DATABASES: 'name=postgres://… pairs separated by spaces (e.g. b=postgres://u:p@db2/studios)',
+  PLATFORM_LIVE_STUDIOS: 'a whole number from 1 to 10000',
+  PLATFORM_IDLE_WAKE_S: 'a whole number of seconds from 10 to 86400',
+  PLATFORM_FIRST_STUDIO: '2 to 40 lowercase letters, digits or -, starting with a letter or digit',
 };
 
 /** Never printed, only their length. */
@@ -175,6 +216,7 @@ const SECRETS = new Set([
   'SMTP_PASSWORD',
   'METRICS_TOKEN',
   'FISCAL_PFR_PIN',
+  'PLATFORM_BOT_TOKEN',
 ]);
 
 /** The password of a URL (user:password@host) replaced by ****, also in strings that do not parse as URLs. */
@@ -254,6 +296,22 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, opts: { dote
     shutdownDrainMs: Math.round(e.SHUTDOWN_DRAIN_S * 1000),
     fiscalPfrPin: e.FISCAL_PFR_PIN,
     fiscalPfrTimeoutMs: Math.round(e.FISCAL_PFR_TIMEOUT_S * 1000),
+    platform: {
+      enabled: e.PLATFORM,
+      botToken: e.PLATFORM_BOT_TOKEN,
+      databases: {
+        main: e.DATABASE_URL,
+        ...Object.fromEntries(
+          (e.PLATFORM_DATABASES ?? '')
+            .split(/\s+/)
+            .filter(Boolean)
+            .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+        ),
+      },
+      liveStudios: e.PLATFORM_LIVE_STUDIOS,
+      idleWakeMs: e.PLATFORM_IDLE_WAKE_S * 1000,
+      firstStudio: e.PLATFORM_FIRST_STUDIO,
+    },
   };
 }
 

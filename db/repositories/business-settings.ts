@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import type { Executor } from '../database';
 import { inTransaction } from '../lock';
+import { prepared } from '../prepared';
 
 /**
  * The row that names the state of the stored settings: every write gives it a new random value, in the
@@ -11,7 +11,6 @@ import { inTransaction } from '../lock';
 export const SETTINGS_VERSION_KEY = '~version';
 
 type Stored = Readonly<Record<string, unknown>>;
-type VersionRow = { value: string };
 
 /**
  * The settings this process read last and their version. A booking reads them several times; each read
@@ -60,12 +59,15 @@ export async function readBusinessSettings(db: Executor): Promise<Stored> {
   return values;
 }
 
+const versionRow = prepared((db: Executor, key: string) =>
+  db.selectFrom('business_settings').select('value').where('key', '=', key),
+);
+
 async function readCurrent(db: Executor): Promise<Stored> {
   const seen = last;
   if (seen) {
-    // Raw SQL: the cheapest statement to build, as it runs with every command.
-    const { rows } =
-      await sql<VersionRow>`select value from business_settings where key = ${SETTINGS_VERSION_KEY}`.execute(db);
+    // Built once per kind of database and studio schema, as it runs with every command.
+    const rows = await versionRow(db, SETTINGS_VERSION_KEY);
     if (rows[0]?.value === seen.version) return seen.values;
   }
   return readAll(db);

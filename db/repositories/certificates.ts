@@ -1,7 +1,7 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { ExpressionBuilder, Insertable, Selectable } from 'kysely';
 import { PostgresAdapter, sql } from 'kysely';
 import { nowIso, type Executor } from '../database';
-import type { CertificateEntriesTable, CertificatesTable } from '../schema';
+import type { CertificateEntriesTable, CertificatesTable, DB } from '../schema';
 
 export type CertificateRow = Selectable<CertificatesTable>;
 export type CertificateEntryRow = Selectable<CertificateEntriesTable>;
@@ -25,10 +25,18 @@ export type CertificateEntryInsert = Omit<Insertable<CertificateEntriesTable>, '
 /** A certificate with its balance: the sum of its entries in its unit (RSD, or places for a places certificate). */
 export type CertificateWithBalance = CertificateRow & { balance: number };
 
-const balanceOf = sql<string | number | null>`(select coalesce(sum(case when certificates.kind = 'places'
-  then e.places else e.amount end), 0) from certificate_entries e where e.certificate_id = certificates.id)`;
+// Built, not written, so a platform studio's statement names its schema here too.
+const balanceOf = (eb: ExpressionBuilder<DB, 'certificates'>) =>
+  eb
+    .selectFrom('certificate_entries as e')
+    .select(sql<string | number | null>`coalesce(sum(case when certificates.kind = 'places' then e.places else e.amount end), 0)`.as('b'))
+    .whereRef('e.certificate_id', '=', 'certificates.id');
 
-const withBalance = (db: Executor) => db.selectFrom('certificates').selectAll().select(balanceOf.as('balance'));
+const withBalance = (db: Executor) =>
+  db
+    .selectFrom('certificates')
+    .selectAll()
+    .select((eb) => balanceOf(eb).as('balance'));
 const numeric = <T extends { balance: string | number | null }>(r: T) => ({ ...r, balance: Number(r.balance ?? 0) });
 
 export const insertCertificate = (db: Executor, row: CertificateInsert) =>
@@ -126,7 +134,7 @@ export async function listCertificates(
       if (f.status === 'expired') q = q.where('expires_at', '<=', f.now);
       else {
         q = q.where('expires_at', '>', f.now);
-        q = q.where(balanceOf, f.status === 'active' ? '>' : '<=', 0);
+        q = q.where((eb) => eb(balanceOf(eb), f.status === 'active' ? '>' : '<=', 0));
       }
     }
   }

@@ -38,8 +38,19 @@ const freeDates = (db: Executor, workshopId: number | Expression<number>, now: s
     .where('s.workshop_id', '=', workshopId)
     .where('s.date', '>', now)
     .where('s.cancelled_at', 'is', null)
-    .where(
-      sql<boolean>`s.capacity > coalesce((select sum(r.people_count) from records r where r.schedule_id = s.id and r.state = 'ACTIVE'), 0)`,
+    .where((eb) =>
+      eb(
+        's.capacity',
+        '>',
+        eb.fn.coalesce(
+          eb
+            .selectFrom('records as r')
+            .select((e) => e.fn.sum<number>('r.people_count').as('n'))
+            .whereRef('r.schedule_id', '=', 's.id')
+            .where('r.state', '=', 'ACTIVE'),
+          sql<number>`0`,
+        ),
+      ),
     );
 
 /**

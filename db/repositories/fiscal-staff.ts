@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Dialect, Executor } from '../database';
+import { advisoryKey, type Dialect, type Executor } from '../database';
 import type { FiscalReceiptRow } from './fiscal';
 
 /* What staff read and type of fiscal receipts: a ledger's or a desk page's receipts, one receipt, a day's, a number typed by hand. */
@@ -60,7 +60,7 @@ export const receiptWithNumber = (db: Executor, invoiceNumber: string) =>
  */
 export async function lockInvoiceNumber(db: Executor, dialect: Dialect, invoiceNumber: string): Promise<void> {
   if (dialect === 'postgres')
-    await sql`select pg_advisory_xact_lock(hashtextextended(${`fiscal-number:${invoiceNumber}`}, 0))`.execute(db);
+    await sql`select pg_advisory_xact_lock(${advisoryKey(db, `fiscal-number:${invoiceNumber}`)})`.execute(db);
 }
 
 /** Manual mode: the number staff typed, on a receipt still waiting for one; undefined when it was not (typed already). */

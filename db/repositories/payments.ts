@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import { PostgresAdapter, sql } from 'kysely';
-import { allColumns, nowIso, type Executor } from '../database';
+import { advisoryKey, allColumns, nowIso, type Executor } from '../database';
 import { prepared } from '../prepared';
 import type { PaymentsTable } from '../schema';
 import { namesOfBooking } from './payment-names';
@@ -146,7 +146,7 @@ export const forgetPaymentsOf = (db: Executor, telegramId: number) =>
  */
 export async function lockCredit(db: Executor, telegramId: number): Promise<void> {
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`credit:${telegramId}`}, 0))`.execute(db);
+  await sql`select pg_advisory_xact_lock(${advisoryKey(db, `credit:${telegramId}`)})`.execute(db);
 }
 
 /**
@@ -172,8 +172,10 @@ export async function moneyDue(db: Executor, from: string, to: string): Promise<
   const row = await db
     .selectFrom('records as r')
     .innerJoin('schedules as s', 's.id', 'r.schedule_id')
-    .select(() => {
-      const owed = sql`${recordPriceSql} - coalesce((select sum(p.amount) from payments p where p.record_id = r.id), 0)`;
+    .select((eb) => {
+      // The subquery is built, not written, so it names the studio's schema like the rest.
+      const paid = eb.selectFrom('payments as p').select((e) => e.fn.sum('p.amount').as('s')).whereRef('p.record_id', '=', 'r.id');
+      const owed = sql`${recordPriceSql} - coalesce((${paid}), 0)`;
       return sql<number | string | null>`sum(case when ${owed} > 0 then ${owed} else 0 end)`.as('due');
     })
     .where('r.state', '=', 'ACTIVE')

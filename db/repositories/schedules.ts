@@ -185,9 +185,17 @@ async function withRecords(db: Executor, rows: JoinedRow[]): Promise<SchedulePub
 export async function listOpenSchedules(db: Executor, now: string): Promise<ScheduleOpen[]> {
   const rows = await joined(db)
     .select(
-      sql<number>`coalesce((select sum(r.people_count) from records r where r.schedule_id = s.id and r.state = 'ACTIVE'), 0)`.as(
-        'taken',
-      ),
+      (eb) =>
+        eb.fn
+          .coalesce(
+            eb
+              .selectFrom('records as r')
+              .select((e) => e.fn.sum<number>('r.people_count').as('n'))
+              .whereRef('r.schedule_id', '=', 's.id')
+              .where('r.state', '=', 'ACTIVE'),
+            sql<number>`0`,
+          )
+          .as('taken'),
     )
     .where('s.date', '>', now)
     .where('s.cancelled_at', 'is', null)

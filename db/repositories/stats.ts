@@ -120,12 +120,20 @@ export async function upcomingFill(db: Executor, from: string, to: string) {
       's.date',
       's.capacity',
       'w.title',
-      sql<
-        number | string | null
-      >`(select sum(r.people_count) from records r where r.schedule_id = s.id and r.state = 'ACTIVE')`.as('taken'),
-      sql<
-        number | string | null
-      >`(select sum(r.people_count) from records r where r.schedule_id = s.id and r.state = 'QUEUED')`.as('queued'),
+      (eb) =>
+        eb
+          .selectFrom('records as r')
+          .select((e) => e.fn.sum<number | string | null>('r.people_count').as('n'))
+          .whereRef('r.schedule_id', '=', 's.id')
+          .where('r.state', '=', 'ACTIVE')
+          .as('taken'),
+      (eb) =>
+        eb
+          .selectFrom('records as r')
+          .select((e) => e.fn.sum<number | string | null>('r.people_count').as('n'))
+          .whereRef('r.schedule_id', '=', 's.id')
+          .where('r.state', '=', 'QUEUED')
+          .as('queued'),
     ])
     .where('s.date', '>', from)
     .where('s.date', '<=', to)
