@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -9,6 +10,13 @@ import type { UserFromGetMe } from 'grammy/types';
  * (429 with retry_after, 403 for a blocked user, anything else). Point TELEGRAM_API_ROOT at `url`.
  * It refuses what Telegram refuses: an unknown method (404), and parameters the Bot API reference rules
  * out (400 "Bad Request: …"), so a call that passes the tests is one Telegram takes.
+ *
+ * It serves several bots at once: any token is the test bot (FAKE_BOT) unless a test made it another
+ * bot's (addBot, registerManagedBot); a bot's revoked or wrong token answers 401 Unauthorized, as
+ * Telegram does. Managed bots (Bot API 9.6): a test registers one as Telegram would after its owner
+ * created it with a request_managed_bot button, builds the `managed_bot` update (and the
+ * managed_bot_created service message) for it, and the manager bot gets its token with
+ * getManagedBotToken or a new one with replaceManagedBotToken.
  */
 
 export interface ApiError {
@@ -79,12 +87,52 @@ export interface FloodLimits {
 
 export const TELEGRAM_LIMITS: FloodLimits = { perSecond: 30, privateBurst: 2, groupPerMinute: 20 };
 
+/** A bot the fake knows (besides FAKE_BOT): who getMe says it is, and its current token. */
+export interface FakeBotHandle {
+  me: UserFromGetMe;
+  /** The current token (after a rotation, the new one). */
+  readonly token: string;
+}
+
+/** A managed bot, as Telegram keeps it after its owner created it through a manager bot. */
+export interface FakeManagedBot extends FakeBotHandle {
+  owner: TgUser;
+  managerToken: string;
+  /** The `managed_bot` update Telegram sends the manager bot (on creation, and on a token change). */
+  update(): { update_id: number; managed_bot: { user: TgUser; bot: TgBotUser } };
+  /** The service message in the owner's chat with the manager bot, sent on creation with the button. */
+  createdMessage(): ReturnType<typeof managedBotCreatedUpdate>;
+}
+
 export interface FakeTelegram {
   url: string;
   env: { TELEGRAM_API_ROOT: string };
   calls: FakeCall[];
-  /** Successful calls of a method (optionally to one chat). */
-  ok(method: string, chatId?: number): FakeCall[];
+  /** Successful calls of a method (optionally to one chat, optionally with one bot's token). */
+  ok(method: string, chatId?: number, token?: string): FakeCall[];
+  /** Every call made with this token. */
+  callsOf(token: string): FakeCall[];
+  /** A bot created in @BotFather: getMe with its token answers it. The token is made up unless given. */
+  addBot(
+    bot: { id: number; username: string; firstName?: string; canManageBots?: boolean },
+    token?: string,
+  ): FakeBotHandle;
+  /**
+   * A bot created by `owner` with the request_managed_bot button of the manager bot whose token is
+   * `managerToken`, as Telegram keeps it: the manager may get its token (getManagedBotToken) and
+   * replace it (replaceManagedBotToken).
+   */
+  registerManagedBot(opts: {
+    managerToken: string;
+    owner: TgUser;
+    id?: number;
+    username: string;
+    firstName?: string;
+  }): FakeManagedBot;
+  /** The owner revokes the bot's token in @BotFather: a new one (answered), the old one answers 401. */
+  rotateToken(botId: number): string;
+  /** This token answers 401 Unauthorized from now on (revoked, or never issued). */
+  revokeToken(token: string): void;
   /** Successful sendMessage calls (optionally to one chat). */
   messages(chatId?: number): FakeCall[];
   /** The next `times` calls of `method` (to `chatId`, if given) answer this error, or get no answer at all. */
@@ -98,7 +146,7 @@ export interface FakeTelegram {
   /** Updates handed out by getUpdates (long polling). */
   pushUpdate(update: { update_id: number }): void;
   waitFor(pred: (calls: FakeCall[]) => boolean, timeoutMs?: number): Promise<void>;
-  /** Forgets the calls, the rules, the blocked chats and what the flood limits counted. */
+  /** Forgets the calls, the rules, the blocked chats, the bots added and what the flood limits counted. */
   reset(): void;
   close(): Promise<void>;
 }
@@ -109,6 +157,30 @@ export const TOO_MANY = (retryAfter: number): ApiError => ({
   parameters: { retry_after: retryAfter },
 });
 export const BLOCKED: ApiError = { error_code: 403, description: 'Forbidden: bot was blocked by the user' };
+/** Telegram's answer to a call with a token that is not (or no longer) a bot's. */
+export const UNAUTHORIZED: ApiError = { error_code: 401, description: 'Unauthorized' };
+
+/** A bot token as @BotFather issues them: the bot's id, a colon, 35 letters, digits, _ and -. */
+export const makeBotToken = (botId: number) =>
+  `${botId}:AA${crypto.randomBytes(33).toString('base64url').slice(0, 33)}`;
+
+/** A bot's User object (as in updates), from what getMe answers. */
+export type TgBotUser = { id: number; is_bot: true; first_name: string; username: string };
+
+const botUser = (me: UserFromGetMe): TgBotUser => ({
+  id: me.id,
+  is_bot: true,
+  first_name: me.first_name,
+  username: me.username,
+});
+
+const botIdentity = (bot: { id: number; username: string; firstName?: string; canManageBots?: boolean }) => ({
+  ...FAKE_BOT,
+  id: bot.id,
+  first_name: bot.firstName ?? bot.username,
+  username: bot.username,
+  can_manage_bots: bot.canManageBots ?? false,
+});
 
 /** Whether a method sends something to a chat (counted against the flood limits). */
 const isSend = (method: string) => /^(send|edit|copy|forward)/.test(method);
@@ -193,27 +265,67 @@ export async function startFakeTelegram(
   const blocked = new Set<number>();
   let messageId = 1;
   const updates: { update_id: number }[] = [];
+  /** The bots added (by id): who they are, their current token, and for a managed bot its manager and owner. */
+  const bots = new Map<number, { me: UserFromGetMe; token: string; managerId?: number; owner?: TgUser }>();
+  /** Tokens that answer 401: revoked, or made up by a test. */
+  const revoked = new Set<string>();
 
   const chatOf = (params: CallParams) => (params.chat_id === undefined ? undefined : Number(params.chat_id));
+  const botIdOf = (token: string) => Number(token.split(':')[0]);
+  /** The bot added with this (current) token, if any. */
+  const botOf = (token: string) => {
+    const bot = bots.get(botIdOf(token));
+    return bot?.token === token ? bot : undefined;
+  };
+  /** A token Telegram would not take: revoked, or a known bot's id with another secret. */
+  const unauthorized = (token: string) => revoked.has(token) || (bots.has(botIdOf(token)) && !botOf(token));
 
-  function result(method: string, params: CallParams): unknown {
+  function addBot(me: UserFromGetMe, token: string, managed?: { managerId: number; owner: TgUser }) {
+    if (me.id === FAKE_BOT.id) throw new Error('fake Telegram: FAKE_BOT is every unknown token already');
+    if (botIdOf(token) !== me.id) throw new Error(`fake Telegram: a token of bot ${me.id} starts with "${me.id}:"`);
+    bots.set(me.id, { me, token, ...managed });
+  }
+
+  /** A new token for the bot; the old one answers 401 from now on. */
+  function rotate(botId: number): string {
+    const bot = bots.get(botId);
+    if (!bot) throw new Error(`fake Telegram: no bot ${botId}`);
+    revoked.add(bot.token);
+    bot.token = makeBotToken(botId);
+    return bot.token;
+  }
+
+  /** getManagedBotToken / replaceManagedBotToken: a user_id that is a bot this bot manages. */
+  function managedBotError(method: string, params: CallParams, token: string): ApiError | undefined {
+    if (method !== 'getManagedBotToken' && method !== 'replaceManagedBotToken') return undefined;
+    const bot = bots.get(Number(params.user_id));
+    // As MTProto's bots.exportBotToken, which these methods stand on, answers for a bot that is not the caller's.
+    return bot?.managerId === botIdOf(token) ? undefined : bad('BOT_INVALID');
+  }
+
+  function result(method: string, params: CallParams, token: string): unknown {
     const chat = { id: chatOf(params) ?? 0, type: 'private', first_name: 'Анна' };
     const date = Math.floor(Date.now() / 1000);
+    const me = botOf(token)?.me ?? FAKE_BOT;
     switch (method) {
       case 'getMe':
-        return FAKE_BOT;
+        return me;
+      case 'getManagedBotToken':
+        return bots.get(Number(params.user_id))?.token;
+      case 'replaceManagedBotToken':
+        return rotate(Number(params.user_id));
       case 'sendMessage':
         return {
           message_id: messageId++,
           date,
           chat,
-          from: FAKE_BOT,
+          from: me,
           text: params.text,
           reply_markup: params.reply_markup,
           // Sent for a business account: Telegram says which connection, and that a bot sent it.
           ...(params.business_connection_id !== undefined && {
             business_connection_id: params.business_connection_id,
-            sender_business_bot: FAKE_BOT,
+            sender_business_bot: me,
           }),
         };
       case 'sendDocument': {
@@ -222,7 +334,7 @@ export async function startFakeTelegram(
           message_id: messageId++,
           date,
           chat,
-          from: FAKE_BOT,
+          from: me,
           caption: params.caption,
           document: {
             file_id: `doc${messageId}`,
@@ -237,7 +349,7 @@ export async function startFakeTelegram(
           message_id: messageId++,
           date,
           chat,
-          from: FAKE_BOT,
+          from: me,
           caption: params.caption,
           photo: [{ file_id: `photo${messageId}`, file_unique_id: `uphoto${messageId}`, width: 320, height: 320 }],
         };
@@ -247,7 +359,7 @@ export async function startFakeTelegram(
           date,
           edit_date: date,
           chat,
-          from: FAKE_BOT,
+          from: me,
           text: params.text,
         };
       case 'getUpdates':
@@ -263,7 +375,7 @@ export async function startFakeTelegram(
           message_id: messageId++,
           date,
           chat,
-          from: FAKE_BOT,
+          from: me,
           invoice: {
             title: params.title,
             description: params.description,
@@ -277,14 +389,54 @@ export async function startFakeTelegram(
     }
   }
 
+  /** A bot added, with its token read when asked (it changes with a rotation). */
+  const handleOf = (id: number): FakeBotHandle => {
+    const bot = bots.get(id)!;
+    return {
+      me: bot.me,
+      get token() {
+        return bots.get(id)?.token ?? bot.token;
+      },
+    };
+  };
+
   const fake: FakeTelegram = {
     url: '',
     env: { TELEGRAM_API_ROOT: '' },
     calls,
     latencyMs: 0,
     floodErrors: 0,
-    ok: (method, chatId) =>
-      calls.filter((c) => c.ok && c.method === method && (chatId === undefined || chatOf(c.params) === chatId)),
+    ok: (method, chatId, token) =>
+      calls.filter(
+        (c) =>
+          c.ok &&
+          c.method === method &&
+          (chatId === undefined || chatOf(c.params) === chatId) &&
+          (token === undefined || c.token === token),
+      ),
+    callsOf: (token) => calls.filter((c) => c.token === token),
+    addBot(bot, token = makeBotToken(bot.id)) {
+      addBot(botIdentity(bot), token);
+      return handleOf(bot.id);
+    },
+    registerManagedBot({ managerToken, owner, id = nextManagedBotId++, username, firstName }) {
+      addBot(botIdentity({ id, username, firstName }), makeBotToken(id), { managerId: botIdOf(managerToken), owner });
+      const h = handleOf(id);
+      return {
+        ...h,
+        get token() {
+          return h.token;
+        },
+        owner,
+        managerToken,
+        update: () => managedBotUpdate(owner, botUser(h.me)),
+        createdMessage: () => managedBotCreatedUpdate(owner, botUser(h.me)),
+      };
+    },
+    rotateToken: rotate,
+    revokeToken(token) {
+      revoked.add(token);
+    },
     messages: (chatId) => fake.ok('sendMessage', chatId),
     failNext(method, error, opts = {}) {
       rules.push({ method, chatId: opts.chatId, times: opts.times ?? 1, error });
@@ -311,6 +463,8 @@ export async function startFakeTelegram(
       rules = [];
       blocked.clear();
       updates.length = 0;
+      bots.clear();
+      revoked.clear();
       fake.latencyMs = 0;
       fake.floodErrors = 0;
     },
@@ -356,6 +510,10 @@ export async function startFakeTelegram(
       if (abandoned) return;
       const chatId = chatOf(params);
       let error: ApiError | undefined;
+      if (unauthorized(token)) {
+        calls.push({ method, token, params, at: receivedAt, ok: false, error: UNAUTHORIZED });
+        return answer(401, { ok: false, ...UNAUTHORIZED });
+      }
       const rule = rules.find(
         (r) => r.method === method && r.times > 0 && (r.chatId === undefined || r.chatId === chatId),
       );
@@ -376,6 +534,8 @@ export async function startFakeTelegram(
         // A prepared message Telegram would refuse.
       } else if ((error = businessCallError(method, params))) {
         // A send for a business account Telegram would refuse.
+      } else if ((error = managedBotError(method, params, token))) {
+        // A managed bot's token asked by a bot that does not manage it.
       } else if (method === 'sendMessage' && chatId !== undefined && blocked.has(chatId)) {
         error = BLOCKED;
       } else if (flood && chatId !== undefined && isSend(method)) {
@@ -384,7 +544,7 @@ export async function startFakeTelegram(
       }
       calls.push({ method, token, params, at: receivedAt, ok: !error, error });
       if (error) return answer(error.error_code, { ok: false, ...error });
-      return answer(200, { ok: true, result: result(method, params) });
+      return answer(200, { ok: true, result: result(method, params, token) });
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -407,7 +567,12 @@ export const KNOWN_METHODS = new Set([
   'getWebhookInfo',
   'setMyCommands',
   'setChatMenuButton',
+  'setMyDescription',
+  'setMyShortDescription',
+  'getManagedBotToken',
+  'replaceManagedBotToken',
   'sendMessage',
+  'deleteMessage',
   'editMessageText',
   'editMessageReplyMarkup',
   'answerCallbackQuery',
@@ -509,6 +674,7 @@ const REPLY_BUTTON_ACTIONS = [
   'request_contact',
   'request_location',
   'request_poll',
+  'request_managed_bot',
   'web_app',
 ] as const;
 
@@ -676,7 +842,26 @@ function replyKeyboardError(markup: { keyboard?: unknown }, opts: { webApp: bool
       if (!opts.webApp) return bad('BUTTON_TYPE_INVALID');
       if (!isHttpsUrl((button.web_app as { url?: unknown } | null)?.url)) return bad('BUTTON_URL_INVALID');
     }
+    if (button.request_managed_bot !== undefined) {
+      // KeyboardButtonRequestManagedBot: private chats only; a signed 32-bit request_id unique in the message.
+      if (!opts.webApp) return bad('BUTTON_TYPE_INVALID');
+      const request = button.request_managed_bot as Record<string, unknown> | null;
+      if (!request || typeof request !== 'object' || !isInteger(request.request_id))
+        return bad('can\'t parse keyboard button: Field "request_id" must be of type Integer');
+      const id = Number(request.request_id);
+      if (id < -(2 ** 31) || id >= 2 ** 31) return bad('BUTTON_ID_INVALID');
+      for (const field of ['suggested_name', 'suggested_username'])
+        if (request[field] !== undefined && typeof request[field] !== 'string')
+          return bad(`can't parse keyboard button: Field "${field}" must be of type String`);
+    }
   }
+  const requestIds = (rows.flat() as Record<string, { request_id?: unknown } | undefined>[])
+    .flatMap((b) =>
+      typeof b === 'object' ? ['request_users', 'request_chat', 'request_managed_bot'].map((f) => b[f]) : [],
+    )
+    .filter((r) => r !== undefined)
+    .map((r) => Number(r.request_id));
+  if (new Set(requestIds).size !== requestIds.length) return bad('BUTTON_ID_INVALID');
   for (const flag of ['is_persistent', 'resize_keyboard', 'one_time_keyboard', 'selective'])
     if (markup[flag as keyof typeof markup] !== undefined && !isBoolean(markup[flag as keyof typeof markup]))
       return bad(`field "${flag}" must be of type Boolean`);
@@ -857,6 +1042,28 @@ export function botApiCallError(method: string, params: CallParams): ApiError | 
         return bad('drop_pending_updates must be a Boolean');
       return allowedUpdatesError(params.allowed_updates);
     }
+    case 'deleteMessage':
+      return (
+        chatIdError(params) ?? (isInteger(params.message_id) ? undefined : bad('message identifier is not specified'))
+      );
+    case 'getManagedBotToken':
+    case 'replaceManagedBotToken':
+      return isInteger(params.user_id) && Number(params.user_id) > 0 ? undefined : bad('USER_ID_INVALID');
+    case 'setMyDescription':
+    case 'setMyShortDescription': {
+      // The bot's description (0-512 characters) and short description (0-120); empty removes it.
+      const [field, max] = method === 'setMyDescription' ? ['description', 512] : ['short_description', 120];
+      const value = params[field];
+      if (value !== undefined && typeof value !== 'string') return bad(`${field} must be a String`);
+      if (typeof value === 'string' && length(value) > max) return bad(`${field} is too long`);
+      if (
+        params.language_code !== undefined &&
+        params.language_code !== '' &&
+        !/^[a-z]{2}$/.test(String(params.language_code))
+      )
+        return bad('invalid language_code specified');
+      return undefined;
+    }
     case 'deleteWebhook':
       return params.drop_pending_updates !== undefined && !isBoolean(params.drop_pending_updates)
         ? bad('drop_pending_updates must be a Boolean')
@@ -1004,6 +1211,7 @@ export function businessMessageUpdate(connectionId: string, chatWith: TgUser, fr
 
 let nextUpdateId = 1;
 let nextMessageId = 10_000;
+let nextManagedBotId = 7_000_000_001;
 
 export interface TgUser {
   id: number;
@@ -1091,6 +1299,31 @@ export function successfulPaymentUpdate(from: TgUser, payload: string, totalAmou
         telegram_payment_charge_id: chargeId,
         provider_payment_charge_id: `prov-${chargeId}`,
       },
+    },
+  };
+}
+
+/**
+ * Telegram's `managed_bot` update (ManagedBotUpdated): a bot managed by the receiving bot was created,
+ * or its token or owner changed. `user` created the bot; its token is fetched with getManagedBotToken.
+ */
+export function managedBotUpdate(owner: TgUser, bot: TgBotUser) {
+  return { update_id: nextUpdateId++, managed_bot: { user: owner, bot } };
+}
+
+/**
+ * The service message (Message.managed_bot_created, ManagedBotCreated) the manager bot gets in the
+ * owner's chat when the owner created the bot with its request_managed_bot button.
+ */
+export function managedBotCreatedUpdate(owner: TgUser, bot: TgBotUser) {
+  return {
+    update_id: nextUpdateId++,
+    message: {
+      message_id: nextMessageId++,
+      date: Math.floor(Date.now() / 1000),
+      chat: { id: owner.id, type: 'private', first_name: owner.first_name },
+      from: owner,
+      managed_bot_created: { bot },
     },
   };
 }
