@@ -2,6 +2,7 @@ import { Api, BotError, GrammyError, type Bot } from 'grammy';
 import type { Update, UserFromGetMe } from 'grammy/types';
 import { nowIso, type Database } from '../db/database';
 import { markUpdateHandled, releaseUpdate, takeUpdate } from '../db/repositories/telegram-updates';
+import { gatedApi, type SendGate } from './delivery/send-gate';
 import { createOutbox, DEFAULT_OUTBOX_OPTIONS, type Outbox, type OutboxDeps, type OutboxOptions } from './outbox';
 import { createBot } from './createBot';
 import { renderContext, type BotConfig, type BotContext, type Log } from './context';
@@ -39,6 +40,8 @@ export interface TelegramOptions {
   updateLeaseMs?: number;
   /** false: commands, menu button and webhook are already set (a platform sets a studio's bot up once). */
   setup?: boolean;
+  /** The cap every bot of this process shares (a platform's studios): each send of this bot's outbox passes it. */
+  sendGate?: SendGate;
 }
 
 /**
@@ -74,6 +77,7 @@ export function createOutboxFor(deps: {
   log: Log;
   options?: Partial<OutboxOptions>;
   onSend?: OutboxDeps['onSend'];
+  sendGate?: SendGate;
 }): Outbox {
   const { config } = deps;
   const options = { ...DEFAULT_OUTBOX_OPTIONS, ...deps.options };
@@ -85,7 +89,7 @@ export function createOutboxFor(deps: {
   const rc = renderContext(config);
   return createOutbox({
     database: deps.database,
-    api: api.raw,
+    api: deps.sendGate ? gatedApi(api.raw, deps.sendGate, config.botToken.split(':')[0]) : api.raw,
     log: deps.log,
     options,
     render: (n, chatId) => renderNotificationForChat(deps.database.db, n, chatId, rc),
@@ -112,6 +116,7 @@ export function createTelegram(deps: {
     log,
     options: deps.options?.outbox,
     onSend: deps.options?.onSend,
+    sendGate: deps.options?.sendGate,
   });
   const updateLeaseMs = deps.options?.updateLeaseMs ?? UPDATE_LEASE_MS;
   const https = webAppsEnabled(config.publicUrl);

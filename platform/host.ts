@@ -40,6 +40,11 @@ export const UNAVAILABLE = {
 export interface StudioHost {
   /** The studio's live context, opening it when needed; null: no such studio. */
   open(slug: string): Promise<StudioContext | Unavailable | null>;
+  /**
+   * Runs `fn` on the studio's database: the live one, or opened for it alone (a studio's periodic jobs
+   * need neither its app nor its bot). Undefined when the studio is not served.
+   */
+  withDatabase<T>(slug: string, fn: (database: Database, timezone: string) => Promise<T>): Promise<T | undefined>;
   /** The studio whose bot sends this webhook secret, if any. */
   slugBySecret(secret: string): Promise<string | null>;
   /** Closes a live studio (suspended, moving, deleted, its token replaced): the next request opens it again. */
@@ -86,19 +91,24 @@ export function createStudioHost(deps: StudioHostDeps): StudioHost {
   /** The contexts opened, for the scheduler and the platform view. */
   const opened = new Map<string, StudioContext>();
 
-  async function build(slug: string): Promise<StudioContext | Unavailable | null> {
-    let studio = await store.db.selectFrom('studios').selectAll().where('slug', '=', slug).executeTakeFirst();
+  /** The studio's row when it may be served: active and at the code's version (migrated first if behind). */
+  async function servable(slug: string): Promise<Studio | Unavailable | null> {
+    const studio = await store.db.selectFrom('studios').selectAll().where('slug', '=', slug).executeTakeFirst();
     if (!studio) return null;
     if (studio.status !== 'active') return { unavailable: UNAVAILABLE[studio.status] };
+    if (studio.version === LATEST_MIGRATION) return studio;
     // Newer code never serves a studio at an older version: it is migrated first (or reported failed).
-    if (studio.version !== LATEST_MIGRATION) {
-      const r = await migrateStudio(store, servers, config.dataDir, studio);
-      if (!r.ok) {
-        log.error({ studio: slug, problem: r.problem }, 'platform: studio migration failed');
-        return { unavailable: UNAVAILABLE.failed };
-      }
-      studio = await store.db.selectFrom('studios').selectAll().where('id', '=', studio.id).executeTakeFirstOrThrow();
+    const r = await migrateStudio(store, servers, config.dataDir, studio);
+    if (!r.ok) {
+      log.error({ studio: slug, problem: r.problem }, 'platform: studio migration failed');
+      return { unavailable: UNAVAILABLE.failed };
     }
+    return store.db.selectFrom('studios').selectAll().where('id', '=', studio.id).executeTakeFirstOrThrow();
+  }
+
+  async function build(slug: string): Promise<StudioContext | Unavailable | null> {
+    const studio = await servable(slug);
+    if (!studio || 'unavailable' in studio) return studio;
     const botRow = await store.db
       .selectFrom('bots')
       .selectAll()
@@ -186,6 +196,18 @@ export function createStudioHost(deps: StudioHostDeps): StudioHost {
       const ctx = await p;
       if (ctx && 'app' in ctx) ctx.usedAt = Date.now();
       return ctx;
+    },
+    async withDatabase(slug, fn) {
+      const ctx = opened.get(slug);
+      if (ctx) return fn(ctx.database, ctx.config.businessTimezone);
+      const studio = await servable(slug);
+      if (!studio || 'unavailable' in studio) return undefined;
+      const database = openStudioDatabase(studio, servers, config.dataDir);
+      try {
+        return await fn(database, studio.timezone);
+      } finally {
+        await database.close();
+      }
     },
     async slugBySecret(secret) {
       const known = secrets.get(secret);

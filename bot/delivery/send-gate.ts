@@ -1,0 +1,76 @@
+import type { OutboxApi, OutboxMethod } from './transport';
+
+/*
+ * A cap on the Bot API sends of every bot of a process together (a platform's studios): at most
+ * `perSecond` sends start each second, taken in turn from each bot that has one waiting, so a studio's
+ * broadcast never queues ahead of another studio's confirmation. Each bot's own pace (Telegram's 30/s
+ * per bot, 1/s per chat) stays its outbox's.
+ */
+
+export interface SendGate {
+  /** Runs `send` when a slot is free, taking turns with the other bots waiting. */
+  run<T>(bot: string, send: () => Promise<T>): Promise<T>;
+  /** Sends waiting now, for metrics and tests. */
+  waiting(): number;
+}
+
+export function createSendGate(perSecond: number): SendGate {
+  const queues = new Map<string, (() => void)[]>();
+  const turn: string[] = [];
+  let timer: NodeJS.Timeout | null = null;
+  let windowStart = 0;
+  let started = 0;
+
+  function pump() {
+    timer = null;
+    const now = Date.now();
+    if (now - windowStart >= 1000) {
+      windowStart = now;
+      started = 0;
+    }
+    while (started < perSecond && turn.length > 0) {
+      const bot = turn.shift()!;
+      const queue = queues.get(bot)!;
+      queue.shift()!();
+      started++;
+      if (queue.length > 0) turn.push(bot);
+      else queues.delete(bot);
+    }
+    if (turn.length > 0) timer = setTimeout(pump, windowStart + 1000 - now);
+  }
+
+  return {
+    run(bot, send) {
+      return new Promise((resolve, reject) => {
+        const go = () => void send().then(resolve, reject);
+        const queue = queues.get(bot);
+        if (queue) queue.push(go);
+        else {
+          queues.set(bot, [go]);
+          turn.push(bot);
+        }
+        if (!timer) pump();
+      });
+    },
+    waiting: () => [...queues.values()].reduce((n, q) => n + q.length, 0),
+  };
+}
+
+/** The outbox's Bot API client with every send passing the gate under this bot's name. */
+export function gatedApi(api: OutboxApi, gate: SendGate, bot: string): OutboxApi {
+  const methods: OutboxMethod[] = [
+    'sendMessage',
+    'sendVenue',
+    'sendLocation',
+    'sendDocument',
+    'sendPhoto',
+    'sendInvoice',
+  ];
+  return Object.fromEntries(
+    methods.map((m) => [
+      m,
+      (params: never, signal?: never) =>
+        gate.run(bot, () => (api[m] as (p: never, s?: never) => Promise<unknown>)(params, signal)),
+    ]),
+  ) as unknown as OutboxApi;
+}
