@@ -2,8 +2,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../server/config';
 import { listen } from '../server/startup';
 import { createSendGate } from '../bot/delivery/send-gate';
-import { buildPlatform, migratePlatform } from './server';
+import { buildPlatform, migratePlatform, type PlatformDeps } from './server';
 import { createWaker } from './wakes';
+import { setUpPendingBots } from './bots';
+import { createOnboardingBot, type OnboardingBot } from './onboarding-bot';
+import { onboardingPort } from './onboarding';
+import { ONBOARDING_WEBHOOK, onboardingRoute } from './onboarding-route';
 
 /*
  * The platform's process (PLATFORM=true): the HTTP front for every studio, the studios' periodic jobs by
@@ -13,9 +17,26 @@ import { createWaker } from './wakes';
 /** Sends per second of every studio's bot together, from this instance: our own server's cap. */
 export const SEND_CAP_PER_SECOND = 600;
 
+/** The platform's own routes: the platform owner's API and the onboarding bot's webhook (with PLATFORM_BOT_TOKEN). */
+export function platformRoutes(log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>) {
+  let onboarding: OnboardingBot | null = null;
+  const routes: NonNullable<PlatformDeps['routes']> = async (app, p) => {
+    if (!p.config.platform.botToken) return;
+    onboarding = createOnboardingBot({
+      token: p.config.platform.botToken,
+      apiRoot: p.config.telegramApiRoot,
+      port: onboardingPort(p),
+      log,
+    });
+    onboardingRoute(app, onboarding);
+  };
+  return { routes, onboarding: () => onboarding };
+}
+
 export async function runPlatform(config: Config, log: FastifyBaseLogger): Promise<void> {
   const sendGate = createSendGate(SEND_CAP_PER_SECOND);
-  const platform = await buildPlatform({ config, log, host: { telegramOptions: { sendGate } } });
+  const own = platformRoutes(log);
+  const platform = await buildPlatform({ config, log, host: { telegramOptions: { sendGate } }, routes: own.routes });
   const waker = createWaker({
     store: platform.store,
     host: platform.host,
@@ -54,4 +75,13 @@ export async function runPlatform(config: Config, log: FastifyBaseLogger): Promi
     (err: unknown) => log.error({ err }, 'platform: migrating the studios failed'),
   );
   waker.start();
+  const bot = own.onboarding();
+  if (bot)
+    void bot
+      .setUp(`${config.publicUrl}${ONBOARDING_WEBHOOK}`)
+      .catch((err: unknown) => log.error({ err }, 'platform: the onboarding bot could not be set up'));
+  // Bots whose set-up with Telegram failed before (or a single studio's bot, adopted): tried again.
+  void setUpPendingBots(platform.store, config).catch((err: unknown) =>
+    log.error({ err }, 'platform: bot set-up failed'),
+  );
 }

@@ -32,7 +32,7 @@ export interface PlatformDeps {
   /** More of each studio's host (tests: no bots, rate limits). */
   host?: Partial<StudioHostDeps>;
   /** Registers the platform's own routes (its API, the onboarding bot's webhook) on its app. */
-  routes?: (app: FastifyInstance, platform: Omit<Platform, 'app'>) => Promise<void>;
+  routes?: (app: FastifyInstance, platform: Omit<Platform, 'app'> & { config: Config }) => Promise<void>;
 }
 
 const json = (res: http.ServerResponse, status: number, detail: string) => {
@@ -52,6 +52,8 @@ export async function buildPlatform(deps: PlatformDeps): Promise<Platform> {
     businessName: config.businessName,
     businessTimezone: config.businessTimezone,
     slug: config.platform.firstStudio,
+    secretKey: config.secretKey,
+    botToken: config.botToken,
   });
   const host = createStudioHost({ config, store, servers, log, ...deps.host });
   const firstStudio = config.platform.firstStudio;
@@ -110,7 +112,7 @@ export async function buildPlatform(deps: PlatformDeps): Promise<Platform> {
       return server;
     },
   });
-  await deps.routes?.(app, { host, store, servers });
+  await deps.routes?.(app, { host, store, servers, config });
   await registerStatic(app, {
     distDir: path.resolve(config.distDir),
     client: {

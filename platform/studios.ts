@@ -4,6 +4,7 @@ import { sql, type Selectable } from 'kysely';
 import { createDb, inSchema, nowIso, type Database } from '../db/database';
 import { LATEST_MIGRATION, migrateToLatest } from '../db/migrate';
 import type { PlatformStore, StudiosTable } from './store';
+import { attachBot } from './bots';
 
 /*
  * Where a studio's data lives and how it gets there: SQLite, a file of its own under
@@ -188,7 +189,14 @@ export async function createStudio(
 export async function adoptSingleStudio(
   store: PlatformStore,
   servers: Servers,
-  config: { databaseUrl: string; businessName: string; businessTimezone: string; slug: string },
+  config: {
+    databaseUrl: string;
+    businessName: string;
+    businessTimezone: string;
+    slug: string;
+    secretKey: string;
+    botToken: string | undefined;
+  },
 ): Promise<Studio | null> {
   if (await store.db.selectFrom('studios').select('id').executeTakeFirst()) return null;
   const sqlite = config.databaseUrl.startsWith('sqlite:');
@@ -221,5 +229,12 @@ export async function adoptSingleStudio(
     .where('slug', '=', config.slug)
     .executeTakeFirstOrThrow();
   await store.db.insertInto('wakes').values({ studio_id: studio.id, due_at: nowIso() }).execute();
+  // Its bot stays its bot; the platform sets it up again (its webhook now carries the bot's own secret).
+  if (config.botToken)
+    await attachBot(store, config.secretKey, studio.id, {
+      id: Number(config.botToken.split(':')[0]),
+      username: '',
+      token: config.botToken,
+    });
   return studio;
 }
