@@ -7,6 +7,7 @@ import type { Config } from '../server/config';
 import { registerStatic } from '../server/plugins/static';
 import { openPlatformStore, type PlatformStore } from './store';
 import { adoptSingleStudio, createServers, migrateStudios, type Servers } from './studios';
+import { studioFinderRoute } from './studio-finder';
 import { createStudioHost, type StudioHost, type StudioHostDeps } from './host';
 
 /*
@@ -113,6 +114,7 @@ export async function buildPlatform(deps: PlatformDeps): Promise<Platform> {
     },
   });
   await deps.routes?.(app, { host, store, servers, config });
+  studioFinderRoute(app, store);
   await registerStatic(app, {
     distDir: path.resolve(config.distDir),
     client: {

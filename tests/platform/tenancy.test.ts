@@ -136,3 +136,18 @@ describe('the platform front', () => {
     expect(row.version).not.toBe('20261121_0001_initial');
   });
 });
+
+describe("the platform's login page", () => {
+  it('asks which studio and sends staff to its own login, by address, slug or name', async () => {
+    const form = await fetch(`${p.url}/login`);
+    expect(form.status).toBe(200);
+    expect(await form.text()).toContain('Адрес или название студии');
+    for (const asked of [`${p.url}/s/alpha/schedule`, 'alpha', 'студия 1']) {
+      const res = await fetch(`${p.url}/login?studio=${encodeURIComponent(asked)}`, { redirect: 'manual' });
+      expect(res.status, asked).toBe(302);
+      expect(res.headers.get('location')).toBe('/s/alpha/login');
+    }
+    const unknown = await fetch(`${p.url}/login?studio=nope`);
+    expect(await unknown.text()).toContain('Такой студии нет');
+  });
+});
