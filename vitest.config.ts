@@ -18,6 +18,8 @@ const SLOW = [
   'tests/bot/outbox-claims.test.ts',
   // The fiscal sender's processes: killed mid-send, two at once.
   'tests/server/fiscal-kill.test.ts',
+  // Three platform processes on one PostgreSQL.
+  'tests/platform/instances.test.ts',
 ];
 const NODE = [
   'tests/core/**/*.test.ts',

@@ -36,7 +36,14 @@ export function platformRoutes(log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'e
 export async function runPlatform(config: Config, log: FastifyBaseLogger): Promise<void> {
   const sendGate = createSendGate(SEND_CAP_PER_SECOND);
   const own = platformRoutes(log);
-  const platform = await buildPlatform({ config, log, host: { telegramOptions: { sendGate } }, routes: own.routes });
+  const lifecycle = { draining: false };
+  const platform = await buildPlatform({
+    config,
+    log,
+    lifecycle,
+    host: { telegramOptions: { sendGate } },
+    routes: own.routes,
+  });
   const waker = createWaker({
     store: platform.store,
     host: platform.host,
@@ -50,9 +57,10 @@ export async function runPlatform(config: Config, log: FastifyBaseLogger): Promi
     process.on(signal, () => {
       if (closing) return;
       closing = true;
-      log.info({ signal }, 'platform: shutting down');
-      waker
-        .stop()
+      lifecycle.draining = true;
+      log.info({ signal, drain_ms: config.shutdownDrainMs }, 'platform: shutting down');
+      const drained = new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
+      Promise.all([waker.stop(), drained])
         .then(() => platform.app.close())
         .then(
           () => process.exit(0),

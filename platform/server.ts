@@ -1,5 +1,6 @@
 import http from 'node:http';
 import path from 'node:path';
+import { sql } from 'kysely';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { TIMEOUTS, API_PREFIX } from '../server/app';
 import { WEBHOOK_PATH } from '../server/routes/telegram';
@@ -32,6 +33,8 @@ export interface PlatformDeps {
   log?: FastifyBaseLogger;
   /** More of each studio's host (tests: no bots, rate limits). */
   host?: Partial<StudioHostDeps>;
+  /** Whether the instance drains (readiness answers 503); set on SIGTERM. */
+  lifecycle?: { draining: boolean };
   /** Registers the platform's own routes (its API, the onboarding bot's webhook) on its app. */
   routes?: (app: FastifyInstance, platform: Omit<Platform, 'app'> & { config: Config }) => Promise<void>;
 }
@@ -80,7 +83,11 @@ export async function buildPlatform(deps: PlatformDeps): Promise<Platform> {
     }
     // The first studio (the single-studio deployment it was) keeps its old addresses: its bot's
     // buttons and links sent before. Its pages move under its prefix; its API answers in place.
-    const own = url.startsWith('/platform') || url.startsWith('/assets/') || url.startsWith('/api/platform');
+    const own =
+      url.startsWith('/platform') ||
+      url.startsWith('/assets/') ||
+      url.startsWith('/api/platform') ||
+      url.startsWith(`${API_PREFIX}/utils/`);
     if (
       !own &&
       (await store.db.selectFrom('studios').select('id').where('slug', '=', firstStudio).executeTakeFirst())
@@ -112,6 +119,14 @@ export async function buildPlatform(deps: PlatformDeps): Promise<Platform> {
       server.headersTimeout = TIMEOUTS.headersTimeout;
       return server;
     },
+  });
+  // The platform instance's own liveness and readiness (a load balancer's probes), like a studio server's.
+  const lifecycle = deps.lifecycle ?? { draining: false };
+  app.get(`${API_PREFIX}/utils/health-check/`, { schema: { hide: true } }, async () => true);
+  app.get(`${API_PREFIX}/utils/ready`, { schema: { hide: true } }, async (_req, reply) => {
+    if (lifecycle.draining) return reply.code(503).send({ detail: 'Сервер останавливается' });
+    await sql`select 1`.execute(store.db);
+    return { status: 'ok' };
   });
   await deps.routes?.(app, { host, store, servers, config });
   studioFinderRoute(app, store);
