@@ -26,7 +26,19 @@ export interface StudioContext {
   telegram: Telegram | null;
   fiscal: FiscalSender;
   usedAt: number;
+  /** What the store said of the studio and its bot when it opened: another instance may change it. */
+  fingerprint: string;
+  /** When the store was last asked whether that is still so, and the question in flight. */
+  checkedAt: number;
+  checking?: Promise<boolean>;
 }
+
+/**
+ * How long a live studio is served without asking the store whether it changed (suspended, moved to
+ * another server, its name, zone or bot token changed, by another instance or the platform command):
+ * at most this long after the change, every instance serves the new state.
+ */
+export const REVALIDATE_MS = 2000;
 
 /** Why a studio is not served: answered 503 with this text (404 when there is no such studio). */
 export type Unavailable = { unavailable: string };
@@ -106,7 +118,40 @@ export function createStudioHost(deps: StudioHostDeps): StudioHost {
     return store.db.selectFrom('studios').selectAll().where('id', '=', studio.id).executeTakeFirstOrThrow();
   }
 
+  /** The studio's row and its bot's as the store has them now, as one string. */
+  async function fingerprintOf(slug: string): Promise<string> {
+    const row = await store.db
+      .selectFrom('studios')
+      .leftJoin('bots', 'bots.studio_id', 'studios.id')
+      .select([
+        'studios.status',
+        'studios.server',
+        'studios.location',
+        'studios.version',
+        'studios.name',
+        'studios.timezone',
+        'bots.token',
+        'bots.state',
+      ])
+      .where('studios.slug', '=', slug)
+      .executeTakeFirst();
+    return JSON.stringify(row ?? null);
+  }
+
+  /** Whether a live studio is still what the store says (asked at most every REVALIDATE_MS, once at a time). */
+  function current(ctx: StudioContext): Promise<boolean> {
+    if (Date.now() - ctx.checkedAt < REVALIDATE_MS) return Promise.resolve(true);
+    ctx.checking ??= fingerprintOf(ctx.studio.slug)
+      .then((fp) => {
+        ctx.checkedAt = Date.now();
+        return fp === ctx.fingerprint;
+      })
+      .finally(() => (ctx.checking = undefined));
+    return ctx.checking;
+  }
+
   async function build(slug: string): Promise<StudioContext | Unavailable | null> {
+    const fingerprint = await fingerprintOf(slug);
     const studio = await servable(slug);
     if (!studio || 'unavailable' in studio) return studio;
     const botRow = await store.db
@@ -154,7 +199,18 @@ export function createStudioHost(deps: StudioHostDeps): StudioHost {
       fiscal.start();
       await telegram?.start();
     }
-    const ctx = { studio, config: cfg, database, app, telegram, fiscal, usedAt: Date.now() };
+    const ctx: StudioContext = {
+      studio,
+      config: cfg,
+      database,
+      app,
+      telegram,
+      fiscal,
+      usedAt: Date.now(),
+      // Read before the studio: a change meanwhile (or its migration on open) reopens it at the next check.
+      fingerprint,
+      checkedAt: Date.now(),
+    };
     opened.set(slug, ctx);
     return ctx;
   }
@@ -175,7 +231,7 @@ export function createStudioHost(deps: StudioHostDeps): StudioHost {
     }
   }
 
-  return {
+  const host: StudioHost = {
     async open(slug) {
       let p = live.get(slug);
       if (p) {
@@ -194,7 +250,12 @@ export function createStudioHost(deps: StudioHostDeps): StudioHost {
         void evict();
       }
       const ctx = await p;
-      if (ctx && 'app' in ctx) ctx.usedAt = Date.now();
+      if (!ctx || !('app' in ctx)) return ctx;
+      if (!(await current(ctx))) {
+        await host.closeStudio(slug);
+        return host.open(slug);
+      }
+      ctx.usedAt = Date.now();
       return ctx;
     },
     async withDatabase(slug, fn) {
@@ -240,6 +301,7 @@ export function createStudioHost(deps: StudioHostDeps): StudioHost {
       }
     },
   };
+  return host;
 }
 
 /** What getMe said of a studio's bot when it joined: its studio opens without asking Telegram again. */

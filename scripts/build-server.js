@@ -20,6 +20,7 @@ export const ENTRIES = {
   main: 'server/main.ts',
   migrate: 'scripts/migrate.ts',
   backup: 'scripts/backup.ts',
+  platform: 'scripts/platform.ts',
 };
 export const OUT_DIR = path.join(root, 'dist/server');
 const META = 'meta.json';

@@ -15,6 +15,8 @@ const ResetPassword = lazy(() => import('./pages/ResetPassword'));
 const NotFound = lazy(() => import('./pages/NotFound'));
 // A receipt to print is no menu page: it opens from a payment's receipt.
 const FiscalReceipt = lazy(() => import('./pages/FiscalReceipt'));
+// The platform owner's section (/platform, /platform/login): only where the page is the platform's own (no studio prefix).
+const PlatformApp = lazy(() => import('./platform/PlatformApp'));
 const RECEIPT_PATH = '/receipts/:id';
 
 /** The staff pages' paths, a trailing slash allowed; any other path is «Not found». */
@@ -91,6 +93,13 @@ function Routes() {
             <ResetPassword />
           </PublicOnly>
         </Route>
+        {config.basePath === '' && (
+          <Route path="/platform" nest>
+            <Suspense fallback={<PageLoader h="100vh" />}>
+              <PlatformApp />
+            </Suspense>
+          </Route>
+        )}
         <Route path={STAFF_PATHS}>
           <StaffArea />
         </Route>

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInitData } from '../../server/plugins/telegram-init-data';
 import { startTestPlatform, type TestPlatform } from '../helpers/platform';
 import { bookingPayload } from '../helpers/factories';
+import { REVALIDATE_MS, UNAVAILABLE } from '../../platform/host';
 
 /*
  * Two studios on one platform, each with its own bot and the same ids inside (workshop 1, session 1,
@@ -149,5 +150,19 @@ describe("the platform's login page", () => {
     }
     const unknown = await fetch(`${p.url}/login?studio=nope`);
     expect(await unknown.text()).toContain('Такой студии нет');
+  });
+});
+
+describe('a studio changed by another instance', () => {
+  it('is served as the store says within two seconds: suspended, then active again', async () => {
+    const c = await p.addStudio('gamma', 3);
+    expect((await call(`/s/${c.slug}/api/v1/schedule/public`)).status).toBe(200);
+    // Another instance (or the platform command) suspends it: only the store changes here.
+    await p.store.db.updateTable('studios').set({ status: 'suspended' }).where('slug', '=', c.slug).execute();
+    await new Promise((r) => setTimeout(r, REVALIDATE_MS + 100));
+    const suspended = await call(`/s/${c.slug}/api/v1/schedule/public`);
+    expect(suspended).toEqual({ status: 503, body: { detail: UNAVAILABLE.suspended } });
+    await p.store.db.updateTable('studios').set({ status: 'active' }).where('slug', '=', c.slug).execute();
+    expect((await call(`/s/${c.slug}/api/v1/schedule/public`)).status).toBe(200);
   });
 });
