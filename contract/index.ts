@@ -20,3 +20,4 @@ export * from './certificates';
 export * from './unreconciled';
 export * from './bank-statement';
 export * from './fiscal';
+export * from './studio';

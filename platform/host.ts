@@ -11,6 +11,7 @@ import { createLpfr } from '../core/fiscal/lpfr';
 import type { PlatformStore } from './store';
 import { migrateStudio, openStudioDatabase, type Servers, type Studio } from './studios';
 import { decrypt, sha256, studioSecretKey, webhookSecretOf } from './secrets';
+import { studioGateway } from './studio-gateway';
 
 /*
  * The studios this instance serves right now: each one a whole single-studio server (its Fastify app,
@@ -186,6 +187,7 @@ export function createStudioHost(deps: StudioHostDeps): StudioHost {
       database,
       logger: studioLog,
       telegram,
+      studio: studioGateway(store, host, studio.id, studio.slug, studioLog),
     });
     await app.ready();
     const fiscal = createFiscalSender({

@@ -18,7 +18,7 @@ import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerStatic } from './plugins/static';
 import { registerSwagger } from './plugins/swagger';
 import { createMailer, type Mailer } from './email';
-import type { Lifecycle, RouteDeps, TelegramGateway } from './routes/deps';
+import type { Lifecycle, RouteDeps, StudioGateway, TelegramGateway } from './routes/deps';
 import type { Metrics } from './metrics';
 import { HttpError } from './http-error';
 import metricsRoutes from './routes/metrics';
@@ -43,6 +43,7 @@ import paymentsRoutes from './routes/payments';
 import certificatesRoutes, { certificatePageRoutes } from './routes/certificates';
 import promoCodesRoutes from './routes/promo-codes';
 import fiscalRoutes from './routes/fiscal';
+import studioRoutes from './routes/studio';
 import { JsonRequestLog, OneLineRequestLog } from './request-log';
 import { devMiniAppRoute } from './routes/dev-miniapp';
 
@@ -62,6 +63,11 @@ export interface AppDeps {
   metrics?: Metrics | null;
   /** Whether the instance drains (readiness answers 503); main.ts sets it on SIGTERM. */
   lifecycle?: Lifecycle;
+  /**
+   * The platform serving this studio (its name and zone, its owner's login links); none (a single
+   * studio): GET /studio answers from the configuration, PATCH /studio 409, every login link is refused.
+   */
+  studio?: StudioGateway | null;
 }
 
 export const API_PREFIX = '/api/v1';
@@ -206,6 +212,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await shareRoutes(api, routeDeps, telegram);
       await paymentsRoutes(api, routeDeps, telegram);
       await certificatesRoutes(api, routeDeps, telegram);
+      await studioRoutes(api, routeDeps, deps.studio ?? null);
     },
     { prefix: API_PREFIX },
   );

@@ -11,6 +11,7 @@ import type {
   RouteOptions,
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import * as contract from '../contract';
 import { operationIds, type Endpoint, type SchemaName } from '../contract/endpoints';
 
@@ -40,6 +41,9 @@ export type EndpointHandler<E extends Endpoint> = RouteHandlerMethod<
   ZodTypeProvider
 >;
 
+/** The success of an endpoint that answers nothing (`status: 204`): documented, never serialized. */
+const NO_CONTENT = z.undefined().describe('No Content');
+
 /**
  * Registers the route of an endpoint described in contract/endpoints: method, path, who may call it
  * (`config.auth` and the capability `config.can`), the schemas that validate its input and serialize its answer, and what the OpenAPI
@@ -65,6 +69,7 @@ export function route<E extends Endpoint>(
   if (endpoint.query) schema.querystring = contract[endpoint.query];
   if (endpoint.body) schema.body = contract[endpoint.body];
   if (endpoint.response) schema.response = { [endpoint.status ?? 200]: contract[endpoint.response] };
+  else if (endpoint.status === 204) schema.response = { 204: NO_CONTENT };
   app.route({
     ...options,
     method: endpoint.method,

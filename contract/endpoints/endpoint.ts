@@ -49,8 +49,8 @@ export interface Endpoint {
   form?: true;
   /** The JSON body of a success; none when the answer is a file (CSV, iCalendar, HTML). */
   response?: SchemaName;
-  /** The success status: 201 for a creation, else 200. */
-  status?: 201;
+  /** The success status: 201 for a creation, 204 for a change that answers nothing (no `response`), else 200. */
+  status?: 201 | 204;
 }
 
 /** A tag's endpoints by name. */

@@ -16,6 +16,7 @@ import { scheduleApi } from './schedule';
 import { settingsApi } from './settings';
 import { shareApi } from './share';
 import { statsApi } from './stats';
+import { studioApi } from './studio';
 import { usersApi } from './users';
 import { utilsApi } from './utils';
 import { workshopsApi } from './workshops';
@@ -50,6 +51,7 @@ export const endpointGroups = {
   customers: customersApi,
   audit: auditApi,
   stats: statsApi,
+  studio: studioApi,
 };
 
 export const allEndpoints: Endpoint[] = Object.values(endpointGroups).flatMap((group) => Object.values(group));

@@ -43,6 +43,20 @@ export interface TelegramGateway {
   savePreparedInlineMessage?(userId: number, result: ShareArticle): Promise<PreparedInlineMessage>;
 }
 
+/**
+ * What a studio's server needs of the platform that serves it (absent in a single-studio installation):
+ * the studio's name and zone, which the platform keeps, and its one-time login links (the onboarding
+ * bot sends them to the studio's owner). The platform builds one per studio (platform/studio-gateway.ts).
+ */
+export interface StudioGateway {
+  /** The studio's name and IANA time zone as the platform stores them now. */
+  profile(): Promise<{ name: string; timezone: string }>;
+  /** Stores the given fields; the platform then reopens the studio (after this request's answer) so its configuration follows. */
+  updateProfile(patch: { name?: string; timezone?: string }): Promise<void>;
+  /** Uses the link up, once: its Telegram user when the token is this studio's, unused and unexpired, else null. */
+  redeemLoginLink(token: string): Promise<{ telegramId: number; firstName?: string } | null>;
+}
+
 /** Telegram payments when the provider token is set and the bot can make invoice links, else null. */
 export function invoicingOf(
   config: Pick<Config, 'paymentProviderToken'>,

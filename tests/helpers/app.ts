@@ -52,6 +52,8 @@ export async function buildTestApp(
     databaseUrl?: string;
     /** Telegram runtime options over the tests' own (e.g. `botInfo: undefined` to make the bot call getMe). */
     telegram?: TelegramOptions;
+    /** The platform's side of the studio (its name, zone and login links); none: a single studio. */
+    studio?: AppDeps['studio'];
   } = {},
 ): Promise<TestApp> {
   const fresh = opts.databaseUrl ? { url: opts.databaseUrl, drop: async () => {} } : await freshDatabaseUrl();
@@ -103,6 +105,7 @@ export async function buildTestApp(
     telegram,
     metrics,
     lifecycle: opts.lifecycle,
+    studio: opts.studio,
   });
   await app.ready();
 

@@ -33,6 +33,8 @@ const PUBLIC = [
   'GET /utils/health-check',
   'GET /utils/ready',
   'POST /login/access-token',
+  // The platform bot's one-time link is the credential.
+  'POST /login/telegram-link',
   'POST /password-recovery/{email}',
   'POST /reset-password',
   'POST /users/open',

@@ -54,6 +54,8 @@ const OWNER_ONLY = new Set([
   'PUT /fiscal/settings',
   'POST /fiscal/check',
   'POST /fiscal/pin',
+  'PATCH /studio',
+  'POST /studio/setup-done',
 ]);
 
 /**
@@ -293,6 +295,20 @@ const rows: Row[] = [
     request: async () => ({ url: '/reset-password/', payload: { token: 'not-a-token', new_password: 'password-123' } }),
     expect: S(400, 400, 400),
   },
+  {
+    // The platform bot's one-time link: this one was never issued (a single studio issues none).
+    call: 'POST /login/telegram-link',
+    request: async () => ({ url: '/login/telegram-link', payload: { token: 'not-a-link' } }),
+    expect: S(400, 400, 400),
+  },
+  // The studio's name and zone: read by the studio's staff, changed by the owner (a single studio: 409, they are the server's settings).
+  { call: 'GET /studio', request: async () => ({ url: '/studio' }), expect: STAFF_ONLY },
+  {
+    call: 'PATCH /studio',
+    request: async () => ({ url: '/studio', payload: { name: 'Студия' } }),
+    expect: S(401, 401, 409),
+  },
+  { call: 'POST /studio/setup-done', request: async () => ({ url: '/studio/setup-done' }), expect: S(401, 401, 204) },
   {
     call: 'POST /password-recovery-html-content/{email}',
     request: async () => ({ url: '/password-recovery-html-content/admin@example.com' }),

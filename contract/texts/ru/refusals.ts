@@ -184,4 +184,8 @@ export const staffRefusals = {
   userNotFound: 'The user with this id does not exist in the system',
   deleteSelf: 'Super users are not allowed to delete themselves',
   openRegistration: 'Open user registration is forbidden on this server',
+  /** The platform bot's one-time login link (the studio's welcome page): used, expired or unknown. */
+  loginLinkExpired: 'Ссылка для входа устарела. Попросите новую у бота: /studios',
+  studioProfileFixed:
+    'В одиночной установке название и часовой пояс задаются в настройках сервера (BUSINESS_NAME, BUSINESS_TIMEZONE)',
 };
