@@ -15,6 +15,8 @@ const ResetPassword = lazy(() => import('./pages/ResetPassword'));
 const NotFound = lazy(() => import('./pages/NotFound'));
 // A receipt to print is no menu page: it opens from a payment's receipt.
 const FiscalReceipt = lazy(() => import('./pages/FiscalReceipt'));
+// The platform bot's login link lands here (it logs in by itself) and the first-run wizard runs here.
+const Welcome = lazy(() => import('./pages/Welcome'));
 // The platform owner's section (/platform, /platform/login): only where the page is the platform's own (no studio prefix).
 const PlatformApp = lazy(() => import('./platform/PlatformApp'));
 const RECEIPT_PATH = '/receipts/:id';
@@ -100,6 +102,11 @@ function Routes() {
             </Suspense>
           </Route>
         )}
+        <Route path="/welcome">
+          <Suspense fallback={<PageLoader h="100vh" />}>
+            <Welcome />
+          </Suspense>
+        </Route>
         <Route path={STAFF_PATHS}>
           <StaffArea />
         </Route>

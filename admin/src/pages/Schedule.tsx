@@ -1,5 +1,11 @@
 import { ScheduleList } from '../components/ScheduleList';
+import { SetupBanner } from '../components/SetupBanner';
 
 export default function SchedulePage() {
-  return <ScheduleList kind="upcoming" />;
+  return (
+    <>
+      <SetupBanner />
+      <ScheduleList kind="upcoming" />
+    </>
+  );
 }
