@@ -16,8 +16,11 @@
  *     (bench/booking-rate.ts), on SQLite and PostgreSQL in the same run.
  *  8. Instances that add throughput (bench/instances.ts): bookings over 50 sessions through one and
  *     three server processes on one PostgreSQL (TEST_DATABASE_URL, else the local default server).
+ *  9. The platform (bench/platform.ts, PostgreSQL): 1,000 studios created, one platform process idle on
+ *     them, 50 opened; studios' bots delivering at once through three processes; a booking storm over
+ *     100 studios through one and three.
  * Set TEST_DATABASE_URL to run 1, 2 (in process) and 4 on PostgreSQL;
- * BENCH_ONLY=throughput,storm,start,delivery,history,rate,latency,instances runs some.
+ * BENCH_ONLY=throughput,storm,start,delivery,history,rate,latency,instances,platform runs some.
  */
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
@@ -33,6 +36,7 @@ import { deliveryBench } from './delivery';
 import { historyBench } from './history';
 import { instancesBench, startBench, stormInstancesBench } from './instances';
 import { bookingBench, uptime } from './booking-rate';
+import { platformBench } from './platform';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const rows: Array<{ what: string; measured: string; budget: string; ok: boolean }> = [];
@@ -147,6 +151,7 @@ if (wanted('delivery')) rows.push(...(await deliveryBench()));
 if (wanted('history')) rows.push(...(await historyBench()));
 if (wanted('rate') || wanted('latency'))
   rows.push(...(await bookingBench({ rate: wanted('rate'), latency: wanted('latency') })));
+if (wanted('platform')) rows.push(...(await platformBench()));
 
 console.log(
   `\nAPI budgets on ${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} cores, Node ${process.version}\n${uptime()}`,
