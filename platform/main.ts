@@ -7,6 +7,7 @@ import { createWaker } from './wakes';
 import { setUpPendingBots } from './bots';
 import { createOnboardingBot, type OnboardingBot } from './onboarding-bot';
 import { onboardingPort } from './onboarding';
+import { platformRoutes as ownerRoutes } from './routes';
 import { ONBOARDING_WEBHOOK, onboardingRoute } from './onboarding-route';
 
 /*
@@ -21,6 +22,7 @@ export const SEND_CAP_PER_SECOND = 600;
 export function platformRoutes(log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>) {
   let onboarding: OnboardingBot | null = null;
   const routes: NonNullable<PlatformDeps['routes']> = async (app, p) => {
+    await ownerRoutes(app, p);
     if (!p.config.platform.botToken) return;
     onboarding = createOnboardingBot({
       token: p.config.platform.botToken,
