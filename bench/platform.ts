@@ -81,6 +81,8 @@ const MESSAGES = Number(env.BENCH_PLATFORM_MESSAGES ?? 240);
 const ALL_MESSAGES = Number(env.BENCH_PLATFORM_ALL_MESSAGES ?? 150);
 const STORM_STUDIOS = Number(env.BENCH_PLATFORM_STORM_STUDIOS ?? 100);
 const STORM = { seats: 8, perStudio: 10, clients: 50, warmUpPerStudio: 2, rounds: 2 };
+/** Seconds the storm's processes are watched idle (the open studios' background work) before measuring. */
+const STORM_IDLE_S = 5;
 /** Which parts run (BENCH_PLATFORM_PARTS=1 for the many studios alone). */
 const PARTS = (env.BENCH_PLATFORM_PARTS ?? '1,2,3').split(',');
 const TICK_S = 5;
@@ -937,10 +939,18 @@ async function stormRun(
   const openS = (performance.now() - openStarted) / 1000;
   const urls = servers.map((s) => s.url);
   const warm = await drive(urls, STORM.clients, bookings(studios, STORM.warmUpPerStudio * servers.length, (s) => s.warm));
+  // What the open studios cost with no request at all (their outboxes' polls, the wakers, the store checks).
+  const idleBefore = servers.reduce((n, s) => n + cpuTimeMs(s.child.pid), 0);
+  const idlePg = await postgresCpu(p.db);
+  await sleep(STORM_IDLE_S * 1000);
+  const background = {
+    servers: (servers.reduce((n, s) => n + cpuTimeMs(s.child.pid), 0) - idleBefore) / STORM_IDLE_S,
+    postgres: cpuBetween(idlePg, await postgresCpu(p.db)) / STORM_IDLE_S,
+  };
   const rounds = [];
   for (let round = 0; round < STORM.rounds; round++)
     rounds.push(await stormRound(p, servers, studios, config, round, warm.statuses));
-  return { rounds, open: { s: openS, median: median(openMs), studios: studios.length * opened.length } };
+  return { rounds, background, open: { s: openS, median: median(openMs), studios: studios.length * opened.length } };
 }
 
 /** One measured round through `servers`, on each studio's session runs[config][round]; and the checks. */
@@ -992,6 +1002,7 @@ async function stormRound(
   return {
     rate: requests.length / measured.seconds,
     perBooking: { servers: cpuServers / requests.length, postgres: cpuPg / requests.length },
+    seconds: measured.seconds,
     connections: held,
     checks,
     load,
@@ -1031,7 +1042,8 @@ async function storm(p: Platform): Promise<Row[]> {
       return (
         `${n}: ${fmt(r.rate)} bookings/s (rounds ${all.rounds.map((x) => fmt(x.rate)).join(', ')}), CPU a booking ${r.perBooking.servers.toFixed(2)} ms servers + ` +
         `${r.perBooking.postgres.toFixed(2)} ms PostgreSQL (rounds ${all.rounds.map((x) => ms(x).toFixed(1)).join(', ')} ms) → ceiling ${cores} × 1000 / ${ms(r).toFixed(2)} = ` +
-        `${fmt(ceiling(r))}/s; opening ${fmt(all.open.studios)} studios first took ${fmt(all.open.s, 1)} s (median ${fmt(all.open.median)} ms each); ` +
+        `${fmt(ceiling(r))}/s, of which the open studios' background (measured idle: ${fmt(all.background.servers)} + ${fmt(all.background.postgres)} ms of CPU a second) ` +
+        `${((r.seconds * (all.background.servers + all.background.postgres)) / (STORM.perStudio * studios.length)).toFixed(2)} ms; opening ${fmt(all.open.studios)} studios first took ${fmt(all.open.s, 1)} s (median ${fmt(all.open.median)} ms each); ` +
         `${r.connections.connections} connections (${r.connections.senders} sender locks); ${r.load}`
       );
     };
