@@ -75,12 +75,12 @@ export function createWaker(deps: {
       .execute();
     let ran = 0;
     for (const w of due) {
-      // The claim: pushed past this run, only if no other instance moved it since it was read.
+      // The claim: pushed past this run, only while it is still due (another instance's claim moved it on).
       const claimed = await store.db
         .updateTable('wakes')
         .set({ due_at: iso(now.getTime() + Math.max(tickMs, 60_000)) })
         .where('studio_id', '=', w.studio_id)
-        .where('due_at', '=', w.due_at)
+        .where('due_at', '<=', now.toISOString())
         .executeTakeFirst();
       if (Number(claimed.numUpdatedRows) !== 1) continue;
       try {

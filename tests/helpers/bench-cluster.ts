@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import pg from 'pg';
+import { ensureLocalCluster, pgVersion } from './second-cluster';
 
 /*
  * A local PostgreSQL cluster for the platform benchmark when the default server cannot give it the
@@ -28,14 +29,6 @@ async function maxConnections(url: string): Promise<number | null> {
   }
 }
 
-function pgVersion(): string {
-  const clusters = execFileSync('pg_lsclusters', ['-h'], { encoding: 'utf8' }).trim();
-  const first = clusters.split('\n').find((l) => l.trim() !== '');
-  if (first) return first.split(/\s+/)[0];
-  const installed = execFileSync('ls', ['/usr/lib/postgresql'], { encoding: 'utf8' }).trim().split(/\s+/);
-  return installed.sort((a, b) => Number(a) - Number(b)).at(-1)!;
-}
-
 /** The bench cluster's `postgres` database (user postgres, password postgres), and how to stop it if this started it. */
 export async function benchClusterUrl(): Promise<{ url: string; started: boolean; stop(): void }> {
   const url = `postgres://postgres:postgres@127.0.0.1:${PORT}/postgres`;
@@ -52,22 +45,10 @@ export async function benchClusterUrl(): Promise<{ url: string; started: boolean
   if (((await maxConnections(url)) ?? 0) >= MAX_CONNECTIONS) return { url, started: false, stop: stop(false) };
   if (process.getuid?.() !== 0 || !version)
     throw new Error(`No PostgreSQL with ${MAX_CONNECTIONS} connections on port ${PORT} and not root to create one`);
-  const script = `
-    set -e
-    line=$(pg_lsclusters -h | awk '$1 == "${version}" && $2 == "${NAME}"')
-    if [ -z "$line" ]; then
-      pg_createcluster ${version} ${NAME} -p ${PORT} -o max_connections=${MAX_CONNECTIONS} >/dev/null
-      line=$(pg_lsclusters -h | awk '$1 == "${version}" && $2 == "${NAME}"')
-    fi
-    port=$(echo "$line" | awk '{print $3}')
-    if [ "$port" != "${PORT}" ]; then echo "cluster ${version}/${NAME} exists on port $port, not ${PORT}" >&2; exit 3; fi
-    pg_conftool ${version} ${NAME} set max_connections ${MAX_CONNECTIONS}
-    case "$(echo "$line" | awk '{print $4}')" in online*) pg_ctlcluster ${version} ${NAME} restart ;; *) pg_ctlcluster ${version} ${NAME} start ;; esac
-    for _ in $(seq 1 60); do pg_isready -q -h 127.0.0.1 -p ${PORT} && break; sleep 0.5; done
-    su postgres -c "psql -q -p ${PORT} -c \\"alter user postgres password 'postgres'\\"" >/dev/null
-  `;
-  execFileSync('flock', [LOCK, 'sh', '-c', script], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
+  ensureLocalCluster({ name: NAME, port: PORT, lock: LOCK, maxConnections: MAX_CONNECTIONS });
   if (((await maxConnections(url)) ?? 0) < MAX_CONNECTIONS)
-    throw new Error(`The cluster ${version}/${NAME} runs but ${url} does not answer with ${MAX_CONNECTIONS} connections`);
+    throw new Error(
+      `The cluster ${version}/${NAME} runs but ${url} does not answer with ${MAX_CONNECTIONS} connections`,
+    );
   return { url, started: true, stop: stop(true) };
 }

@@ -28,12 +28,44 @@ async function reachable(url: string): Promise<boolean> {
 }
 
 /** The installed PostgreSQL's major version: that of an existing cluster, else the newest installed. */
-function pgVersion(): string {
+export function pgVersion(): string {
   const clusters = execFileSync('pg_lsclusters', ['-h'], { encoding: 'utf8' }).trim();
   const first = clusters.split('\n').find((l) => l.trim() !== '');
   if (first) return first.split(/\s+/)[0];
   const installed = execFileSync('ls', ['/usr/lib/postgresql'], { encoding: 'utf8' }).trim().split(/\s+/);
   return installed.sort((a, b) => Number(a) - Number(b)).at(-1)!;
+}
+
+/**
+ * A local cluster `name` of the installed PostgreSQL on `port`, created when absent and started when
+ * down (as root), with `maxConnections` set (and the cluster restarted for it) when given; the
+ * `postgres` user's password is `postgres`. One shell under a lock file, so two runs never do it twice.
+ */
+export function ensureLocalCluster(opts: { name: string; port: number; lock: string; maxConnections?: number }) {
+  const { name, port } = opts;
+  const version = pgVersion();
+  const conf = opts.maxConnections
+    ? `pg_conftool ${version} ${name} set max_connections ${opts.maxConnections}; restart=1`
+    : 'restart=';
+  const script = `
+    set -e
+    line=$(pg_lsclusters -h | awk '$1 == "${version}" && $2 == "${name}"')
+    if [ -z "$line" ]; then
+      pg_createcluster ${version} ${name} -p ${port} >/dev/null
+      line=$(pg_lsclusters -h | awk '$1 == "${version}" && $2 == "${name}"')
+    fi
+    actual=$(echo "$line" | awk '{print $3}')
+    if [ "$actual" != "${port}" ]; then echo "cluster ${version}/${name} exists on port $actual, not ${port}" >&2; exit 3; fi
+    ${conf}
+    case "$(echo "$line" | awk '{print $4}')" in
+      online*) if [ -n "$restart" ]; then pg_ctlcluster ${version} ${name} restart; fi ;;
+      *) pg_ctlcluster ${version} ${name} start ;;
+    esac
+    for _ in $(seq 1 60); do pg_isready -q -h 127.0.0.1 -p ${port} && break; sleep 0.5; done
+    su postgres -c "psql -q -p ${port} -c \\"alter user postgres password 'postgres'\\"" >/dev/null
+  `;
+  execFileSync('flock', [opts.lock, 'sh', '-c', script], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
+  return { version };
 }
 
 /** The URL of the second server's `postgres` database (user postgres, password postgres). */
@@ -45,22 +77,7 @@ export async function secondServerUrl(): Promise<string> {
     throw new Error(
       `No PostgreSQL on port ${PORT} and not root to create one: run as root, or set TEST_SECOND_DATABASE_URL`,
     );
-  const version = pgVersion();
-  // One shell under flock: create (when absent), start (when down), wait, set the password.
-  const script = `
-    set -e
-    line=$(pg_lsclusters -h | awk '$1 == "${version}" && $2 == "${NAME}"')
-    if [ -z "$line" ]; then
-      pg_createcluster ${version} ${NAME} -p ${PORT} >/dev/null
-      line=$(pg_lsclusters -h | awk '$1 == "${version}" && $2 == "${NAME}"')
-    fi
-    port=$(echo "$line" | awk '{print $3}')
-    if [ "$port" != "${PORT}" ]; then echo "cluster ${version}/${NAME} exists on port $port, not ${PORT}" >&2; exit 3; fi
-    case "$(echo "$line" | awk '{print $4}')" in online*) ;; *) pg_ctlcluster ${version} ${NAME} start ;; esac
-    for _ in $(seq 1 60); do pg_isready -q -h 127.0.0.1 -p ${PORT} && break; sleep 0.5; done
-    su postgres -c "psql -q -p ${PORT} -c \\"alter user postgres password 'postgres'\\"" >/dev/null
-  `;
-  execFileSync('flock', [LOCK, 'sh', '-c', script], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
+  const { version } = ensureLocalCluster({ name: NAME, port: PORT, lock: LOCK });
   if (!(await reachable(url))) throw new Error(`The cluster ${version}/${NAME} runs but ${url} does not answer`);
   return url;
 }
