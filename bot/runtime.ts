@@ -7,9 +7,8 @@ import { createOutbox, DEFAULT_OUTBOX_OPTIONS, type Outbox, type OutboxDeps, typ
 import { createBot } from './createBot';
 import { renderContext, type BotConfig, type BotContext, type Log } from './context';
 import { renderNotificationForChat } from './messages';
-import { texts, textsFor } from './texts';
-import { DEFAULT_LANGUAGE, LANGUAGES } from '../contract/language';
 import { webAppsEnabled } from './keyboards/webapp';
+import { profileCalls } from './profile-calls';
 import { webhookSecretCheck } from './webhook-secret';
 import { alertChargeNotRecorded, type InvoiceParams } from '../core/payments/telegram';
 import { paymentReportOf } from './features/payments';
@@ -143,19 +142,7 @@ export function createTelegram(deps: {
     if (deps.options?.setup === false) return;
     try {
       await init();
-      // Russian for everyone, and each other language's list for users whose Telegram is in it.
-      await bot.api.setMyCommands(texts.replies.commands);
-      for (const language of LANGUAGES.filter((l) => l !== DEFAULT_LANGUAGE))
-        await bot.api.setMyCommands(textsFor(language).replies.commands, { language_code: language });
-      if (https) {
-        await bot.api.setChatMenuButton({
-          menu_button: {
-            type: 'web_app',
-            text: texts.replies.menuButton,
-            web_app: { url: `${config.publicUrl}/apply` },
-          },
-        });
-      }
+      for (const c of profileCalls(config.publicUrl)) await bot.api.raw[c.method](c.params as never);
       if (config.botMode === 'webhook' && https) {
         await bot.api.setWebhook(webhookUrl, {
           secret_token: config.webhookSecret,

@@ -1,6 +1,4 @@
-import { texts, textsFor } from '../bot/texts';
-import { DEFAULT_LANGUAGE, LANGUAGES } from '../contract/language';
-import { webAppsEnabled } from '../bot/keyboards/webapp';
+import { profileCalls } from '../bot/profile-calls';
 
 /*
  * A studio's bot set up by the platform, with plain Bot API calls (no grammY Bot per studio here):
@@ -91,16 +89,7 @@ export async function setUpStudioBot(setup: StudioBotSetup): Promise<void> {
     allowed_updates: [...setup.allowedUpdates],
     drop_pending_updates: false,
   });
-  await call(apiRoot, token, 'setMyCommands', { commands: texts.replies.commands });
-  for (const language of LANGUAGES.filter((l) => l !== DEFAULT_LANGUAGE))
-    await call(apiRoot, token, 'setMyCommands', {
-      commands: textsFor(language).replies.commands,
-      language_code: language,
-    });
-  if (webAppsEnabled(setup.publicUrl))
-    await call(apiRoot, token, 'setChatMenuButton', {
-      menu_button: { type: 'web_app', text: texts.replies.menuButton, web_app: { url: `${setup.publicUrl}/apply` } },
-    });
+  for (const c of profileCalls(setup.publicUrl)) await call(apiRoot, token, c.method, c.params);
   await call(apiRoot, token, 'setMyDescription', { description: studioDescription(setup.studioName) });
   await call(apiRoot, token, 'setMyShortDescription', { short_description: studioShortDescription(setup.studioName) });
 }
