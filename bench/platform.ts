@@ -100,7 +100,8 @@ const cores = os.cpus().length;
 const COMPILED_DIR = path.join(ROOT, 'dist/bench-platform-server');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const loadNow = () => uptime().replace(/^.*load/, 'load');
 function loud(message: string) {
@@ -164,10 +165,15 @@ async function benchDatabase(POSTGRES_URL: string): Promise<BenchDatabase> {
   const server = new pg.Client({ connectionString: POSTGRES_URL });
   await server.connect();
   try {
-    const max = Number((await server.query<{ max_connections: string }>('show max_connections')).rows[0].max_connections);
+    const max = Number(
+      (await server.query<{ max_connections: string }>('show max_connections')).rows[0].max_connections,
+    );
     const used = Number(
-      (await server.query<{ n: string }>(`select count(*) as n from pg_stat_activity where backend_type = 'client backend'`))
-        .rows[0].n,
+      (
+        await server.query<{ n: string }>(
+          `select count(*) as n from pg_stat_activity where backend_type = 'client backend'`,
+        )
+      ).rows[0].n,
     );
     const reserved = Number(
       (await server.query<{ superuser_reserved_connections: string }>('show superuser_reserved_connections')).rows[0]
@@ -476,9 +482,9 @@ async function manyStudios(p: Platform): Promise<Row[]> {
     const rssIdle = rssMb(pid);
     const wakes = async () =>
       new Map(
-        (await p.db.admin.query<{ studio_id: number; due_at: Date }>('select studio_id, due_at from platform.wakes')).rows.map(
-          (r) => [r.studio_id, r.due_at.getTime()] as const,
-        ),
+        (
+          await p.db.admin.query<{ studio_id: number; due_at: Date }>('select studio_id, due_at from platform.wakes')
+        ).rows.map((r) => [r.studio_id, r.due_at.getTime()] as const),
       );
     const wakesBefore = await wakes();
     const cpuBefore = cpuTimeMs(pid);
@@ -689,7 +695,8 @@ async function broadcast(
       read.set(bot, bot.calls.length);
     }
     if (Number.isNaN(confirmedAt))
-      confirmedAt = quiet.s.bot.calls.find((c) => c.ok && c.method === 'sendMessage' && c.chatId === latecomer.id)?.at ?? NaN;
+      confirmedAt =
+        quiet.s.bot.calls.find((c) => c.ok && c.method === 'sendMessage' && c.chatId === latecomer.id)?.at ?? NaN;
   };
   const total = senders.length * messages;
   const deadline = Date.now() + Number(env.BENCH_PLATFORM_DELIVERY_TIMEOUT_S ?? 150) * 1000;
@@ -878,7 +885,10 @@ async function drive(
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => {
             if (res.statusCode === 201)
-              ids.push({ slug, id: (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { record: { id: number } }).record.id });
+              ids.push({
+                slug,
+                id: (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { record: { id: number } }).record.id,
+              });
             resolve(res.statusCode ?? 0);
           });
         },
@@ -938,7 +948,11 @@ async function stormRun(
     });
   const openS = (performance.now() - openStarted) / 1000;
   const urls = servers.map((s) => s.url);
-  const warm = await drive(urls, STORM.clients, bookings(studios, STORM.warmUpPerStudio * servers.length, (s) => s.warm));
+  const warm = await drive(
+    urls,
+    STORM.clients,
+    bookings(studios, STORM.warmUpPerStudio * servers.length, (s) => s.warm),
+  );
   // What the open studios cost with no request at all (their outboxes' polls, the wakers, the store checks).
   const idleBefore = servers.reduce((n, s) => n + cpuTimeMs(s.child.pid), 0);
   const idlePg = await postgresCpu(p.db);
@@ -1017,7 +1031,11 @@ async function storm(p: Platform): Promise<Row[]> {
   const studios: StormStudio[] = [];
   await each(p.studios.slice(0, count), 4, async (s) => {
     const database = openStudioDatabase(s.studio, p.servers, p.dataDir);
-    const [warm, ...measured] = await sessions(database, [1000, ...Array<number>(2 * STORM.rounds).fill(STORM.seats)], 10);
+    const [warm, ...measured] = await sessions(
+      database,
+      [1000, ...Array<number>(2 * STORM.rounds).fill(STORM.seats)],
+      10,
+    );
     studios.push({ ...s, warm, runs: [measured.slice(0, STORM.rounds), measured.slice(STORM.rounds)] });
   });
   const live = String(LIVE);
@@ -1092,7 +1110,14 @@ export async function platformBench(): Promise<Row[]> {
     db = await benchDatabase(server.url);
   } catch (err) {
     loud(`platform: PostgreSQL unreachable: ${(err as Error).message}`);
-    return [{ what: 'Platform (PostgreSQL)', measured: `not measured: ${(err as Error).message}`, budget: 'measured', ok: false }];
+    return [
+      {
+        what: 'Platform (PostgreSQL)',
+        measured: `not measured: ${(err as Error).message}`,
+        budget: 'measured',
+        ok: false,
+      },
+    ];
   }
   log(`PostgreSQL: ${server.why}`);
   log(

@@ -2,7 +2,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import type pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, WithSchemaPlugin, sql, type KyselyPlugin, type RawBuilder, type Transaction } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  WithSchemaPlugin,
+  sql,
+  type KyselyPlugin,
+  type RawBuilder,
+  type Transaction,
+} from 'kysely';
 import type { DB } from './schema';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -32,7 +41,14 @@ const schemaOfPlugin = new WeakMap<KyselyPlugin, string>();
 export function inSchema(base: Database, schema: string): Database {
   const plugin = new WithSchemaPlugin(schema);
   schemaOfPlugin.set(plugin, schema);
-  return { db: base.db.withPlugin(plugin), dialect: base.dialect, file: null, writes: 0, schema, close: async () => {} };
+  return {
+    db: base.db.withPlugin(plugin),
+    dialect: base.dialect,
+    file: null,
+    writes: 0,
+    schema,
+    close: async () => {},
+  };
 }
 
 /** The studio schema `db` runs in, if any. */

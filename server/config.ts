@@ -199,7 +199,7 @@ const EXPECTED: Partial<Record<keyof z.infer<typeof Env>, string>> = {
   FISCAL_PFR_PIN: 'the PFR PIN: 4 to 8 digits',
   FISCAL_PFR_TIMEOUT_S: 'a number of seconds from 1 to 120',
   PLATFORM: 'true or false',
-  PLATFORM_BOT_TOKEN: 'the platform bot\'s token from @BotFather, like 123456:ABC-DEF…',
+  PLATFORM_BOT_TOKEN: "the platform bot's token from @BotFather, like 123456:ABC-DEF…",
   PLATFORM_DATABASES: 'name=postgres://… pairs separated by spaces (e.g. b=postgres://u:p@db2/studios)',
   PLATFORM_LIVE_STUDIOS: 'a whole number from 1 to 10000',
   PLATFORM_IDLE_WAKE_S: 'a whole number of seconds from 10 to 86400',

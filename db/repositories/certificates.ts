@@ -29,7 +29,11 @@ export type CertificateWithBalance = CertificateRow & { balance: number };
 const balanceOf = (eb: ExpressionBuilder<DB, 'certificates'>) =>
   eb
     .selectFrom('certificate_entries as e')
-    .select(sql<string | number | null>`coalesce(sum(case when certificates.kind = 'places' then e.places else e.amount end), 0)`.as('b'))
+    .select(
+      sql<
+        string | number | null
+      >`coalesce(sum(case when certificates.kind = 'places' then e.places else e.amount end), 0)`.as('b'),
+    )
     .whereRef('e.certificate_id', '=', 'certificates.id');
 
 const withBalance = (db: Executor) =>

@@ -92,7 +92,8 @@ export async function claimDueNotifications(
 ): Promise<NotificationRow[]> {
   if (dialect === 'postgres' && !db.isTransaction)
     return db.transaction().execute((trx) => claimDueNotifications(trx, dialect, opts));
-  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${advisoryKey(db, 'outbox-claim', OUTBOX_CLAIM_LOCK)})`.execute(db);
+  if (dialect === 'postgres')
+    await sql`select pg_advisory_xact_lock(${advisoryKey(db, 'outbox-claim', OUTBOX_CLAIM_LOCK)})`.execute(db);
   const { now } = opts;
   const free = (eb: ExpressionBuilder<DB, 'notifications'>) =>
     eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]);
@@ -161,14 +162,16 @@ const OUTBOX_SENDER_LOCK = 7_201_327;
  */
 export function whileSender<T>(db: Kysely<DB>, fn: (conn: Kysely<DB>) => Promise<T>) {
   return db.connection().execute(async (conn): Promise<{ led: true; value: T } | { led: false }> => {
-    const { rows } = await sql<{ got: boolean }>`select pg_try_advisory_lock(${advisoryKey(conn, 'outbox-sender', OUTBOX_SENDER_LOCK)}) as got`.execute(
-      conn,
-    );
+    const { rows } = await sql<{
+      got: boolean;
+    }>`select pg_try_advisory_lock(${advisoryKey(conn, 'outbox-sender', OUTBOX_SENDER_LOCK)}) as got`.execute(conn);
     if (!rows[0]?.got) return { led: false };
     try {
       return { led: true, value: await fn(conn) };
     } finally {
-      await sql`select pg_advisory_unlock(${advisoryKey(conn, 'outbox-sender', OUTBOX_SENDER_LOCK)})`.execute(conn).catch(() => undefined);
+      await sql`select pg_advisory_unlock(${advisoryKey(conn, 'outbox-sender', OUTBOX_SENDER_LOCK)})`
+        .execute(conn)
+        .catch(() => undefined);
     }
   });
 }

@@ -174,7 +174,10 @@ export async function moneyDue(db: Executor, from: string, to: string): Promise<
     .innerJoin('schedules as s', 's.id', 'r.schedule_id')
     .select((eb) => {
       // The subquery is built, not written, so it names the studio's schema like the rest.
-      const paid = eb.selectFrom('payments as p').select((e) => e.fn.sum('p.amount').as('s')).whereRef('p.record_id', '=', 'r.id');
+      const paid = eb
+        .selectFrom('payments as p')
+        .select((e) => e.fn.sum('p.amount').as('s'))
+        .whereRef('p.record_id', '=', 'r.id');
       const owed = sql`${recordPriceSql} - coalesce((${paid}), 0)`;
       return sql<number | string | null>`sum(case when ${owed} > 0 then ${owed} else 0 end)`.as('due');
     })

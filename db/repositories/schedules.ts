@@ -184,18 +184,17 @@ async function withRecords(db: Executor, rows: JoinedRow[]): Promise<SchedulePub
 /** The anonymous schedule of the mini-app: upcoming schedules and their free seats, nothing personal. */
 export async function listOpenSchedules(db: Executor, now: string): Promise<ScheduleOpen[]> {
   const rows = await joined(db)
-    .select(
-      (eb) =>
-        eb.fn
-          .coalesce(
-            eb
-              .selectFrom('records as r')
-              .select((e) => e.fn.sum<number>('r.people_count').as('n'))
-              .whereRef('r.schedule_id', '=', 's.id')
-              .where('r.state', '=', 'ACTIVE'),
-            sql<number>`0`,
-          )
-          .as('taken'),
+    .select((eb) =>
+      eb.fn
+        .coalesce(
+          eb
+            .selectFrom('records as r')
+            .select((e) => e.fn.sum<number>('r.people_count').as('n'))
+            .whereRef('r.schedule_id', '=', 's.id')
+            .where('r.state', '=', 'ACTIVE'),
+          sql<number>`0`,
+        )
+        .as('taken'),
     )
     .where('s.date', '>', now)
     .where('s.cancelled_at', 'is', null)

@@ -86,7 +86,14 @@ export async function startFakeBotFleet(opts: { limits: FloodLimits; latencyMs?:
     floodErrors: 0,
     latencyMs: opts.latencyMs ?? 0,
     addBot(id, username) {
-      const bot = { id, username, token: makeBotToken(id), calls: [], floodErrors: 0, flood: floodControl(opts.limits) };
+      const bot = {
+        id,
+        username,
+        token: makeBotToken(id),
+        calls: [],
+        floodErrors: 0,
+        flood: floodControl(opts.limits),
+      };
       byToken.set(bot.token, bot);
       byId.set(id, bot);
       return bot;

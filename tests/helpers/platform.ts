@@ -10,7 +10,11 @@ import { freshDatabaseUrl } from './db';
 import { SUPERUSER } from './app';
 
 /** A bot of a test studio: its token signs the studio's customers' init data. */
-export const studioBot = (n: number) => ({ id: 700_000 + n, username: `studio${n}_bot`, token: `${700_000 + n}:STUDIO-token-${n}-for-tests` });
+export const studioBot = (n: number) => ({
+  id: 700_000 + n,
+  username: `studio${n}_bot`,
+  token: `${700_000 + n}:STUDIO-token-${n}-for-tests`,
+});
 
 export interface TestPlatform extends Platform {
   url: string;
@@ -50,7 +54,11 @@ export async function startTestPlatform(
     // PLATFORM_TEST_LOG=1 prints the studios' errors (the tests are otherwise silent).
     ...(process.env.PLATFORM_TEST_LOG && { log: (await import('pino')).default({ level: 'error' }) }),
     ...opts.deps,
-    host: { background: false, app: { rateLimits: { login: 10_000, passwordRecovery: 10_000, customerWrites: 10_000 } }, ...opts.deps?.host },
+    host: {
+      background: false,
+      app: { rateLimits: { login: 10_000, passwordRecovery: 10_000, customerWrites: 10_000 } },
+      ...opts.deps?.host,
+    },
   });
   await platform.app.listen({ port: 0, host: '127.0.0.1' });
   const address = platform.app.server.address();
