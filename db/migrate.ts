@@ -1,5 +1,13 @@
 import type { DB } from './schema';
-import { Migrator, NO_MIGRATIONS, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import {
+  Migrator,
+  NO_MIGRATIONS,
+  sql,
+  type DatabaseIntrospector,
+  type Kysely,
+  type Migration,
+  type MigrationProvider,
+} from 'kysely';
 import * as m0001 from './migrations/20261121_0001_initial';
 import * as m0100 from './migrations/20261122_0100_sessions_and_login_failures';
 import * as m0200 from './migrations/20261122_0200_outbox_claims';
@@ -94,7 +102,41 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
  * intermediate commit has later names done and earlier ones pending.
  */
 const migrator = (db: Kysely<DB>, schema?: string) =>
-  new Migrator({ db, provider, allowUnorderedMigrations: true, ...(schema && { migrationTableSchema: schema }) });
+  new Migrator({
+    db: schema ? lookingIn(db, schema) : db,
+    provider,
+    allowUnorderedMigrations: true,
+    ...(schema && { migrationTableSchema: schema }),
+  });
+
+/**
+ * `db` whose introspection sees one schema only. Kysely's Migrator finds its own two tables by listing
+ * every table, with its columns, of every schema: with a platform's thousand studios each a schema,
+ * migrating one studio read all of theirs, and creating studios slowed with each one made.
+ */
+export function lookingIn<T>(db: Kysely<T>, schema: string): Kysely<T> {
+  const introspection: DatabaseIntrospector = {
+    getSchemas: async () =>
+      (await sql<{ name: string }>`select nspname as name from pg_namespace where nspname = ${schema}`.execute(db))
+        .rows,
+    getTables: async () =>
+      (
+        await sql<{ name: string; isView: boolean }>`
+          select c.relname as name, c.relkind = 'v' as "isView" from pg_class c
+            join pg_namespace n on n.oid = c.relnamespace
+           where n.nspname = ${schema} and c.relkind in ('r', 'p', 'v')`.execute(db)
+      ).rows.map((t) => ({ ...t, schema, columns: [] })),
+    getMetadata: async () => ({ tables: await introspection.getTables() }),
+  };
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === 'introspection') return introspection;
+      const value: unknown = Reflect.get(target, prop, target);
+      // Kysely's own fields are private (#props): its methods must run on the real object.
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
 
 /** `schema`: a platform studio's PostgreSQL schema, which also holds its record of migrations run. */
 export async function migrateToLatest(db: Kysely<DB>, schema?: string): Promise<void> {

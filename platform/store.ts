@@ -1,5 +1,6 @@
 import { Kysely, Migrator, PostgresAdapter, sql, type Generated, type Migration } from 'kysely';
 import { createDb, inSchema, type Database } from '../db/database';
+import { lookingIn } from '../db/migrate';
 
 /*
  * The platform store: which studios there are, where each one's data lives, its bot, its owner, and
@@ -151,7 +152,7 @@ export async function openPlatformStore(opts: { databaseUrl: string; dataDir: st
   const database = postgres ? inSchema(base, PLATFORM_SCHEMA) : base;
   const db = database.db as unknown as Kysely<PlatformDB>;
   const migrator = new Migrator({
-    db,
+    db: postgres ? lookingIn(db, PLATFORM_SCHEMA) : db,
     provider: { getMigrations: async () => platformMigrations },
     ...(postgres && { migrationTableSchema: PLATFORM_SCHEMA }),
   });

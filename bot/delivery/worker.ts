@@ -207,16 +207,24 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     }
   }
 
-  /** The calls of a claimed row; null when it cannot be rendered (then it is failed for good). */
+  /**
+   * The calls of a claimed row; null when there are none now. A payload that cannot be read never will
+   * be: failed for good. Rendering itself reads the studio's database, whose failure (a dropped
+   * connection, a busy file) passes: the row is tried again later, as a failed send is.
+   */
   async function render(row: NotificationRow): Promise<OutboxCall[] | null> {
+    let notification: ReturnType<typeof readNotification>;
     try {
-      return callsOf(await deps.render(readNotification(row.kind, row.payload), Number(row.chat_id)));
+      notification = readNotification(row.kind, row.payload);
     } catch (err) {
-      log.error(
-        { err, notification: row.id, kind: row.kind },
-        'outbox: cannot render the notification, failed for good',
-      );
-      await claims.failed(row, `render: ${describeError(err)}`);
+      log.error({ err, notification: row.id, kind: row.kind }, 'outbox: unreadable notification, failed for good');
+      await claims.failed(row, `payload: ${describeError(err)}`);
+      return null;
+    }
+    try {
+      return callsOf(await deps.render(notification, Number(row.chat_id)));
+    } catch (err) {
+      await retryLater(row, `render: ${describeError(err)}`);
       return null;
     }
   }
@@ -261,21 +269,20 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       await claims.failed(row, failure.error);
       return 'finished';
     }
+    return retryLater(row, failure.error);
+  }
+
+  /** Tried again after a backoff that grows with each attempt; failed for good after the last. */
+  async function retryLater(row: NotificationRow, error: string): Promise<Outcome> {
     const attempt = row.attempts + 1;
     if (attempt >= o.maxAttempts) {
-      log.error(
-        { notification: row.id, attempts: attempt, error: failure.error },
-        'outbox: giving up after too many attempts',
-      );
-      await claims.failed(row, failure.error);
+      log.error({ notification: row.id, attempts: attempt, error }, 'outbox: giving up after too many attempts');
+      await claims.failed(row, error);
       return 'finished';
     }
     const delay = backoffMs(attempt, o);
-    log.warn(
-      { notification: row.id, attempt, retry_in_ms: delay, error: failure.error },
-      'outbox: delivery failed, will retry',
-    );
-    await claims.retry(row, clock.now() + delay, failure.error, true);
+    log.warn({ notification: row.id, attempt, retry_in_ms: delay, error }, 'outbox: delivery failed, will retry');
+    await claims.retry(row, clock.now() + delay, error, true);
     return 'retry';
   }
 

@@ -217,6 +217,33 @@ describe('the outbox worker', () => {
     expect(await unreachable.runOnce()).toBe(0);
   });
 
+  it('a notification whose rendering failed (its database unreachable for a moment) is delivered on a later try, not failed for good', async () => {
+    const { schedule } = await createSession(t.app, staff, { date: SESSION_DATE });
+    const a = await customerWithRow(schedule.id);
+    const rc = renderContext(t.config);
+    let outage = true;
+    const worker = createOutbox({
+      database: t.database,
+      api: new Api(t.config.botToken!, { apiRoot: t.config.telegramApiRoot }).raw,
+      log: quietLog,
+      options: { baseDelayMs: 10 },
+      render: async (n) => {
+        if (outage) throw new Error('Connection terminated unexpectedly');
+        return renderNotification(n, rc);
+      },
+    });
+    await worker.runOnce();
+    expect(fake.messages(a.id)).toHaveLength(0);
+    const [waiting] = await rowsOf(a.id);
+    expect(waiting).toMatchObject({ status: 'pending', attempts: 1, locked_until: null });
+    expect(waiting.last_error).toContain('render: ');
+    outage = false;
+    await new Promise((r) => setTimeout(r, 50));
+    await worker.drain();
+    expect(fake.messages(a.id)).toHaveLength(1);
+    expect((await rowsOf(a.id))[0]).toMatchObject({ status: 'sent', attempts: 2 });
+  });
+
   it('two server instances (two processes) on one database never send a row twice', async () => {
     // A row an earlier test left for a later retry is not part of this run.
     await t.database.db
