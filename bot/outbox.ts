@@ -7,6 +7,8 @@
 export {
   BULK_KINDS,
   DEFAULT_OUTBOX_OPTIONS,
+  SENDER_LOG,
+  SENDER_STOPPED_LOG,
   backoffMs,
   createOutbox,
   type Outbox,

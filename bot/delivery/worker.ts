@@ -60,6 +60,11 @@ export interface OutboxOptions {
   maxDelayMs: number;
   /** After this many failed attempts the row is failed for good. */
   maxAttempts: number;
+  /**
+   * How long the sender stays the sender with nothing to send (PostgreSQL). Then it lets the lock and
+   * its connection go: a platform's studios would otherwise each hold a connection for good.
+   */
+  senderLingerMs: number;
 }
 
 export const DEFAULT_OUTBOX_OPTIONS: OutboxOptions = {
@@ -76,6 +81,7 @@ export const DEFAULT_OUTBOX_OPTIONS: OutboxOptions = {
   baseDelayMs: 5_000,
   maxDelayMs: 60 * 60_000,
   maxAttempts: 10,
+  senderLingerMs: 30_000,
 };
 
 /**
@@ -83,6 +89,10 @@ export const DEFAULT_OUTBOX_OPTIONS: OutboxOptions = {
  * thanks, new dates for subscribers): claimed after the rest. A changed or deleted session, though sent
  * to every participant, is news to act on and goes with the rest.
  */
+/** What an instance logs when it becomes the bot's sender, and when it stops being it (PostgreSQL). */
+export const SENDER_LOG = 'outbox: this instance now sends for the bot';
+export const SENDER_STOPPED_LOG = 'outbox: this instance stopped sending';
+
 export const BULK_KINDS: readonly NotificationKind[] = [
   'schedule.reminder',
   'staff.digest',
@@ -387,24 +397,33 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     return p;
   }
 
-  /** Becomes the sender as soon as no other instance is, and stays it until stopped (or its lock is lost). */
+  /**
+   * Becomes the sender once something is due and no other instance is, and stays it while there is
+   * work and senderLingerMs after (or until stopped, or its lock is lost).
+   */
   async function loop() {
     while (!stopped) {
       try {
-        const r = await asSender(async (ctl) => {
-          if (database.dialect === 'postgres') log.info({ worker }, 'outbox: this instance now sends for the bot');
-          leading = ctl;
-          try {
-            while (!stopped) {
-              await exclusive(true);
-              // Idle, or a global 429: still the sender, so no other instance sends meanwhile.
-              if (!stopped) await nap(Math.max(idlePollMs, pacer.pausedUntil - clock.now()));
-            }
-          } finally {
-            leading = null;
-          }
-        });
-        if (r.led && database.dialect === 'postgres') log.info({ worker }, 'outbox: this instance stopped sending');
+        // Asked through the pool first: an idle worker holds neither the lock nor a connection.
+        const due = database.dialect !== 'postgres' || (await claims.anyDue(database.db, clock.now()));
+        const r = due
+          ? await asSender(async (ctl) => {
+              if (database.dialect === 'postgres') log.info({ worker }, SENDER_LOG);
+              leading = ctl;
+              let busyAt = clock.now();
+              try {
+                while (!stopped) {
+                  if ((await exclusive(true)) > 0 || pacer.pausedUntil > clock.now()) busyAt = clock.now();
+                  // A global 429 keeps it the sender, so no other instance sends meanwhile.
+                  else if (clock.now() - busyAt >= o.senderLingerMs) break;
+                  if (!stopped) await nap(Math.max(idlePollMs, pacer.pausedUntil - clock.now()));
+                }
+              } finally {
+                leading = null;
+              }
+            })
+          : { led: false };
+        if (r.led && database.dialect === 'postgres') log.info({ worker }, SENDER_STOPPED_LOG);
       } catch (err) {
         log.error({ err }, 'outbox: poll failed');
       }

@@ -1,4 +1,5 @@
 import { Api } from 'grammy';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -346,6 +347,47 @@ describe('a restart', () => {
     } finally {
       await second?.close();
       await db.drop();
+    }
+  });
+});
+
+describe.skipIf(!isPostgres())('the sender on PostgreSQL', () => {
+  /** Advisory locks held in this test's database (the sender's lock is one). */
+  const advisoryLocks = async () => {
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from pg_locks
+       where locktype = 'advisory' and granted
+         and database = (select oid from pg_database where datname = current_database())`.execute(t.database.db);
+    return rows[0].n;
+  };
+
+  it('takes the lock only when something is due, and lets it and its connection go once idle for senderLingerMs', async () => {
+    await t.database.db
+      .updateTable('notifications')
+      .set({ status: 'failed' })
+      .where('status', '=', 'pending')
+      .execute();
+    const worker = createOutboxFor({
+      config: t.config,
+      database: t.database,
+      log: quietLog,
+      options: { pollIntervalMs: 20, senderLingerMs: 300 },
+    });
+    worker.start();
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await advisoryLocks()).toBe(0);
+      const { schedule } = await createSession(t.app, staff, { date: SESSION_DATE });
+      const a = await customerWithRow(schedule.id);
+      await fake.waitFor(() => fake.messages(a.id).length === 1, 5000);
+      expect(await advisoryLocks()).toBe(1);
+      await new Promise((r) => setTimeout(r, 900));
+      expect(await advisoryLocks()).toBe(0);
+      // Sending again when the next row comes.
+      const b = await customerWithRow(schedule.id);
+      await fake.waitFor(() => fake.messages(b.id).length === 1, 5000);
+    } finally {
+      await worker.stop();
     }
   });
 });

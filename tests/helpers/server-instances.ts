@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { TEST_BOT_TOKEN } from './telegram';
 import { startServerProcess } from './server-process';
+import { SENDER_LOG, SENDER_STOPPED_LOG } from '../../bot/outbox';
 
 /**
  * Real server processes (server/main.ts through startServerProcess) on one database with the bot on,
@@ -15,14 +16,12 @@ export interface ServerInstance {
   pid: number;
   /** Its log so far (JSON lines). */
   log(): string;
-  /** Whether it became the outbox's sender (on PostgreSQL one instance at a time is). */
+  /** Whether it is the outbox's sender now, by its log (on PostgreSQL one instance at a time is). */
   isSender(): boolean;
   kill(): Promise<void>;
   /** SIGTERM, as an orchestrator stops it; resolves with the exit code. */
   stop(): Promise<number | null>;
 }
-
-export const SENDER_LOG = 'outbox: this instance now sends for the bot';
 
 export async function startServerInstances(
   count: number,
@@ -71,7 +70,7 @@ async function startServerInstance(opts: {
     url: p.url,
     pid: p.child.pid!,
     log: p.output,
-    isSender: () => p.output().includes(SENDER_LOG),
+    isSender: () => p.output().lastIndexOf(SENDER_LOG) > p.output().lastIndexOf(SENDER_STOPPED_LOG),
     async kill() {
       await ended('SIGKILL');
     },
