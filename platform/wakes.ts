@@ -16,7 +16,7 @@ import type { StudioHost } from './host';
 export interface Waker {
   start(): void;
   stop(): Promise<void>;
-  /** One tick: the studios due at `now`, at most `batch`; answers how many ran. */
+  /** One tick: the studios due at `now` (as many as half a tick has time for); answers how many ran. */
   runDue(now?: Date): Promise<number>;
 }
 
@@ -28,7 +28,7 @@ export function createWaker(deps: {
   log: FastifyBaseLogger;
   tickMs: number;
   idleWakeMs: number;
-  /** Studios run per tick at most (the rest stay due for the next one). */
+  /** Studios read from the due index at a time (a tick reads again while it has time). */
   batch?: number;
 }): Waker {
   const { store, host, log, tickMs, idleWakeMs } = deps;
@@ -46,7 +46,9 @@ export function createWaker(deps: {
     const busy = host.live().some((c) => c.studio.id === studioId && now.getTime() - c.usedAt < idleWakeMs);
     await store.db
       .updateTable('wakes')
-      .set({ due_at: iso(now.getTime() + (busy ? tickMs : idleWakeMs)) })
+      // An idle studio's next wake drifts by up to a tenth either way, so studios created together (or
+      // woken together after a pause) spread over the period instead of coming due in one burst.
+      .set({ due_at: iso(now.getTime() + (busy ? tickMs : Math.round(idleWakeMs * (0.9 + 0.2 * Math.random())))) })
       .where('studio_id', '=', studioId)
       .execute();
   }
@@ -64,31 +66,37 @@ export function createWaker(deps: {
         .where('studio_id', 'in', busy)
         .where('due_at', '>', iso(now.getTime() + tickMs))
         .execute();
-    const due = await store.db
-      .selectFrom('wakes')
-      .innerJoin('studios', 'studios.id', 'wakes.studio_id')
-      .select(['wakes.studio_id', 'wakes.due_at', 'studios.slug'])
-      .where('wakes.due_at', '<=', now.toISOString())
-      .where('studios.status', '=', 'active')
-      .orderBy('wakes.due_at')
-      .limit(batch)
-      .execute();
+    // Batch after batch, oldest due first, for up to half a tick: a backlog (a thousand studios due
+    // after a deploy) is worked off at once, and what is left is the first of the next tick.
+    const started = performance.now();
     let ran = 0;
-    for (const w of due) {
-      // The claim: pushed past this run, only while it is still due (another instance's claim moved it on).
-      const claimed = await store.db
-        .updateTable('wakes')
-        .set({ due_at: iso(now.getTime() + Math.max(tickMs, 60_000)) })
-        .where('studio_id', '=', w.studio_id)
-        .where('due_at', '<=', now.toISOString())
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) !== 1) continue;
-      try {
-        await runStudio(w.studio_id, w.slug, now);
-        ran++;
-      } catch (err) {
-        log.error({ err, studio: w.slug }, 'platform: studio jobs failed');
+    for (;;) {
+      const due = await store.db
+        .selectFrom('wakes')
+        .innerJoin('studios', 'studios.id', 'wakes.studio_id')
+        .select(['wakes.studio_id', 'wakes.due_at', 'studios.slug'])
+        .where('wakes.due_at', '<=', now.toISOString())
+        .where('studios.status', '=', 'active')
+        .orderBy('wakes.due_at')
+        .limit(batch)
+        .execute();
+      for (const w of due) {
+        // The claim: pushed past this run, only while it is still due (another instance's claim moved it on).
+        const claimed = await store.db
+          .updateTable('wakes')
+          .set({ due_at: iso(now.getTime() + Math.max(tickMs, 60_000)) })
+          .where('studio_id', '=', w.studio_id)
+          .where('due_at', '<=', now.toISOString())
+          .executeTakeFirst();
+        if (Number(claimed.numUpdatedRows) !== 1) continue;
+        try {
+          await runStudio(w.studio_id, w.slug, now);
+          ran++;
+        } catch (err) {
+          log.error({ err, studio: w.slug }, 'platform: studio jobs failed');
+        }
       }
+      if (due.length < batch || performance.now() - started > tickMs / 2) break;
     }
     return ran;
   }
