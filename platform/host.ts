@@ -12,6 +12,7 @@ import type { PlatformStore } from './store';
 import { migrateStudio, openStudioDatabase, type Servers, type Studio } from './studios';
 import { decrypt, sha256, studioSecretKey, webhookSecretOf } from './secrets';
 import { studioGateway } from './studio-gateway';
+import type { SendStats } from './send-stats';
 
 /*
  * The studios this instance serves right now: each one a whole single-studio server (its Fastify app,
@@ -76,6 +77,8 @@ export interface StudioHostDeps {
   app?: Partial<AppDeps>;
   /** Whether studios' bots and fiscal senders run (tests of the HTTP side turn them off). */
   background?: boolean;
+  /** Where each studio's sends are counted (its 429s, for the platform owner's view). */
+  sendStats?: SendStats;
 }
 
 /** A studio's configuration: the platform's, with the studio's own name, zone, address, bot and keys. */
@@ -175,6 +178,10 @@ export function createStudioHost(deps: StudioHostDeps): StudioHost {
           webhookUrl: `${config.publicUrl}${API_PREFIX}${WEBHOOK_PATH}`,
           options: {
             ...deps.telegramOptions,
+            onSend: (result, ms) => {
+              deps.telegramOptions?.onSend?.(result, ms);
+              deps.sendStats?.record(studio.id, result);
+            },
             botInfo: botInfoOf(bot.row.bot_id, bot.row.username),
             // Commands, menu button and webhook were set when the bot joined (platform/bot-setup.ts).
             setup: false,

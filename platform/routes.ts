@@ -44,8 +44,6 @@ declare module 'fastify' {
 
 export interface PlatformRouteDeps extends Omit<Platform, 'app'> {
   config: Config;
-  /** Telegram's 429s per studio, counted while this server runs (the outbox stores none). */
-  sendStats?: SendStats;
   /** Where the first owner's generated password is told (once); console.log by default. */
   announce?: (text: string) => void;
 }
@@ -82,27 +80,6 @@ export const PLATFORM_MSG = {
   badRequest: 'Неверный запрос',
   internal: 'Внутренняя ошибка сервера',
 } as const;
-
-/** 429s seen per studio; kept for 24 h. */
-export interface SendStats {
-  /** The outbox's onSend of a studio: each send's result. */
-  record(studioId: number, result: 'ok' | '429' | 'failed', at?: number): void;
-  rateLimited(studioId: number, since: number): number;
-}
-
-export function createSendStats(): SendStats {
-  const limited = new Map<number, number[]>();
-  const MAX = 10_000;
-  return {
-    record(studioId, result, at = Date.now()) {
-      if (result !== '429') return;
-      const list = (limited.get(studioId) ?? []).filter((t) => t > at - DAY_MS);
-      list.push(at);
-      limited.set(studioId, list.length > MAX ? list.slice(-MAX) : list);
-    },
-    rateLimited: (studioId, since) => (limited.get(studioId) ?? []).filter((t) => t >= since).length,
-  };
-}
 
 /** On a platform with no owner, the first one from FIRST_SUPERUSER (its password generated when not given). */
 export async function ensurePlatformOwner(
@@ -211,7 +188,7 @@ export async function platformRoutes(app: FastifyInstance, deps: PlatformRouteDe
         oldest_pending_s: backlog.oldest_age_s === null ? null : Math.round(backlog.oldest_age_s),
         retrying: Number(retrying.n),
         failed_24h: Number(failed.n),
-        rate_limited_24h: deps.sendStats ? deps.sendStats.rateLimited(studio.id, now - DAY_MS) : null,
+        rate_limited_24h: deps.sendStats.rateLimited(studio.id, now - DAY_MS),
         last_error: last?.last_error ?? null,
         last_error_at: last ? iso(last.created_at) : null,
       };

@@ -10,6 +10,7 @@ import { openPlatformStore, type PlatformStore } from './store';
 import { adoptSingleStudio, createServers, migrateStudios, type Servers } from './studios';
 import { studioFinderRoute } from './studio-finder';
 import { createStudioHost, type StudioHost, type StudioHostDeps } from './host';
+import { createSendStats, type SendStats } from './send-stats';
 
 /*
  * The platform's HTTP front: one server for every studio. `/s/<slug>/…` is that studio's whole
@@ -26,6 +27,8 @@ export interface Platform {
   host: StudioHost;
   store: PlatformStore;
   servers: Servers;
+  /** This instance's count of its studios' 429s. */
+  sendStats: SendStats;
 }
 
 export interface PlatformDeps {
@@ -59,7 +62,8 @@ export async function buildPlatform(deps: PlatformDeps): Promise<Platform> {
     secretKey: config.secretKey,
     botToken: config.botToken,
   });
-  const host = createStudioHost({ config, store, servers, log, ...deps.host });
+  const sendStats = createSendStats();
+  const host = createStudioHost({ config, store, servers, log, sendStats, ...deps.host });
   const firstStudio = config.platform.firstStudio;
 
   async function dispatch(req: http.IncomingMessage, res: http.ServerResponse, platform: http.RequestListener) {
@@ -128,7 +132,7 @@ export async function buildPlatform(deps: PlatformDeps): Promise<Platform> {
     await sql`select 1`.execute(store.db);
     return { status: 'ok' };
   });
-  await deps.routes?.(app, { host, store, servers, config });
+  await deps.routes?.(app, { host, store, servers, sendStats, config });
   studioFinderRoute(app, store);
   await registerStatic(app, {
     distDir: path.resolve(config.distDir),
@@ -144,7 +148,7 @@ export async function buildPlatform(deps: PlatformDeps): Promise<Platform> {
     await servers.close();
     await store.close();
   });
-  return { app, host, store, servers };
+  return { app, host, store, servers, sendStats };
 }
 
 /** A deploy: every studio behind the code's version is migrated, one at a time; failures are listed. */

@@ -2,14 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../server/config';
-import { createSendStats, platformRoutes, type SendStats } from '../../platform/routes';
+import { platformRoutes } from '../../platform/routes';
 import { startTestPlatform, type TestPlatform } from './platform';
 
 /** The platform owner of the tests (FIRST_SUPERUSER / FIRST_SUPERUSER_PASSWORD). */
 export const OWNER = { email: 'owner@platform.test', password: 'owner-password-1' };
 
 export interface OwnerPlatform extends TestPlatform {
-  sendStats: SendStats;
   /** What the routes told on start (the first owner's line). */
   announced: string[];
   /** The owner's Bearer header, logged in through /api/platform/login. */
@@ -37,19 +36,16 @@ export async function startOwnerPlatform(opts: { env?: Record<string, string> } 
     },
     { dotenv: false },
   );
-  const sendStats = createSendStats();
   const announced: string[] = [];
   const p = await startTestPlatform({
     env,
     dataDir,
     deps: {
-      routes: (app, platform) =>
-        platformRoutes(app, { ...platform, config, sendStats, announce: (t) => announced.push(t) }),
+      routes: (app, platform) => platformRoutes(app, { ...platform, config, announce: (t) => announced.push(t) }),
     },
   });
   return {
     ...p,
-    sendStats,
     announced,
     async ownerAuth() {
       const res = await fetch(`${p.url}/api/platform/login`, {

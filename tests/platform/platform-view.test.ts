@@ -5,11 +5,11 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowIso } from '../../db/database';
 import { enqueueNotifications } from '../../db/repositories/notifications';
-import { UNAVAILABLE } from '../../platform/host';
+import { UNAVAILABLE, createStudioHost } from '../../platform/host';
 import { PLATFORM_MSG } from '../../platform/routes';
 import { openStudioDatabase } from '../../platform/studios';
 import type { PlatformDeleted, PlatformStudio, PlatformStudioList } from '../../contract/platform';
-import { startFakeTelegram, type FakeTelegram } from '../helpers/fake-telegram';
+import { startFakeTelegram, TOO_MANY, type FakeTelegram } from '../helpers/fake-telegram';
 import { OWNER, startOwnerPlatform, type OwnerPlatform } from '../helpers/platform-owner';
 
 /*
@@ -228,6 +228,39 @@ describe('the studio list', () => {
       failed_24h: 0,
       rate_limited_24h: 0,
     });
+  });
+});
+
+describe("a studio bot's 429s", () => {
+  it('are counted from its outbox as it sends, and shown in the platform view', async () => {
+    // An instance whose studios' bots run: its outbox sends through the fake Bot API.
+    const sending = createStudioHost({
+      config: p.config,
+      store: p.store,
+      servers: p.servers,
+      log: p.app.log,
+      sendStats: p.sendStats,
+      telegramOptions: { outbox: { pollIntervalMs: 20 } },
+    });
+    try {
+      const listed = await studios();
+      const before = studioIn(listed, 'beta').health!.rate_limited_24h!;
+      const alphaBefore = studioIn(listed, 'alpha').health!.rate_limited_24h;
+      const ctx = await sending.open(beta.slug);
+      if (!ctx || !('app' in ctx)) throw new Error('beta did not open');
+      const chat = 4_242_001;
+      fake.failNext('sendMessage', TOO_MANY(1), { chatId: chat });
+      await enqueueNotifications(ctx.database.db, [
+        { chat_id: chat, kind: 'staff.money_check', payload: { text: 'x' } },
+      ]);
+      await fake.waitFor(() => fake.messages(chat).length === 1, 10_000);
+      const after = await studios();
+      expect(studioIn(after, 'beta').health!.rate_limited_24h).toBe(before + 1);
+      // Another studio's bot was not limited: its count stays.
+      expect(studioIn(after, 'alpha').health!.rate_limited_24h).toBe(alphaBefore);
+    } finally {
+      await sending.close();
+    }
   });
 });
 
