@@ -2,7 +2,8 @@ import http from 'node:http';
 import path from 'node:path';
 import { sql } from 'kysely';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { TIMEOUTS, API_PREFIX } from '../server/app';
+import { TIMEOUTS, API_PREFIX, trustProxyOption } from '../server/app';
+import { registerSecurityHeaders } from '../server/plugins/security-headers';
 import { WEBHOOK_PATH } from '../server/routes/telegram';
 import type { Config } from '../server/config';
 import { registerStatic } from '../server/plugins/static';
@@ -109,6 +110,8 @@ export async function buildPlatform(deps: PlatformDeps): Promise<Platform> {
 
   const app = Fastify({
     loggerInstance: log,
+    // The owner's login is limited per client address: behind a proxy, the client's, not the proxy's.
+    trustProxy: trustProxyOption(config),
     requestTimeout: TIMEOUTS.requestTimeout,
     keepAliveTimeout: TIMEOUTS.keepAliveTimeout,
     connectionTimeout: TIMEOUTS.connectionTimeout,
@@ -124,6 +127,8 @@ export async function buildPlatform(deps: PlatformDeps): Promise<Platform> {
       return server;
     },
   });
+  // The platform's own pages (the owner's view, the studio finder) are never framed.
+  registerSecurityHeaders(app, {});
   // The platform instance's own liveness and readiness (a load balancer's probes), like a studio server's.
   const lifecycle = deps.lifecycle ?? { draining: false };
   app.get(`${API_PREFIX}/utils/health-check/`, { schema: { hide: true } }, async () => true);

@@ -87,6 +87,12 @@ export const TIMEOUTS = {
 };
 
 /** Builds the whole server from its dependencies: no environment, no listening. */
+/** Fastify's trustProxy from TRUST_PROXY: a number is that many hops from the server (proxy-addr asks per hop, nearest first). */
+export function trustProxyOption(config: Pick<Config, 'trustProxy'>) {
+  const t = config.trustProxy;
+  return typeof t === 'number' ? (_address: string, hop: number) => hop < t : t;
+}
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
   const timeouts = { ...TIMEOUTS, ...deps.timeouts };
@@ -96,14 +102,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logController: config.env === 'production' ? new JsonRequestLog() : new OneLineRequestLog(),
     routerOptions,
     bodyLimit: 256 * 1024,
-    // A number is that many hops from the server; proxy-addr calls the function per hop, nearest first.
-    trustProxy:
-      typeof config.trustProxy === 'number'
-        ? (
-            (hops: number) => (_address: string, hop: number) =>
-              hop < hops
-          )(config.trustProxy)
-        : config.trustProxy,
+    trustProxy: trustProxyOption(config),
     requestTimeout: timeouts.requestTimeout,
     connectionTimeout: timeouts.connectionTimeout,
     keepAliveTimeout: timeouts.keepAliveTimeout,

@@ -387,3 +387,35 @@ describe('delete', () => {
     expect((await studios()).studios).toEqual([]);
   });
 });
+
+describe('the platform’s own answers', () => {
+  it('carry the security headers (never framed, no sniffing)', async () => {
+    for (const url of ['/login', '/api/platform/studios', `/api/v1/utils/ready`]) {
+      const res = await fetch(`${p.url}${url}`);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'self'");
+    }
+  });
+
+  it('behind a proxy (TRUST_PROXY=1) count login attempts per client address, not the proxy’s', async () => {
+    const proxied = await startOwnerPlatform({ env: { TRUST_PROXY: '1' } });
+    try {
+      const login = (client: string, n: number) =>
+        fetch(`${proxied.url}/api/platform/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': client },
+          body: JSON.stringify({ email: `nobody${n}@example.com`, password: 'wrong-password' }),
+        }).then((r) => r.status);
+      // 31 clients once each: none is limited.
+      const many = await Promise.all(Array.from({ length: 31 }, (_, i) => login(`203.0.113.${i + 1}`, i)));
+      expect(many.every((s) => s === 401)).toBe(true);
+      // One client 31 times: its 31st is refused.
+      const one: number[] = [];
+      for (let i = 0; i < 31; i++) one.push(await login('198.51.100.7', 100 + i));
+      expect(one.slice(0, 30).every((s) => s === 401)).toBe(true);
+      expect(one[30]).toBe(429);
+    } finally {
+      await proxied.close();
+    }
+  }, 60_000);
+});
