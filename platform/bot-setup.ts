@@ -90,8 +90,15 @@ export async function setUpStudioBot(setup: StudioBotSetup): Promise<void> {
     drop_pending_updates: false,
   });
   for (const c of profileCalls(setup.publicUrl)) await call(apiRoot, token, c.method, c.params);
-  await call(apiRoot, token, 'setMyDescription', { description: studioDescription(setup.studioName) });
-  await call(apiRoot, token, 'setMyShortDescription', { short_description: studioShortDescription(setup.studioName) });
+  await describeStudioBot({ apiRoot, token, studioName: setup.studioName });
+}
+
+/** The bot's description and short description, which name the studio (set again when it is renamed). */
+export async function describeStudioBot(bot: { apiRoot: string; token: string; studioName: string }): Promise<void> {
+  await call(bot.apiRoot, bot.token, 'setMyDescription', { description: studioDescription(bot.studioName) });
+  await call(bot.apiRoot, bot.token, 'setMyShortDescription', {
+    short_description: studioShortDescription(bot.studioName),
+  });
 }
 
 /** A studio's bot let go: its webhook removed (deleteWebhook), so Telegram stops posting its updates here. */

@@ -194,7 +194,14 @@ export function createStudioHost(deps: StudioHostDeps): StudioHost {
       database,
       logger: studioLog,
       telegram,
-      studio: studioGateway(store, host, studio.id, studio.slug, studioLog),
+      studio: studioGateway(
+        store,
+        host,
+        studio.id,
+        studio.slug,
+        studioLog,
+        bot && { apiRoot: config.telegramApiRoot, token: bot.token },
+      ),
     });
     await app.ready();
     const fiscal = createFiscalSender({

@@ -26,6 +26,7 @@ export function platformRoutes(log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'e
     if (!p.config.platform.botToken) return;
     onboarding = createOnboardingBot({
       token: p.config.platform.botToken,
+      secretKey: p.config.secretKey,
       apiRoot: p.config.telegramApiRoot,
       port: onboardingPort(p),
       log,

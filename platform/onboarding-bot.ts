@@ -1,10 +1,10 @@
-import crypto from 'node:crypto';
 import { Api, Bot, GrammyError, type Context } from 'grammy';
 import type { InlineKeyboardMarkup, ReplyKeyboardMarkup, Update, User, UserFromGetMe } from 'grammy/types';
 import { autoRetry } from '@grammyjs/auto-retry';
 import type { Log } from '../core/kernel/log';
 import { webhookSecretCheck } from '../bot/webhook-secret';
 import type { OnboardingPort } from './onboarding-port';
+import { webhookSecretOf } from './secrets';
 
 /*
  * The platform's own bot: a studio owner gets a studio (its own Telegram bot and admin) here, in one tap
@@ -30,15 +30,6 @@ export const CREATE_BOT_REQUEST_ID = 1;
 const TELEGRAM_TIMEOUT_S = 10;
 /** Managed bots whose token was handled lately, remembered to recognise a copy of an update. */
 const REMEMBERED_BOTS = 1000;
-
-/**
- * The secret_token of a bot's webhook, derived from its token (HMAC-SHA256), so every instance of the
- * server computes the same one without sharing anything: the platform bot's, and any studio bot's.
- * A new token gives a new secret. 64 hex characters (setWebhook allows 1-256 of A-Z, a-z, 0-9, _ and -).
- */
-export function webhookSecretFor(botToken: string): string {
-  return crypto.createHmac('sha256', botToken).update('platform-telegram-webhook').digest('hex');
-}
 
 /** The platform bot's command list (setMyCommands). */
 export const ONBOARDING_COMMANDS = [
@@ -164,7 +155,7 @@ export interface OnboardingBot {
   handleUpdate(update: Update): Promise<void>;
   /** Timing-safe check of the X-Telegram-Bot-Api-Secret-Token header. */
   verifySecret(header: unknown): boolean;
-  /** The secret_token to set the webhook with (webhookSecretFor(token)). */
+  /** The secret_token to set the webhook with: derived from SECRET_KEY and the token, as a studio bot's. */
   webhookSecret: string;
   /** Registers the webhook (with the secret and ONBOARDING_ALLOWED_UPDATES) and the command list. */
   setUp(webhookUrl: string): Promise<void>;
@@ -172,13 +163,15 @@ export interface OnboardingBot {
 
 export function createOnboardingBot(deps: {
   token: string;
+  /** SECRET_KEY: its webhook secret is derived from it with the token, so every instance agrees. */
+  secretKey: string;
   apiRoot: string;
   port: OnboardingPort;
   log: Pick<Log, 'info' | 'warn' | 'error'>;
   botInfo?: UserFromGetMe;
 }): OnboardingBot {
   const { token, apiRoot, port, log } = deps;
-  const webhookSecret = webhookSecretFor(token);
+  const webhookSecret = webhookSecretOf(deps.secretKey, token);
   const bot = new Bot(token, { client: { apiRoot, timeoutSeconds: 30 }, botInfo: deps.botInfo });
   // As the studio bot: short rate limits and Telegram's 5xx waited out, an unreachable Telegram fails at once.
   bot.api.config.use(autoRetry({ maxRetryAttempts: 2, maxDelaySeconds: 5, rethrowHttpErrors: true }));

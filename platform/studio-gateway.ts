@@ -2,6 +2,7 @@ import type { StudioGateway } from '../server/routes/deps';
 import type { StudioHost } from './host';
 import type { PlatformStore } from './store';
 import { redeemLoginLink } from './login-links';
+import { describeStudioBot } from './bot-setup';
 
 export { createLoginLink, loginUrl, LOGIN_LINK_TTL_MS } from './login-links';
 
@@ -10,6 +11,7 @@ export { createLoginLink, loginUrl, LOGIN_LINK_TTL_MS } from './login-links';
  * store, changed there, and its owner's one-time login links. A change reopens the studio, so its
  * configuration (the pages' name and zone, the bot's texts, the jobs' clock) follows it: the close waits
  * until the request that made the change has been answered, as that request runs inside the studio's app.
+ * A new name is also the bot's description's (what a customer reads before pressing Start).
  */
 export function studioGateway(
   store: PlatformStore,
@@ -17,6 +19,7 @@ export function studioGateway(
   studioId: number,
   slug: string,
   log?: { error(obj: object, msg: string): void },
+  bot?: { apiRoot: string; token: string } | null,
 ): StudioGateway {
   return {
     async profile() {
@@ -34,6 +37,11 @@ export function studioGateway(
       };
       if (Object.keys(values).length === 0) return;
       await store.db.updateTable('studios').set(values).where('id', '=', studioId).execute();
+      // Telegram's answer is not waited for; a refusal leaves the old description and is logged.
+      if (bot && patch.name !== undefined)
+        describeStudioBot({ ...bot, studioName: patch.name }).catch((err: unknown) =>
+          log?.error({ err, studio: slug }, "platform: the bot's description could not be renamed"),
+        );
       // After this request's answer has gone (it is answered in this tick's microtasks; setImmediate runs after them).
       setImmediate(() => {
         host

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLoginLink, loginUrl, redeemLoginLink } from '../../platform/login-links';
+import { studioDescription } from '../../platform/bot-setup';
+import { startFakeTelegram, type FakeTelegram } from '../helpers/fake-telegram';
 import { startTestPlatform, type TestPlatform } from '../helpers/platform';
 
 /*
@@ -10,6 +12,7 @@ import { startTestPlatform, type TestPlatform } from '../helpers/platform';
  */
 
 let p: TestPlatform;
+let fake: FakeTelegram;
 let alpha: Awaited<ReturnType<TestPlatform['addStudio']>>;
 
 const OWNER_TG = 6_660_001;
@@ -29,10 +32,15 @@ const redeem = (token: string) =>
 
 beforeAll(async () => {
   // Each studio's app gets its gateway from platform/host.ts (studioGateway).
-  p = await startTestPlatform();
+  fake = await startFakeTelegram();
+  p = await startTestPlatform({ env: fake.env });
   alpha = await p.addStudio('alpha', 1);
+  fake.addBot({ id: alpha.bot.id, username: alpha.bot.username }, alpha.bot.token);
 }, 60_000);
-afterAll(async () => p?.close());
+afterAll(async () => {
+  await p?.close();
+  await fake?.close();
+});
 
 describe("the owner's login link", () => {
   it('is the studio’s welcome page with a one-time token', async () => {
@@ -75,6 +83,17 @@ describe("the owner's login link", () => {
       .where('id', '=', alpha.id)
       .executeTakeFirstOrThrow();
     expect(stored).toEqual({ name: 'Кухня на Дорчоле', timezone: 'Europe/Moscow' });
+    // The studio's bot describes itself with the new name.
+    await fake.waitFor(
+      (calls) =>
+        calls.some(
+          (c) =>
+            c.token === alpha.bot.token &&
+            c.method === 'setMyDescription' &&
+            c.params.description === studioDescription('Кухня на Дорчоле'),
+        ) && calls.some((c) => c.token === alpha.bot.token && c.method === 'setMyShortDescription'),
+      5000,
+    );
     // The owner's token outlives the reopening (the studio's key is the same).
     expect((await call(`/s/${alpha.slug}/api/v1/users/me`, { headers: owner })).status).toBe(200);
 

@@ -5,10 +5,13 @@ import {
   ONBOARDING_ALLOWED_UPDATES,
   createOnboardingBot,
   onboardingTexts,
-  webhookSecretFor,
   type OnboardingBot,
 } from '../../platform/onboarding-bot';
 import type { OnboardingPort } from '../../platform/onboarding-port';
+import { webhookSecretOf } from '../../platform/secrets';
+
+/** The platform's SECRET_KEY in these tests. */
+const SECRET = 'test-secret-key-that-is-long-enough-0123456789';
 import {
   callbackUpdate,
   keyboardOf,
@@ -106,7 +109,13 @@ beforeEach(() => {
     canManageBots: true,
   });
   store = memoryPort();
-  onboarding = createOnboardingBot({ token: platform.token, apiRoot: fake.url, port: store.port, log: quietLog });
+  onboarding = createOnboardingBot({
+    token: platform.token,
+    secretKey: SECRET,
+    apiRoot: fake.url,
+    port: store.port,
+    log: quietLog,
+  });
 });
 
 const handle = (update: unknown) => onboarding.handleUpdate(update as Update);
@@ -388,11 +397,18 @@ describe('«Мои студии», hints, the webhook', () => {
   });
 
   it('the webhook secret is derived from the token (every instance agrees) and checked timing-safe', () => {
-    const again = createOnboardingBot({ token: platform.token, apiRoot: fake.url, port: store.port, log: quietLog });
+    const again = createOnboardingBot({
+      token: platform.token,
+      secretKey: SECRET,
+      apiRoot: fake.url,
+      port: store.port,
+      log: quietLog,
+    });
     expect(again.webhookSecret).toBe(onboarding.webhookSecret);
-    expect(onboarding.webhookSecret).toBe(webhookSecretFor(platform.token));
+    expect(onboarding.webhookSecret).toBe(webhookSecretOf(SECRET, platform.token));
     expect(onboarding.webhookSecret).toMatch(/^[A-Za-z0-9_-]{1,256}$/);
-    expect(webhookSecretFor(makeBotToken(PLATFORM_BOT_ID))).not.toBe(onboarding.webhookSecret);
+    expect(webhookSecretOf(SECRET, makeBotToken(PLATFORM_BOT_ID))).not.toBe(onboarding.webhookSecret);
+    expect(webhookSecretOf('another-secret-key', platform.token)).not.toBe(onboarding.webhookSecret);
     expect(onboarding.verifySecret(onboarding.webhookSecret)).toBe(true);
     expect(onboarding.verifySecret('nope')).toBe(false);
     expect(onboarding.verifySecret(undefined)).toBe(false);

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInitData } from '../../server/plugins/telegram-init-data';
 import { webhookSecretOf } from '../../platform/secrets';
-import { webhookSecretFor } from '../../platform/onboarding-bot';
 import { platformRoutes } from '../../platform/main';
 import { startFakeTelegram, tgUser, type FakeTelegram } from '../helpers/fake-telegram';
 import { startTestPlatform, type TestPlatform } from '../helpers/platform';
@@ -43,7 +42,7 @@ const post = (path: string, body: unknown, headers: Record<string, string> = {})
 describe('onboarding in Telegram', () => {
   it('ends with a working studio that has its own bot', async () => {
     const platformToken = p.config.platform.botToken!;
-    const hook = { 'x-telegram-bot-api-secret-token': webhookSecretFor(platformToken) };
+    const hook = { 'x-telegram-bot-api-secret-token': webhookSecretOf(p.config.secretKey, platformToken) };
     // A wrong secret is refused.
     expect(
       (await post('/platform/telegram/webhook', { update_id: 1 }, { 'x-telegram-bot-api-secret-token': 'x' })).status,
