@@ -2,9 +2,7 @@
  * The platform (PLATFORM=true: one deployment, many studios) on one PostgreSQL, in `npm run bench`
  * (`BENCH_ONLY=platform`), compiled server processes as deployed (built by this run into
  * dist/bench-platform-server):
- *  1. Many studios (BENCH_PLATFORM_STUDIOS, 200 by default; 1,000 takes about 40 minutes here, as each
- *     new studio's migration costs more the more studios there are: Kysely's Migrator looks for its
- *     own table by introspecting every column of every schema): created and migrated by createStudio a
+ *  1. Many studios (BENCH_PLATFORM_STUDIOS, 200 by default): created and migrated by createStudio a
  *     few at a time (rounds at concurrency 1, 2, 3, 4 and 6 first; the rest at the fastest), each with
  *     a bot of its own. Then ONE platform process (SCHEDULER_TICK_S=5, PLATFORM_IDLE_WAKE_S=300) after it
  *     settles: its memory, its CPU idle over BENCH_PLATFORM_IDLE_S (60 s) and how many studios' jobs
@@ -29,8 +27,8 @@
  * default server, in a new database with a role of its own allowed BENCH_PLATFORM_CONNECTIONS
  * connections (by default what the server has free, less 15), so the bench never takes another
  * session's connections. Three platform processes may open 3 × (10 + PLATFORM_LIVE_STUDIOS + 10)
- * connections (each pools 10 + PLATFORM_LIVE_STUDIOS to its studios, 10 to its store; every open
- * studio's bot holds one for its outbox's sender lock): when the server has fewer free and
+ * connections (each pools 10 + PLATFORM_LIVE_STUDIOS to its studios, 10 to its store; a studio's bot
+ * holds one for its outbox's sender lock while it sends): when the server has fewer free and
  * BENCH_PLATFORM_POSTGRES_URL is not set, the bench runs on a local cluster of the same PostgreSQL with
  * 500 connections (tests/helpers/bench-cluster.ts, port 5434; BENCH_PLATFORM_CLUSTER=0: stay, and count
  * the errors), and says so.
@@ -465,9 +463,7 @@ async function manyStudios(p: Platform): Promise<Row[]> {
 
   // Where a platform that has run longer than the idle period has its studios' wakes: each where its
   // last run put it, so spread over the period (all due at once, as createStudio leaves them, would be
-  // a backlog the waker works through 50 a tick, and its runs would then come in the same bursts).
-  // Whole milliseconds, as the platform writes them: the waker claims a wake by comparing its due_at
-  // with the value it read (ISO, milliseconds), so a finer one is never claimed.
+  // a backlog the waker works through at once, and its runs would then come in the same bursts).
   await p.db.admin.query(
     `update platform.wakes w set due_at = date_trunc('milliseconds', now() + (s.n::float8 / $1) * $2 * interval '1 second')
        from (select studio_id, row_number() over (order by studio_id) - 1 as n from platform.wakes) s
