@@ -84,15 +84,15 @@ export const DEFAULT_OUTBOX_OPTIONS: OutboxOptions = {
   senderLingerMs: 30_000,
 };
 
+/** What an instance logs when it becomes the bot's sender, and when it stops being it (PostgreSQL). */
+export const SENDER_LOG = 'outbox: this instance now sends for the bot';
+export const SENDER_STOPPED_LOG = 'outbox: this instance stopped sending';
+
 /**
  * Kinds written in bulk and not awaited by anyone at that moment (reminders, digests, the morning-after
  * thanks, new dates for subscribers): claimed after the rest. A changed or deleted session, though sent
  * to every participant, is news to act on and goes with the rest.
  */
-/** What an instance logs when it becomes the bot's sender, and when it stops being it (PostgreSQL). */
-export const SENDER_LOG = 'outbox: this instance now sends for the bot';
-export const SENDER_STOPPED_LOG = 'outbox: this instance stopped sending';
-
 export const BULK_KINDS: readonly NotificationKind[] = [
   'schedule.reminder',
   'staff.digest',
