@@ -268,7 +268,9 @@ interface PlatformProcess {
 /** One compiled platform process (PLATFORM=true) on a free port, once its readiness answers 200. */
 async function startPlatform(extra: Record<string, string>, shared: Pick<Platform, 'db' | 'dataDir' | 'fleet'>) {
   const port = String(await freePort());
-  const child = spawn(process.execPath, [path.join(COMPILED_DIR, 'main.js')], {
+  // BENCH_PLATFORM_NODE_ARGS: more of node's options for each process (e.g. --cpu-prof --cpu-prof-dir=…).
+  const nodeArgs = (env.BENCH_PLATFORM_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, path.join(COMPILED_DIR, 'main.js')], {
     cwd: ROOT,
     env: {
       PATH: env.PATH ?? '',

@@ -35,7 +35,8 @@ export interface Claims {
    * false` when another instance sends.
    */
   asSender<T>(fn: (ctl: Kysely<DB>) => Promise<T>): Promise<{ led: true; value: T } | { led: false }>;
-  anyDue(ctl: Kysely<DB>, now: number): Promise<boolean>;
+  /** Whether a row is due and unclaimed; `urgentOnly`: one of a kind not written in bulk. */
+  anyDue(ctl: Kysely<DB>, now: number, urgentOnly?: boolean): Promise<boolean>;
   claim(ctl: Kysely<DB>, now: number, limit: number): Promise<NotificationRow[]>;
   /** Extends the lease of these rows to `until`. */
   extend(ctl: Kysely<DB>, ids: number[], until: number): Promise<void>;
@@ -85,7 +86,7 @@ export function createClaims(deps: {
       if (database.dialect !== 'postgres') return { led: true, value: await fn(db) };
       return whileSender(db, fn);
     },
-    anyDue: (ctl, now) => anyDueNotification(ctl, iso(now)),
+    anyDue: (ctl, now, urgentOnly) => anyDueNotification(ctl, iso(now), urgentOnly ? deps.bulkKinds : []),
     claim(ctl, now, limit) {
       const args = {
         now: iso(now),

@@ -186,7 +186,10 @@ export function createOutbox(deps: OutboxDeps): Outbox {
   async function claim(ctl: Kysely<DB>, now: number): Promise<number> {
     const limit = o.batchSize - pacer.held;
     if (limit <= 0) return 0;
-    if (!(await claims.anyDue(ctl, now))) return 0;
+    // With half a batch or more in hand, more is claimed only for a message someone waits for (not a
+    // broadcast's): a claim is the outbox's costliest query, and a row or two at every poll made a
+    // broadcast cost one claim for every few messages.
+    if (!(await claims.anyDue(ctl, now, pacer.held >= o.batchSize / 2))) return 0;
     const rows = await claims.claim(ctl, now, limit);
     const rendered = await Promise.all(rows.map(render));
     for (const [i, row] of rows.entries()) {

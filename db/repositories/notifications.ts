@@ -136,17 +136,23 @@ export async function claimDueNotifications(
   return rows.sort((a, b) => a.id - b.id);
 }
 
-/** Whether any row is due and unclaimed: a plain read, so an idle worker takes no write lock to find out. */
-export async function anyDueNotification(db: Executor, now: string): Promise<boolean> {
-  const row = await db
+/**
+ * Whether any row is due and unclaimed (of another kind than `exceptKinds`): a plain read, so an idle
+ * worker takes no write lock to find out.
+ */
+export async function anyDueNotification(
+  db: Executor,
+  now: string,
+  exceptKinds: readonly string[] = [],
+): Promise<boolean> {
+  let q = db
     .selectFrom('notifications')
     .select('id')
     .where('status', '=', 'pending')
     .where('next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]));
+  if (exceptKinds.length > 0) q = q.where('kind', 'not in', exceptKinds);
+  return (await q.limit(1).executeTakeFirst()) !== undefined;
 }
 
 /** Any fixed number: the key of the advisory lock that serializes outbox claims on PostgreSQL. */

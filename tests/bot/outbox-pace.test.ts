@@ -137,6 +137,31 @@ describe('the outbox at Telegram’s pace (virtual clock)', () => {
     expect(o.fake.floodErrors).toBe(0);
   });
 
+  it('a confirmation written a second into a broadcast goes out at the next poll, not after the reminders already claimed', async () => {
+    const reminded = chats(200);
+    for (const c of reminded) await enqueue(c, 1, { kind: 'schedule.reminder' });
+    // A second after the first reminder, the clock stops while the booking's row is written.
+    let later: Promise<() => void> | undefined;
+    // 120 claimed at first: 90 still held a second in, more than half a batch.
+    const w = virtualWorker({ batchSize: 120, pollIntervalMs: 250 }, () => {
+      later ??= clock.wait(1000).then(() => clock.freeze());
+    });
+    w.start();
+    await o.fake.waitFor(() => later !== undefined, 5000);
+    const thaw = await later!;
+    const booked = telegramUser().id;
+    await enqueue(booked, 1);
+    const bookedAt = clock.now();
+    thaw();
+    await o.fake.waitFor(() => reminded.every((c) => sent(c).length === 1) && sent(booked).length === 1, 20_000);
+    await w.stop();
+    // Claimed at the next poll and sent in the next slot (non-bulk first), not once the 90 were down to 60.
+    expect(sent(booked)[0].at - bookedAt).toBeLessThan(600);
+    const last = Math.max(...reminded.map((c) => sent(c)[0].at));
+    expect(last - sent(booked)[0].at).toBeGreaterThan(2000);
+    expect(o.fake.floodErrors).toBe(0);
+  });
+
   it('a heartbeat keeps a claim alive while its rows wait for their turn', async () => {
     const group = nextGroup--;
     await enqueue(group, 2);
