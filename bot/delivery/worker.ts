@@ -84,6 +84,9 @@ export const DEFAULT_OUTBOX_OPTIONS: OutboxOptions = {
   senderLingerMs: 30_000,
 };
 
+/** How often an idle worker looks whether this process has committed a write (a memory read, no query). */
+const WRITE_CHECK_MS = 50;
+
 /** What an instance logs when it becomes the bot's sender, and when it stops being it (PostgreSQL). */
 export const SENDER_LOG = 'outbox: this instance now sends for the bot';
 export const SENDER_STOPPED_LOG = 'outbox: this instance stopped sending';
@@ -419,7 +422,8 @@ export function createOutbox(deps: OutboxDeps): Outbox {
                   if ((await exclusive(true)) > 0 || pacer.pausedUntil > clock.now()) busyAt = clock.now();
                   // A global 429 keeps it the sender, so no other instance sends meanwhile.
                   else if (clock.now() - busyAt >= o.senderLingerMs) break;
-                  if (!stopped) await nap(Math.max(idlePollMs, pacer.pausedUntil - clock.now()));
+                  const pause = pacer.pausedUntil - clock.now();
+                  if (!stopped) await (pause > idlePollMs ? nap(pause) : idle());
                 }
               } finally {
                 leading = null;
@@ -430,8 +434,19 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       } catch (err) {
         log.error({ err }, 'outbox: poll failed');
       }
-      if (!stopped) await nap(idlePollMs);
+      if (!stopped) await idle();
     }
+  }
+
+  /**
+   * Sleeps idlePollMs, or less: until a write is committed on this database in this process, which is
+   * most likely a booking whose confirmation has just been written (no need to wait for the poll).
+   */
+  async function idle() {
+    const seen = database.writes;
+    const until = clock.now() + idlePollMs;
+    while (!stopped && database.writes === seen && clock.now() < until)
+      await nap(Math.min(WRITE_CHECK_MS, until - clock.now()));
   }
 
   return {

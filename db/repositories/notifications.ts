@@ -238,8 +238,11 @@ export const releaseClaims = (db: Executor, worker: string, ids?: number[]) => {
   return q.execute();
 };
 
-/** Delivered: never sent again. Only the worker holding the claim may finish a row; it stays named as the sender. */
-export const markNotificationSent = (db: Executor, id: number, worker: string, now: string) =>
+/**
+ * Delivered: never sent again. Only the worker holding the claim may finish a row; it stays named as
+ * the sender. Built once per schema (prepared): a broadcast runs it for every message.
+ */
+export const markNotificationSent = prepared((db: Executor, id: number, worker: string, now: string) =>
   db
     .updateTable('notifications')
     .set((eb) => ({
@@ -251,8 +254,8 @@ export const markNotificationSent = (db: Executor, id: number, worker: string, n
     }))
     .where('id', '=', id)
     .where('status', '=', 'pending')
-    .where('claimed_by', '=', worker)
-    .execute();
+    .where('claimed_by', '=', worker),
+);
 
 /** Failed for good (the user blocked the bot, a bad request, or too many attempts). */
 export const markNotificationFailed = (db: Executor, id: number, worker: string, error: string) =>

@@ -245,6 +245,33 @@ describe('the outbox worker', () => {
     expect((await rowsOf(a.id))[0]).toMatchObject({ status: 'sent', attempts: 2 });
   });
 
+  it('an idle worker sends a booking’s confirmation as soon as the booking is committed, not at its next poll', async () => {
+    await t.database.db
+      .updateTable('notifications')
+      .set({ status: 'failed' })
+      .where('status', '=', 'pending')
+      .execute();
+    const worker = createOutboxFor({
+      config: t.config,
+      database: t.database,
+      log: quietLog,
+      // Without the nudge the booking would wait up to 10 s.
+      options: { idlePollMs: 10_000 },
+    });
+    worker.start();
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      const { schedule } = await createSession(t.app, staff, { date: SESSION_DATE });
+      await new Promise((r) => setTimeout(r, 300));
+      const bookedAt = Date.now();
+      const a = await customerWithRow(schedule.id);
+      await fake.waitFor(() => fake.messages(a.id).length === 1, 5000);
+      expect(fake.messages(a.id)[0].at - bookedAt).toBeLessThan(1500);
+    } finally {
+      await worker.stop();
+    }
+  });
+
   it('two server instances (two processes) on one database never send a row twice', async () => {
     // A row an earlier test left for a later retry is not part of this run.
     await t.database.db
