@@ -14,7 +14,7 @@
  *     BENCH_PLATFORM_BOTS (20) studios, then in each of BENCH_PLATFORM_ALL_BOTS (100), and 3 s into
  *     each a customer's booking in a quiet studio whose confirmation is timed. Each bot's delivered
  *     rate, the 429s, the confirmation's delay, and the bounds: the outbox's pace (28/s a bot), the
- *     send cap of SEND_CAP_PER_SECOND (600/s) per process, the CPU of the 2 cores.
+ *     send cap PLATFORM_SEND_CAP per process (BENCH_PLATFORM_SEND_CAP, 600/s by default), the CPU of the 2 cores.
  *  3. A booking storm spread over BENCH_PLATFORM_STORM_STUDIOS (100) studios (one 8-seat session each,
  *     10 customers per studio, init data signed with each studio's own bot token) through one process
  *     and through three, two rounds each: bookings/s, the ratio, no session oversold, every accepted
@@ -45,7 +45,7 @@ import { buildServer } from '../scripts/build-server.js';
 import { openPlatformStore, type PlatformStore } from '../platform/store';
 import { createServers, createStudio, openStudioDatabase, type Servers, type Studio } from '../platform/studios';
 import { attachBot } from '../platform/bots';
-import { SEND_CAP_PER_SECOND } from '../platform/main';
+import { DEFAULT_SEND_CAP } from '../server/config';
 import { DEFAULT_OUTBOX_OPTIONS } from '../bot/outbox';
 import { signInitData } from '../server/plugins/telegram-init-data';
 import { sendReminders } from '../core/journey/reminders';
@@ -78,6 +78,8 @@ const ALL_BOTS = Number(env.BENCH_PLATFORM_ALL_BOTS ?? 100);
 const MESSAGES = Number(env.BENCH_PLATFORM_MESSAGES ?? 240);
 const ALL_MESSAGES = Number(env.BENCH_PLATFORM_ALL_MESSAGES ?? 150);
 const STORM_STUDIOS = Number(env.BENCH_PLATFORM_STORM_STUDIOS ?? 100);
+/** The platform processes' PLATFORM_SEND_CAP in the delivery part (BENCH_PLATFORM_SEND_CAP). */
+const SEND_CAP = Number(env.BENCH_PLATFORM_SEND_CAP ?? DEFAULT_SEND_CAP);
 const STORM = { seats: 8, perStudio: 10, clients: 50, warmUpPerStudio: 2, rounds: 2 };
 /** Seconds the storm's processes are watched idle (the open studios' background work) before measuring. */
 const STORM_IDLE_S = 5;
@@ -741,7 +743,7 @@ async function broadcast(
 
 function broadcastRows(b: Broadcast, servers: number, note: string): Row[] {
   const pace = DEFAULT_OUTBOX_OPTIONS.perSecond;
-  const cap = SEND_CAP_PER_SECOND * servers;
+  const cap = SEND_CAP * servers;
   const capShare = cap / b.bots;
   const bound = Math.min(TELEGRAM_LIMITS.perSecond, capShare);
   const goal = 0.8 * bound;
@@ -752,7 +754,7 @@ function broadcastRows(b: Broadcast, servers: number, note: string): Row[] {
   const min = Math.min(...b.rates);
   const ok = min >= goal && !b.timedOut;
   const bounds =
-    `bounds: the outbox paces each bot at ${pace}/s; the send cap ${SEND_CAP_PER_SECOND}/s × ${servers} processes = ${fmt(cap)}/s ` +
+    `bounds: the outbox paces each bot at ${pace}/s; the send cap ${SEND_CAP}/s × ${servers} processes = ${fmt(cap)}/s ` +
     `= ${fmt(capShare, 1)}/s a bot for ${b.bots}${capShare < TELEGRAM_LIMITS.perSecond ? ' (the cap binds)' : ' (does not bind)'}; ` +
     `the 2 cores: ${perMessage.toFixed(2)} ms of CPU a message (servers ${fmt(b.cpu.servers / Math.max(1, sent), 2)} + PostgreSQL ` +
     `${fmt(b.cpu.postgres / Math.max(1, sent), 2)}) → at most ${fmt(ceiling)}/s = ${fmt(ceiling / b.bots, 1)}/s a bot` +
@@ -812,7 +814,8 @@ async function delivery(p: Platform): Promise<Row[]> {
   const live = String(LIVE);
   const servers: PlatformProcess[] = [];
   try {
-    for (let i = 0; i < INSTANCES; i++) servers.push(await startPlatform({ PLATFORM_LIVE_STUDIOS: live }, p));
+    for (let i = 0; i < INSTANCES; i++)
+      servers.push(await startPlatform({ PLATFORM_LIVE_STUDIOS: live, PLATFORM_SEND_CAP: String(SEND_CAP) }, p));
     // The studios in use: a customer looks at each one's schedule, through the processes in turn.
     await each([...senders, quietStudio], 8, async (s, i) => {
       const r = await fetch(`${servers[i % servers.length].url}/s/${s.studio.slug}/api/v1/schedule/public`);

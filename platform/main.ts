@@ -15,9 +15,6 @@ import { ONBOARDING_WEBHOOK, onboardingRoute } from './onboarding-route';
  * their due index, every studio behind the code's version migrated after start, and the platform's own bot.
  */
 
-/** Sends per second of every studio's bot together, from this instance: our own server's cap. */
-export const SEND_CAP_PER_SECOND = 600;
-
 /** The platform's own routes: the platform owner's API and the onboarding bot's webhook (with PLATFORM_BOT_TOKEN). */
 export function platformRoutes(log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>) {
   let onboarding: OnboardingBot | null = null;
@@ -37,7 +34,8 @@ export function platformRoutes(log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'e
 }
 
 export async function runPlatform(config: Config, log: FastifyBaseLogger): Promise<void> {
-  const sendGate = createSendGate(SEND_CAP_PER_SECOND);
+  // Every studio's bot of this instance together, taking turns: our own server's cap (PLATFORM_SEND_CAP).
+  const sendGate = createSendGate(config.platform.sendCap);
   const own = platformRoutes(log);
   const lifecycle = { draining: false };
   const platform = await buildPlatform({

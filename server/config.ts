@@ -19,6 +19,9 @@ const databaseUrl = z.string().refine((u) => {
   }
 });
 
+/** PLATFORM_SEND_CAP's default: messages a second of every studio bot of one instance together. */
+export const DEFAULT_SEND_CAP = 600;
+
 const Env = z.object({
   NODE_ENV: z.string().default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
@@ -107,6 +110,7 @@ const Env = z.object({
     .optional(),
   PLATFORM_LIVE_STUDIOS: z.coerce.number().int().min(1).max(10_000).default(50),
   PLATFORM_IDLE_WAKE_S: z.coerce.number().int().min(10).max(86_400).default(300),
+  PLATFORM_SEND_CAP: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_SEND_CAP),
   PLATFORM_FIRST_STUDIO: z
     .string()
     .regex(/^[a-z0-9][a-z0-9-]{1,39}$/)
@@ -167,6 +171,8 @@ export interface PlatformConfig {
   liveStudios: number;
   /** How often a studio nobody uses has its periodic jobs run. */
   idleWakeMs: number;
+  /** Messages a second all studios' bots of one instance send together at most (our own server's cap). */
+  sendCap: number;
   /** The slug the existing database's studio gets when a single-studio deployment becomes a platform. */
   firstStudio: string;
 }
@@ -203,6 +209,7 @@ const EXPECTED: Partial<Record<keyof z.infer<typeof Env>, string>> = {
   PLATFORM_DATABASES: 'name=postgres://… pairs separated by spaces (e.g. b=postgres://u:p@db2/studios)',
   PLATFORM_LIVE_STUDIOS: 'a whole number from 1 to 10000',
   PLATFORM_IDLE_WAKE_S: 'a whole number of seconds from 10 to 86400',
+  PLATFORM_SEND_CAP: 'a whole number of messages a second from 1 to 100000',
   PLATFORM_FIRST_STUDIO: '2 to 40 lowercase letters, digits or -, starting with a letter or digit',
 };
 
@@ -310,6 +317,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, opts: { dote
       },
       liveStudios: e.PLATFORM_LIVE_STUDIOS,
       idleWakeMs: e.PLATFORM_IDLE_WAKE_S * 1000,
+      sendCap: e.PLATFORM_SEND_CAP,
       firstStudio: e.PLATFORM_FIRST_STUDIO,
     },
   };

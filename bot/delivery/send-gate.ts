@@ -2,7 +2,7 @@ import type { OutboxApi, OutboxMethod } from './transport';
 
 /*
  * A cap on the Bot API sends of every bot of a process together (a platform's studios): at most
- * `perSecond` sends start each second, taken in turn from each bot that has one waiting, so a studio's
+ * `perSecond` sends start a second, evenly, taken in turn from each bot that has one waiting, so a studio's
  * broadcast never queues ahead of another studio's confirmation. Each bot's own pace (Telegram's 30/s
  * per bot, 1/s per chat) stays its outbox's.
  */
@@ -18,25 +18,27 @@ export function createSendGate(perSecond: number): SendGate {
   const queues = new Map<string, (() => void)[]>();
   const turn: string[] = [];
   let timer: NodeJS.Timeout | null = null;
-  let windowStart = 0;
-  let started = 0;
+  // A token bucket, not a window a second: sends start evenly through the second (a window's starts
+  // came all at once, and a quiet bot arriving after them waited for the next second). At most 20 ms
+  // of sends start together, so a late timer loses little of the rate.
+  const burst = Math.max(1, Math.floor(perSecond / 50));
+  let tokens = burst;
+  let refilledAt = Date.now();
 
   function pump() {
     timer = null;
     const now = Date.now();
-    if (now - windowStart >= 1000) {
-      windowStart = now;
-      started = 0;
-    }
-    while (started < perSecond && turn.length > 0) {
+    tokens = Math.min(burst, tokens + ((now - refilledAt) * perSecond) / 1000);
+    refilledAt = now;
+    while (tokens >= 1 && turn.length > 0) {
       const bot = turn.shift()!;
       const queue = queues.get(bot)!;
       queue.shift()!();
-      started++;
+      tokens--;
       if (queue.length > 0) turn.push(bot);
       else queues.delete(bot);
     }
-    if (turn.length > 0) timer = setTimeout(pump, windowStart + 1000 - now);
+    if (turn.length > 0) timer = setTimeout(pump, Math.ceil(((1 - tokens) * 1000) / perSecond));
   }
 
   return {
