@@ -2,7 +2,7 @@ import { Api, BotError, GrammyError, type Bot } from 'grammy';
 import type { Update, UserFromGetMe } from 'grammy/types';
 import { nowIso, type Database } from '../db/database';
 import { markUpdateHandled, releaseUpdate, takeUpdate } from '../db/repositories/telegram-updates';
-import { gatedApi, type SendGate } from './delivery/send-gate';
+import type { SendGate } from './delivery/send-gate';
 import { createOutbox, DEFAULT_OUTBOX_OPTIONS, type Outbox, type OutboxDeps, type OutboxOptions } from './outbox';
 import { createBot } from './createBot';
 import { renderContext, type BotConfig, type BotContext, type Log } from './context';
@@ -78,17 +78,20 @@ export function createOutboxFor(deps: {
   onSend?: OutboxDeps['onSend'];
   sendGate?: SendGate;
 }): Outbox {
-  const { config } = deps;
+  const { config, sendGate } = deps;
   const options = { ...DEFAULT_OUTBOX_OPTIONS, ...deps.options };
-  if (!config.botToken) throw new Error('the outbox needs BOT_TOKEN');
-  const api = new Api(config.botToken, {
+  const token = config.botToken;
+  if (!token) throw new Error('the outbox needs BOT_TOKEN');
+  const api = new Api(token, {
     apiRoot: config.telegramApiRoot,
     timeoutSeconds: Math.ceil(options.sendTimeoutMs / 1000),
   });
   const rc = renderContext(config);
   return createOutbox({
     database: deps.database,
-    api: deps.sendGate ? gatedApi(api.raw, deps.sendGate, config.botToken.split(':')[0]) : api.raw,
+    api: api.raw,
+    // The bot's turn under the process's cap, by its id (the token's first part).
+    ...(sendGate && { permit: () => sendGate.permit(token.split(':')[0]) }),
     log: deps.log,
     options,
     render: (n, chatId) => renderNotificationForChat(deps.database.db, n, chatId, rc),

@@ -1,5 +1,3 @@
-import type { OutboxApi, OutboxMethod } from './transport';
-
 /*
  * A cap on the Bot API sends of every bot of a process together (a platform's studios): at most
  * `perSecond` sends start a second, evenly, taken in turn from each bot that has one waiting, so a studio's
@@ -8,8 +6,12 @@ import type { OutboxApi, OutboxMethod } from './transport';
  */
 
 export interface SendGate {
-  /** Runs `send` when a slot is free, taking turns with the other bots waiting. */
-  run<T>(bot: string, send: () => Promise<T>): Promise<T>;
+  /**
+   * Resolves when `bot` may start a send, taking turns with the other bots waiting. The outbox takes
+   * its permit before it starts a send and paces from then, so a send held here never bunches with
+   * the next ones into more than Telegram allows.
+   */
+  permit(bot: string): Promise<void>;
   /** Sends waiting now, for metrics and tests. */
   waiting(): number;
 }
@@ -42,13 +44,12 @@ export function createSendGate(perSecond: number): SendGate {
   }
 
   return {
-    run(bot, send) {
-      return new Promise((resolve, reject) => {
-        const go = () => void send().then(resolve, reject);
+    permit(bot) {
+      return new Promise((resolve) => {
         const queue = queues.get(bot);
-        if (queue) queue.push(go);
+        if (queue) queue.push(resolve);
         else {
-          queues.set(bot, [go]);
+          queues.set(bot, [resolve]);
           turn.push(bot);
         }
         if (!timer) pump();
@@ -56,23 +57,4 @@ export function createSendGate(perSecond: number): SendGate {
     },
     waiting: () => [...queues.values()].reduce((n, q) => n + q.length, 0),
   };
-}
-
-/** The outbox's Bot API client with every send passing the gate under this bot's name. */
-export function gatedApi(api: OutboxApi, gate: SendGate, bot: string): OutboxApi {
-  const methods: OutboxMethod[] = [
-    'sendMessage',
-    'sendVenue',
-    'sendLocation',
-    'sendDocument',
-    'sendPhoto',
-    'sendInvoice',
-  ];
-  return Object.fromEntries(
-    methods.map((m) => [
-      m,
-      (params: never, signal?: never) =>
-        gate.run(bot, () => (api[m] as (p: never, s?: never) => Promise<unknown>)(params, signal)),
-    ]),
-  ) as unknown as OutboxApi;
 }

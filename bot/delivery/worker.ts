@@ -113,6 +113,8 @@ export interface OutboxDeps {
   options?: Partial<OutboxOptions>;
   /** Called after each Bot API send with its result and how long Telegram took to answer (metrics). */
   onSend?(result: SendResult, ms: number): void;
+  /** A slot of the process's cap on every bot's sends together (a platform's studios), awaited before each send starts. */
+  permit?(): Promise<void>;
   /** The system clock unless a test gives a virtual one. */
   clock?: Clock;
 }
@@ -334,6 +336,8 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     let tried = 0;
     let nextClaimAt = 0;
     let claimedOnce = false;
+    /** A slot of the process's cap taken for the next send (it is paced from when it starts). */
+    let permitted = !deps.permit;
     try {
       for (;;) {
         if (closing) break;
@@ -352,9 +356,13 @@ export function createOutbox(deps: OutboxDeps): Outbox {
         if (next.send) {
           // A lease that could run out mid-send (heartbeats failing): the chat's rows go back to the pool.
           if (next.item.leaseUntil - now < o.sendTimeoutMs) await claims.release(idsOf(pacer.takeWaiting(next.chatId)));
-          else {
+          else if (!permitted) {
+            await deps.permit!();
+            permitted = true;
+          } else {
             startSend(next.chatId, now);
             tried++;
+            permitted = !deps.permit;
           }
           continue;
         }

@@ -5,6 +5,7 @@ import { TOO_MANY } from '../helpers/fake-telegram';
 import { listNotifications } from '../../db/repositories/notifications';
 import type { OutboxOptions } from '../../bot/outbox';
 import { virtualClock, type VirtualClock } from '../helpers/virtual-clock';
+import { createSendGate } from '../../bot/delivery/send-gate';
 import { chats, gaps, texts, useOutboxApp } from './outbox-setup';
 
 /*
@@ -190,4 +191,34 @@ describe('the outbox at Telegram’s pace (virtual clock)', () => {
     const load = Math.max(1, os.loadavg()[0] / os.cpus().length);
     expect(paceMs).toBeLessThan(2000 * load);
   });
+});
+
+describe('the outbox under a platform’s send cap (real time)', () => {
+  it('paces from when the cap lets a send start: a chat’s messages stay a second apart, however the cap holds them; no 429', async () => {
+    // The cap is shared with another bot that takes its slots in bursts, so this bot's slots come unevenly.
+    const gate = createSendGate(12);
+    let competing = true;
+    const other = (async () => {
+      while (competing) {
+        await Promise.all(Array.from({ length: 5 }, () => gate.permit('other')));
+        await new Promise((r) => setTimeout(r, 150));
+      }
+    })();
+    const many = chats(12);
+    for (const c of many) await enqueue(c, 1);
+    const busy = telegramUser().id;
+    await enqueue(busy, 3);
+    const w = o.worker({ pollIntervalMs: 50 }, { permit: () => gate.permit('this') });
+    w.start();
+    try {
+      await o.fake.waitFor(() => many.every((c) => sent(c).length === 1) && sent(busy).length === 3, 20_000);
+    } finally {
+      await w.stop();
+      competing = false;
+      await other;
+    }
+    expect(o.fake.floodErrors).toBe(0);
+    const gapsMs = gaps(sent(busy));
+    for (const g of gapsMs) expect(g).toBeGreaterThanOrEqual(1000);
+  }, 30_000);
 });

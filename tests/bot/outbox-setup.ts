@@ -20,7 +20,10 @@ export interface OutboxApp {
    * A worker in this process, stopped after the file; on `clock` when given (its sends then hold the
    * clock until the fake answers). `answered` is told of each answered send before the worker hears of it.
    */
-  worker(options?: Partial<OutboxOptions>, opts?: { clock?: Clock; answered?: (chatId: number) => void }): Outbox;
+  worker(
+    options?: Partial<OutboxOptions>,
+    opts?: { clock?: Clock; answered?: (chatId: number) => void; permit?: () => Promise<void> },
+  ): Outbox;
   /** The workers started so far. */
   workers: Outbox[];
 }
@@ -83,6 +86,7 @@ export function useOutboxApp(fakeTime: { now(): number } = { now: () => Date.now
         options: { pollIntervalMs: 50, ...options },
         render: (n) => ({ text: 'record' in n.payload ? String(n.payload.record.people_count) : '' }),
         clock: opts.clock,
+        permit: opts.permit,
       });
       workers.push(w);
       return w;
