@@ -573,7 +573,7 @@ async function manyStudios(p: Platform): Promise<Row[]> {
         what: `…PostgreSQL connections that process holds with ${OPENED} studios open, and its CPU while they stay open and unused (${OPEN_IDLE_S} s)`,
         measured:
           `${held.connections} connections, ${held.senders} of them holding a studio's outbox sender lock ` +
-          `(one per open studio with a bot, for as long as it is open; the pool is 10 + PLATFORM_LIVE_STUDIOS = 60; ` +
+          `(a studio's bot holds one while it has messages to send and 30 s after; the pool is 10 + PLATFORM_LIVE_STUDIOS = 60; ` +
           `the server's max_connections ${p.db.maxConnections}); CPU ${percent(openCpu, OPEN_IDLE_S).toFixed(1)} % of one core, ` +
           `PostgreSQL ${percent(openPg, OPEN_IDLE_S).toFixed(1)} %`,
         budget: 'reported',

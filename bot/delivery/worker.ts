@@ -85,7 +85,7 @@ export const DEFAULT_OUTBOX_OPTIONS: OutboxOptions = {
 };
 
 /** How often an idle worker looks whether this process has committed a write (a memory read, no query). */
-const WRITE_CHECK_MS = 50;
+const WRITE_CHECK_MS = 100;
 
 /** What an instance logs when it becomes the bot's sender, and when it stops being it (PostgreSQL). */
 export const SENDER_LOG = 'outbox: this instance now sends for the bot';
