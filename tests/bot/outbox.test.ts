@@ -51,6 +51,14 @@ function virtualOutbox(clock: VirtualClock, options: Partial<OutboxOptions>) {
   });
 }
 
+/** Rows an earlier test left pending (for a later retry) are no part of the next one. */
+const forgetPending = () =>
+  t.database.db.updateTable('notifications').set({ status: 'failed' }).where('status', '=', 'pending').execute();
+
+/** The server's worker (bot/runtime's createOutboxFor) on this test's database, with these options. */
+const serverWorker = (options: Partial<OutboxOptions>) =>
+  createOutboxFor({ config: t.config, database: t.database, log: quietLog, options });
+
 const sendsTo = (chatId: number) =>
   fake.calls.filter((c) => c.method === 'sendMessage' && Number(c.params.chat_id) === chatId);
 const rowsOf = (chatId: number) => listNotifications(t.database.db, { chat_id: chatId });
@@ -120,11 +128,7 @@ describe('the outbox worker', () => {
     expect(fake.messages(fine.id)).toHaveLength(1);
     // The 429'd row waits for its retry: still in the backlog; the sent and the failed ones are not.
     expect(await outboxBacklog(t.database.db)).toMatchObject({ pending: 1 });
-    await t.database.db
-      .updateTable('notifications')
-      .set({ status: 'failed' })
-      .where('status', '=', 'pending')
-      .execute();
+    await forgetPending();
     expect(await outboxBacklog(t.database.db)).toEqual({ pending: 0, oldest_age_s: null });
   });
 
@@ -134,12 +138,7 @@ describe('the outbox worker', () => {
     fake.block(blocked.id);
     await book(t.app, blocked, bookingPayload(schedule.id));
     const other = await customerWithRow(schedule.id);
-    const worker = createOutboxFor({
-      config: t.config,
-      database: t.database,
-      log: quietLog,
-      options: { baseDelayMs: 10 },
-    });
+    const worker = serverWorker({ baseDelayMs: 10 });
     await worker.drain();
     await new Promise((r) => setTimeout(r, 100));
     await worker.drain();
@@ -157,12 +156,7 @@ describe('the outbox worker', () => {
     const { schedule } = await createSession(t.app, staff, { date: SESSION_DATE });
     const a = await customerWithRow(schedule.id);
     fake.failNext('sendMessage', { error_code: 502, description: 'Bad Gateway' }, { chatId: a.id, times: 2 });
-    const worker = createOutboxFor({
-      config: t.config,
-      database: t.database,
-      log: quietLog,
-      options: { pollIntervalMs: 20, baseDelayMs: 150 },
-    });
+    const worker = serverWorker({ pollIntervalMs: 20, baseDelayMs: 150 });
     worker.start();
     try {
       await fake.waitFor(() => fake.messages(a.id).length === 1, 8000);
@@ -184,12 +178,7 @@ describe('the outbox worker', () => {
       { error_code: 500, description: 'Internal Server Error' },
       { chatId: a.id, times: 100 },
     );
-    const worker = createOutboxFor({
-      config: t.config,
-      database: t.database,
-      log: quietLog,
-      options: { pollIntervalMs: 10, baseDelayMs: 10, maxAttempts: 3 },
-    });
+    const worker = serverWorker({ pollIntervalMs: 10, baseDelayMs: 10, maxAttempts: 3 });
     worker.start();
     try {
       await fake.waitFor(() => sendsTo(a.id).length === 3, 5000);
@@ -246,18 +235,9 @@ describe('the outbox worker', () => {
   });
 
   it('an idle worker sends a booking’s confirmation as soon as the booking is committed, not at its next poll', async () => {
-    await t.database.db
-      .updateTable('notifications')
-      .set({ status: 'failed' })
-      .where('status', '=', 'pending')
-      .execute();
-    const worker = createOutboxFor({
-      config: t.config,
-      database: t.database,
-      log: quietLog,
-      // Without the nudge the booking would wait up to 10 s.
-      options: { idlePollMs: 10_000 },
-    });
+    await forgetPending();
+    // Without the nudge the booking would wait up to 10 s.
+    const worker = serverWorker({ idlePollMs: 10_000 });
     worker.start();
     try {
       await new Promise((r) => setTimeout(r, 300));
@@ -273,12 +253,7 @@ describe('the outbox worker', () => {
   });
 
   it('two server instances (two processes) on one database never send a row twice', async () => {
-    // A row an earlier test left for a later retry is not part of this run.
-    await t.database.db
-      .updateTable('notifications')
-      .set({ status: 'failed' })
-      .where('status', '=', 'pending')
-      .execute();
+    await forgetPending();
     const { schedule } = await createSession(t.app, staff, { date: SESSION_DATE, capacity: 100 });
     const customers: { id: number }[] = [];
     for (let i = 0; i < 40; i++) customers.push(await customerWithRow(schedule.id));
@@ -389,17 +364,8 @@ describe.skipIf(!isPostgres())('the sender on PostgreSQL', () => {
   };
 
   it('takes the lock only when something is due, and lets it and its connection go once idle for senderLingerMs', async () => {
-    await t.database.db
-      .updateTable('notifications')
-      .set({ status: 'failed' })
-      .where('status', '=', 'pending')
-      .execute();
-    const worker = createOutboxFor({
-      config: t.config,
-      database: t.database,
-      log: quietLog,
-      options: { pollIntervalMs: 20, senderLingerMs: 300 },
-    });
+    await forgetPending();
+    const worker = serverWorker({ pollIntervalMs: 20, senderLingerMs: 300 });
     worker.start();
     try {
       await new Promise((r) => setTimeout(r, 300));
